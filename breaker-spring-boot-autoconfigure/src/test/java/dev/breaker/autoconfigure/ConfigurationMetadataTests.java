@@ -82,12 +82,12 @@ class ConfigurationMetadataTests {
 			defaults.put((String) property.get("name"), property.get("defaultValue"));
 		}
 		assertThat(((Number) defaults.get("breaker.defaults.retry.jitter")).doubleValue())
-			.isEqualTo(BreakerProperties.Retry.DEFAULT_JITTER);
-		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(BreakerProperties.Tenants.DEFAULT_MAX);
+			.isEqualTo(MergedInstance.DEFAULT_RETRY_JITTER);
+		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX);
 		assertThat(DurationStyle.detectAndParse((String) defaults.get("breaker.defaults.tenants.idle-expiry")))
-			.isEqualTo(BreakerProperties.Tenants.DEFAULT_IDLE_EXPIRY);
+			.isEqualTo(MergedInstance.DEFAULT_TENANTS_IDLE_EXPIRY);
 		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
-		assertThat(BreakerProperties.Retry.DEFAULT_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
 	}
 
 	private static List<Map<String, Object>> properties() throws IOException {
