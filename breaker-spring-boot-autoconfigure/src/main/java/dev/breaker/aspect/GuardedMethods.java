@@ -168,14 +168,15 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	}
 
 	private static CircuitGuarded annotation(Method method) {
-		if (Modifier.isStatic(method.getModifiers()) || method.isBridge() || method.isSynthetic()) {
+		if (method.isBridge() || method.isSynthetic()) {
 			return null;
 		}
 		CircuitGuarded annotation = method.getAnnotation(CircuitGuarded.class);
 		if (annotation != null) {
 			return annotation;
 		}
-		if (Modifier.isPublic(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method)
+		if (Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+				&& !Modifier.isFinal(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method)
 				&& !ReflectionUtils.isEqualsMethod(method) && !ReflectionUtils.isHashCodeMethod(method)
 				&& !ReflectionUtils.isToStringMethod(method)) {
 			return method.getDeclaringClass().getAnnotation(CircuitGuarded.class);
@@ -188,6 +189,13 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		if (!StringUtils.hasText(annotation.name())) {
 			throw new InvalidGuardedMethodException(beanName, signature, "the breaker name is empty",
 					"name the dependency it calls, e.g. @CircuitGuarded(name = \"payments\")", null);
+		}
+		int modifiers = method.getModifiers();
+		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+			String what = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static" : "final";
+			throw new InvalidGuardedMethodException(beanName, signature,
+					"the method is " + what + ", so Spring AOP cannot intercept it and it would run unguarded",
+					"make it a public, non-final instance method called through the bean", null);
 		}
 		GuardedMethod.Kind kind = kind(beanName, signature, method.getReturnType());
 		Expression tenant = tenant(beanName, signature, annotation.tenant());
