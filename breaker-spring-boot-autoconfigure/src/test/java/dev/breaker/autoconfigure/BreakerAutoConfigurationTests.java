@@ -137,6 +137,15 @@ class BreakerAutoConfigurationTests {
 	}
 
 	@Test
+	void publishesTransitionsOfTenantChildren() {
+		this.runner.withUserConfiguration(EventRecorder.class).run((context) -> {
+			context.getBean(BreakerRegistry.class).breaker("recommendations", "alice").forceOpen();
+			assertThat(context.getBean(EventRecorder.class).events).extracting((event) -> event.transition().breaker())
+				.containsExactly("recommendations:alice");
+		});
+	}
+
+	@Test
 	void publishesTransitionsOfAUsersRegistryToo() {
 		this.runner.withUserConfiguration(UserRegistry.class, EventRecorder.class).run((context) -> {
 			context.getBean(BreakerRegistry.class).breaker("mine").forceOpen();
