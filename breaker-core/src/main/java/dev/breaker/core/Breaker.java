@@ -167,6 +167,9 @@ public final class Breaker {
             }
             return closed.permit;
         }
+        if (s instanceof OpenState open && !open.due(ticker.nanos())) {
+            return reject();
+        }
         return acquireSlow();
     }
 
