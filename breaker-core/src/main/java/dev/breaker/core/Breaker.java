@@ -68,7 +68,7 @@ public final class Breaker {
         this.key = key;
         this.ticker = config.ticker();
         this.rules = new TripRules(config);
-        this.trackInFlight = rules.stallCalls > 0;
+        this.trackInFlight = config.trackInFlight();
         long bucketNanos = config.bucket().toNanos();
         this.window = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos), trackInFlight);
         this.totals = new BreakerTotals(window);
@@ -161,7 +161,7 @@ public final class Breaker {
             if (trackInFlight) {
                 long now = ticker.nanos();
                 window.start(now);
-                if (closed.stallCheckDue(now)) {
+                if (rules.stallCalls > 0 && closed.stallCheckDue(now)) {
                     verdicts.checkStall(closed, now);
                 }
             }
