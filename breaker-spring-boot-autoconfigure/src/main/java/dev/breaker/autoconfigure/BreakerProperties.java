@@ -150,6 +150,12 @@ public class BreakerProperties {
 		private Integer stallCalls;
 
 		/**
+		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs one more
+		 * atomic update per call. Always on when stall-calls is on.
+		 */
+		private Boolean trackInFlight;
+
+		/**
 		 * How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.
 		 */
 		private Double timeoutWeight;
@@ -279,6 +285,14 @@ public class BreakerProperties {
 
 		public void setStallCalls(Integer stallCalls) {
 			this.stallCalls = stallCalls;
+		}
+
+		public Boolean getTrackInFlight() {
+			return this.trackInFlight;
+		}
+
+		public void setTrackInFlight(Boolean trackInFlight) {
+			this.trackInFlight = trackInFlight;
 		}
 
 		public Double getTimeoutWeight() {
