@@ -34,7 +34,7 @@ class CompletionStageTests {
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
 		.withUserConfiguration(Services.class)
 		.withPropertyValues("breaker.instances.search.ignore-exceptions=java.lang.IllegalArgumentException",
-				"breaker.instances.search.stall-calls=5", "breaker.instances.slow.timeout=2s",
+				"breaker.instances.search.track-in-flight=true", "breaker.instances.slow.timeout=2s",
 				"breaker.instances.bare.timeout=2s",
 				"breaker.instances.retried.retry.intervals=100ms,200ms");
 
