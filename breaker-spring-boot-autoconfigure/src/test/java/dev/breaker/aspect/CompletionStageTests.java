@@ -139,6 +139,22 @@ class CompletionStageTests {
 	}
 
 	@Test
+	void cancelsTheMethodsStageWhenTheCallerCancelsAndRecordsNoFailure() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.search("boots");
+			result.cancel(true);
+			assertThat(pending).isCancelled();
+			Breaker breaker = breaker(context, "search");
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(context.getBean(RecordingObserver.class).runs).isEmpty();
+		});
+	}
+
+	@Test
 	void retriesAFailedStageAfterAScheduledPause() {
 		this.runner.run((context) -> {
 			Search search = context.getBean(Search.class);
