@@ -83,6 +83,24 @@ public final class RedisBreakerStore implements AutoCloseable {
             return {h[1] or '', h[2] or '0', tostring(ttl), h[3] or '', h[4] or '', g or '0'}
             """;
 
+    // ARGV: key pattern. Every open circuit in the fleet: {key, gen, pttl, replica, reason} per entry.
+    private static final String SCAN_SCRIPT = """
+            local out = {}
+            local cursor = '0'
+            repeat
+              local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000, 'TYPE', 'hash')
+              cursor = page[1]
+              for _, key in ipairs(page[2]) do
+                local h = redis.call('HMGET', key, 'state', 'gen', 'replica', 'reason')
+                local ttl = redis.call('PTTL', key)
+                if h[1] == 'OPEN' and ttl > 0 then
+                  table.insert(out, {key, h[2] or '0', tostring(ttl), h[3] or '', h[4] or ''})
+                end
+              end
+            until cursor == '0'
+            return out
+            """;
+
     // KEYS: probes. ARGV: max, want, ttlMs. Hands out at most max slots per episode, fleet-wide.
     private static final String CLAIM_SCRIPT = """
             local used = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -224,6 +242,42 @@ public final class RedisBreakerStore implements AutoCloseable {
             boolean open = "OPEN".equals(f.get(0)) && ttl > 0;
             return new SharedState(open, Long.parseLong(f.get(1)), open ? ttl : 0, f.get(3), f.get(4), Long.parseLong(f.get(5)));
         });
+    }
+
+    /** Every circuit the fleet holds open right now, as OPEN messages (generation, remaining TTL, replica, reason). */
+    public CompletableFuture<List<FleetMessage>> scanOpen() {
+        CompletableFuture<List<Object>> reply = eval(SCAN_SCRIPT, ScriptOutputType.MULTI, new String[0], globEscape(keyPrefix) + "*");
+        return reply.thenApply(rows -> {
+            List<FleetMessage> open = new ArrayList<>(rows.size());
+            for (Object row : rows) {
+                List<?> f = (List<?>) row;
+                String key = String.valueOf(f.get(0));
+                open.add(new FleetMessage(FleetMessage.Kind.OPEN, key.substring(keyPrefix.length()),
+                        Long.parseLong(String.valueOf(f.get(1))), Long.parseLong(String.valueOf(f.get(2))),
+                        String.valueOf(f.get(3)), String.valueOf(f.get(4))));
+            }
+            return open;
+        });
+    }
+
+    /** The server's run id: it changes when Redis restarts (and, without persistence, forgets every key). */
+    public CompletableFuture<String> serverRunId() {
+        StatefulRedisConnection<String, String> connection = commands;
+        if (connection == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+        }
+        return connection.async().info("server").toCompletableFuture().thenApply(info -> {
+            for (String line : info.split("\r?\n")) {
+                if (line.startsWith("run_id:")) {
+                    return line.substring("run_id:".length()).trim();
+                }
+            }
+            return "";
+        });
+    }
+
+    private static String globEscape(String text) {
+        return text.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
     }
 
     /**

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SharedStoreStatus {
 
+    private static final System.Logger LOG = System.getLogger(SharedStoreStatus.class.getName());
+
     private final String replicaId;
     private final Clock clock;
     private final AtomicLong errors = new AtomicLong();
@@ -65,10 +67,17 @@ public final class SharedStoreStatus {
     }
 
     void markUp() {
-        up = true;
+        if (!up) {
+            up = true;
+            LOG.log(System.Logger.Level.INFO, "breaker fleet store reachable again; replica {0} shares state", replicaId);
+        }
     }
 
     void markDown(Throwable cause) {
+        if (up) {
+            LOG.log(System.Logger.Level.WARNING, "breaker fleet store unreachable ({0}); breakers of replica {1} decide alone until it returns",
+                    cause == null ? "connection lost" : cause.getMessage(), replicaId);
+        }
         up = false;
         errors.incrementAndGet();
         lastError = cause == null ? "connection lost" : String.valueOf(cause.getMessage());

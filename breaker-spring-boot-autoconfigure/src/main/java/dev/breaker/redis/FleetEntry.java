@@ -1,0 +1,83 @@
+package dev.breaker.redis;
+
+/**
+ * What this replica knows of one breaker's fleet-wide state: the newest generation seen, and
+ * whether (and until when, on this replica's monotonic clock) the fleet holds it open.
+ *
+ * <p>Read and written by the sync thread, Lettuce's reply threads and callers' threads (a transition
+ * listener); every method is synchronized, none calls out.
+ */
+final class FleetEntry {
+
+    private long generation;
+    private boolean open;
+    private long openUntilNanos;
+    private String replica = "";
+    private String reason = "";
+    private boolean unpublishedTrip;
+    private int episode;
+    private long episodeGeneration;
+
+    /** Takes a message into account if it is newer than what was seen; returns whether it was. */
+    synchronized boolean advance(FleetMessage message, long nowNanos) {
+        if (message.generation() <= generation) {
+            return false;
+        }
+        generation = message.generation();
+        open = message.kind() == FleetMessage.Kind.OPEN;
+        openUntilNanos = open ? nowNanos + message.ttlMillis() * 1_000_000L : 0;
+        replica = message.replica();
+        reason = message.reason();
+        return true;
+    }
+
+    synchronized long generation() {
+        return generation;
+    }
+
+    /** Redis lost its data: generations start again from 1, so forget ours. */
+    synchronized void forgetGeneration() {
+        generation = 0;
+    }
+
+    /** Milliseconds the fleet still holds the circuit open, 0 if it does not. */
+    synchronized long remainingMillis(long nowNanos) {
+        return open ? Math.max(0, (openUntilNanos - nowNanos) / 1_000_000L) : 0;
+    }
+
+    synchronized String replica() {
+        return replica;
+    }
+
+    synchronized String reason() {
+        return reason;
+    }
+
+    synchronized void tripUnpublished(boolean unpublished) {
+        this.unpublishedTrip = unpublished;
+    }
+
+    synchronized boolean tripUnpublished() {
+        return unpublishedTrip;
+    }
+
+    /** Starts a half-open episode; returns its number, to drop claims that answer after it ended. */
+    synchronized int startEpisode() {
+        episodeGeneration = generation;
+        return ++episode;
+    }
+
+    synchronized boolean inEpisode(int number) {
+        return episode == number;
+    }
+
+    /** Ends the current episode (the breaker left half-open). */
+    synchronized void endEpisode() {
+        episode++;
+    }
+
+    /** The fleet generation of the open that began the current half-open episode. */
+    synchronized long episodeGeneration() {
+        return episodeGeneration;
+    }
+}

@@ -1,0 +1,357 @@
+package dev.breaker.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Snapshot;
+import dev.breaker.core.State;
+import dev.breaker.core.Transition;
+
+/**
+ * Keeps the breakers of one replica in step with the fleet, without ever putting Redis on a call's path.
+ *
+ * <p>Who does what, and on which thread:
+ * <ul>
+ * <li>A local transition's listener runs on the caller's thread. It only hands a task to the sync thread
+ * (and, entering half-open, sets this replica's probe share to 0 until the fleet hands out slots: a local call,
+ * no network).</li>
+ * <li>The single sync thread issues asynchronous Lettuce commands and applies peers' messages; replies
+ * complete on Lettuce's threads and touch only {@link FleetEntry} and the breaker's fleet hooks.</li>
+ * <li>Transitions that came from a peer ({@link Transition#remote()}) are never published again, and a
+ * replica ignores its own messages: no echo loops.</li>
+ * </ul>
+ * Newer state wins by the fleet generation Redis bumps on every shared transition; how long a circuit stays
+ * open travels as a relative TTL, so no two replica clocks are ever compared.
+ */
+public final class FleetSync implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
+    private static final long SWEEP_MILLIS = 30_000;
+
+    private final BreakerRegistry registry;
+    private final SharedStoreStatus status;
+    private final String replicaId;
+    private final ScheduledExecutorService executor;
+    private final RedisBreakerStore store;
+    private final Map<String, FleetEntry> entries = new ConcurrentHashMap<>();
+    private final CountDownLatch firstSync = new CountDownLatch(1);
+    private volatile String serverRunId;
+    private volatile boolean closed;
+
+    /**
+     * @param storeFactory builds the store on the sync thread's executor, reporting to this sync
+     */
+    public FleetSync(BreakerRegistry registry, SharedStoreStatus status,
+            BiFunction<ScheduledExecutorService, RedisBreakerStore.Listener, RedisBreakerStore> storeFactory) {
+        this.registry = registry;
+        this.status = status;
+        this.replicaId = status.replicaId();
+        ScheduledThreadPoolExecutor sync = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "breaker-fleet-sync");
+            thread.setDaemon(true);
+            return thread;
+        });
+        sync.setRemoveOnCancelPolicy(true);
+        this.executor = sync;
+        this.store = storeFactory.apply(executor, new StoreListener());
+    }
+
+    /** Attaches to the registry and connects in the background; returns at once. */
+    public void start() {
+        registry.onCreated(this::created);
+        registry.onTransition(this::transitioned);
+        registry.onRemoved(removed -> entries.computeIfPresent(removed.name(),
+                (name, entry) -> entry.remainingMillis(System.nanoTime()) > 0 ? entry : null));
+        executor.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        store.start();
+    }
+
+    /**
+     * Waits (bounded) until the first read of the fleet's state has been applied, so a replica starting while a
+     * circuit is open takes no traffic through it. Returns false if Redis did not answer in time.
+     */
+    public boolean awaitFirstSync(Duration timeout) throws InterruptedException {
+        return firstSync.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The id this replica signs its messages with. */
+    public String replicaId() {
+        return replicaId;
+    }
+
+    /** The store this sync talks to (for the fleet window, which shares connection and thread). */
+    RedisBreakerStore store() {
+        return store;
+    }
+
+    ScheduledExecutorService executor() {
+        return executor;
+    }
+
+    BreakerRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * The fleet window opened this breaker (as a peer would, so the local listener stays quiet): tell the fleet,
+     * unless another replica already did.
+     */
+    void publishFleetTrip(Breaker breaker, String reason) {
+        entry(breaker.name()).tripUnpublished(true);
+        submit(() -> publishTrip(breaker.name(), reason, true));
+    }
+
+    // ---- local transitions: caller's thread, no network ----
+
+    private void transitioned(Transition transition) {
+        if (closed || transition.remote()) {
+            return;
+        }
+        String name = transition.breaker();
+        switch (transition.to()) {
+            case OPEN -> {
+                FleetEntry entry = entry(name);
+                entry.endEpisode();
+                entry.tripUnpublished(true);
+                submit(() -> publishTrip(name, transition.reason(), false));
+            }
+            case CLOSED -> {
+                if (transition.from() == State.OPEN || transition.from() == State.HALF_OPEN) {
+                    FleetEntry entry = entry(name);
+                    entry.endEpisode();
+                    entry.tripUnpublished(false);
+                    submit(() -> publishClose(name, transition.reason()));
+                }
+            }
+            case HALF_OPEN -> registry.find(name).ifPresent(this::shareProbes);
+            default -> {
+            }
+        }
+    }
+
+    private void created(Breaker breaker) {
+        if (closed) {
+            return;
+        }
+        FleetEntry entry = entries.get(breaker.name());
+        if (entry != null) {
+            long remaining = entry.remainingMillis(System.nanoTime());
+            if (remaining > 0) {
+                breaker.openFromPeer(Duration.ofMillis(remaining), peerReason(entry));
+            }
+        }
+    }
+
+    /**
+     * Entering half-open: the replica may probe only with slots the fleet hands it. Until Redis answers it
+     * probes not at all; if Redis cannot answer, it falls back to its own limit.
+     */
+    private void shareProbes(Breaker breaker) {
+        FleetEntry entry = entry(breaker.name());
+        if (!status.up() || entry.generation() == 0) {
+            return; // the fleet never saw this circuit open: local limits
+        }
+        int episode = entry.startEpisode();
+        int max = breaker.config().halfOpenMaxProbes();
+        breaker.limitProbes(0);
+        if (!submit(() -> claimProbes(breaker, entry, episode, max))) {
+            breaker.limitProbes(max);
+        }
+    }
+
+    // ---- the sync thread ----
+
+    private void publishTrip(String name, String reason, boolean onlyIfAbsent) {
+        Optional<Breaker> found = registry.find(name);
+        if (found.isEmpty()) {
+            return;
+        }
+        Breaker breaker = found.get();
+        Snapshot snapshot = breaker.snapshot();
+        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
+            return; // already moved on; its own transition is queued behind this one
+        }
+        long ttl = Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis();
+        if (ttl <= 0) {
+            return;
+        }
+        FleetEntry entry = entry(name);
+        long sentAt = System.nanoTime();
+        store.publishOpen(name, ttl, replicaId, reason, onlyIfAbsent).whenComplete((generation, error) -> {
+            if (error == null) {
+                entry.tripUnpublished(false);
+                if (generation > 0) {
+                    entry.advance(new FleetMessage(FleetMessage.Kind.OPEN, name, generation, ttl, replicaId, reason), sentAt);
+                }
+            }
+        });
+    }
+
+    private void publishClose(String name, String reason) {
+        FleetEntry entry = entry(name);
+        store.publishClose(name, replicaId, reason).whenComplete((generation, error) -> {
+            if (error == null) {
+                entry.advance(new FleetMessage(FleetMessage.Kind.CLOSED, name, generation, 0, replicaId, reason), System.nanoTime());
+            }
+        });
+    }
+
+    private void claimProbes(Breaker breaker, FleetEntry entry, int episode, int max) {
+        store.claimProbes(breaker.name(), entry.episodeGeneration(), max, max, breaker.config().halfOpenMaxWait().toMillis())
+                .whenComplete((granted, error) -> {
+                    if (entry.inEpisode(episode) && breaker.state() == State.HALF_OPEN) {
+                        breaker.limitProbes(error == null ? granted : max);
+                    }
+                });
+    }
+
+    private void apply(FleetMessage message, long receivedAt) {
+        FleetEntry entry = entry(message.breaker());
+        if (!entry.advance(message, receivedAt) || message.replica().equals(replicaId)) {
+            return;
+        }
+        Optional<Breaker> found = registry.find(message.breaker());
+        if (found.isEmpty()) {
+            if (message.kind() == FleetMessage.Kind.CLOSED) {
+                entries.remove(message.breaker(), entry);
+            }
+            return;
+        }
+        Breaker breaker = found.get();
+        State state = breaker.state();
+        if (message.kind() == FleetMessage.Kind.OPEN) {
+            long remaining = entry.remainingMillis(System.nanoTime());
+            if (remaining > 0 && (state == State.CLOSED || state == State.HALF_OPEN)) {
+                breaker.openFromPeer(Duration.ofMillis(remaining), peerReason(entry));
+            }
+        } else if (state == State.OPEN || state == State.HALF_OPEN) {
+            breaker.closeFromPeer(peerReason(entry));
+        }
+    }
+
+    /**
+     * After a (re)connect: learn every circuit the fleet holds open, then tell the fleet about circuits this
+     * replica opened while it could not (or that Redis forgot because it restarted empty).
+     */
+    private void resync() {
+        store.serverRunId()
+                .thenCompose(runId -> {
+                    boolean forgot = serverRunId != null && !serverRunId.equals(runId);
+                    serverRunId = runId;
+                    if (forgot) {
+                        entries.values().forEach(FleetEntry::forgetGeneration);
+                    }
+                    return store.scanOpen().thenAccept(open -> submit(() -> reconcile(open, forgot)));
+                })
+                .whenComplete((ignored, error) -> {
+                    if (error != null && !closed) {
+                        LOG.log(System.Logger.Level.DEBUG, "fleet re-sync failed, retrying", error);
+                        executor.schedule(this::resyncIfConnected, 500, TimeUnit.MILLISECONDS);
+                    }
+                });
+    }
+
+    private void resyncIfConnected() {
+        if (store.connected()) {
+            resync();
+        }
+    }
+
+    private void reconcile(List<FleetMessage> open, boolean redisForgot) {
+        long now = System.nanoTime();
+        for (FleetMessage message : open) {
+            apply(message, now);
+        }
+        for (Breaker breaker : known()) {
+            FleetEntry entry = entry(breaker.name());
+            boolean fleetHoldsIt = entry.remainingMillis(now) > 0;
+            if (!fleetHoldsIt && breaker.state() == State.OPEN && (entry.tripUnpublished() || redisForgot)) {
+                publishTrip(breaker.name(), lastOpenReason(breaker), true);
+            }
+        }
+        status.markSynced();
+        firstSync.countDown();
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        entries.entrySet().removeIf(e -> e.getValue().remainingMillis(now) == 0 && registry.find(e.getKey()).isEmpty());
+    }
+
+    private List<Breaker> known() {
+        List<Breaker> all = new ArrayList<>();
+        for (Breaker breaker : registry.breakers()) {
+            all.add(breaker);
+            all.addAll(registry.children(breaker.name()));
+        }
+        return all;
+    }
+
+    private static String lastOpenReason(Breaker breaker) {
+        List<Transition> transitions = breaker.snapshot().transitions();
+        for (int i = transitions.size() - 1; i >= 0; i--) {
+            if (transitions.get(i).to() == State.OPEN) {
+                return "re-sync: " + transitions.get(i).reason();
+            }
+        }
+        return "re-sync";
+    }
+
+    private static String peerReason(FleetEntry entry) {
+        return "peer " + entry.replica() + ": " + entry.reason();
+    }
+
+    private FleetEntry entry(String name) {
+        return entries.computeIfAbsent(name, n -> new FleetEntry());
+    }
+
+    private boolean submit(Runnable task) {
+        if (closed) {
+            return false;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "fleet sync task failed", e);
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException shuttingDown) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        executor.shutdownNow();
+        store.close();
+    }
+
+    private final class StoreListener implements RedisBreakerStore.Listener {
+        @Override
+        public void onMessage(FleetMessage message) {
+            long receivedAt = System.nanoTime();
+            submit(() -> apply(message, receivedAt));
+        }
+
+        @Override
+        public void onConnected() {
+            submit(FleetSync.this::resync);
+        }
+    }
+}
