@@ -16,7 +16,7 @@ final class FleetEntry {
     private String reason = "";
     private boolean unpublishedTrip;
     private int episode;
-    private long episodeGeneration;
+    private int grant = -1;
 
     /** Takes a message into account if it is newer than what was seen; returns whether it was. */
     synchronized boolean advance(FleetMessage message, long nowNanos) {
@@ -61,9 +61,12 @@ final class FleetEntry {
         return unpublishedTrip;
     }
 
-    /** Starts a half-open episode; returns its number, to drop claims that answer after it ended. */
-    synchronized int startEpisode() {
-        episodeGeneration = generation;
+    /**
+     * Starts a new open episode (the circuit opened, or a newer open arrived): earlier probe claims no longer
+     * apply. Returns its number, so answers that arrive after it ended are dropped.
+     */
+    synchronized int newEpisode() {
+        grant = -1;
         return ++episode;
     }
 
@@ -71,13 +74,18 @@ final class FleetEntry {
         return episode == number;
     }
 
-    /** Ends the current episode (the breaker left half-open). */
-    synchronized void endEpisode() {
-        episode++;
+    synchronized int episode() {
+        return episode;
     }
 
-    /** The fleet generation of the open that began the current half-open episode. */
-    synchronized long episodeGeneration() {
-        return episodeGeneration;
+    /** Probe slots the fleet gave this replica for the current episode, -1 when none were claimed. */
+    synchronized int grant() {
+        return grant;
+    }
+
+    synchronized void grant(int episodeNumber, int slots) {
+        if (episode == episodeNumber) {
+            grant = slots;
+        }
     }
 }

@@ -39,6 +39,10 @@ public final class FleetSync implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
     private static final long SWEEP_MILLIS = 30_000;
+    /** How long before its half-open a replica asks for probe slots (a round trip on a healthy Redis is far less). */
+    private static final long CLAIM_LEAD_MILLIS = 100;
+    /** How often a replica that got no probe slots asks again, staying open meanwhile. */
+    private static final long RECLAIM_MILLIS = 500;
 
     private final BreakerRegistry registry;
     private final SharedStoreStatus status;
@@ -116,26 +120,29 @@ public final class FleetSync implements AutoCloseable {
     // ---- local transitions: caller's thread, no network ----
 
     private void transitioned(Transition transition) {
-        if (closed || transition.remote()) {
+        if (closed) {
             return;
         }
         String name = transition.breaker();
         switch (transition.to()) {
             case OPEN -> {
-                FleetEntry entry = entry(name);
-                entry.endEpisode();
-                entry.tripUnpublished(true);
-                submit(() -> publishTrip(name, transition.reason(), false));
+                if (!transition.remote()) {
+                    entry(name).tripUnpublished(true);
+                    submit(() -> publishTrip(name, transition.reason(), false));
+                }
+                submit(() -> scheduleClaim(name));
             }
             case CLOSED -> {
                 if (transition.from() == State.OPEN || transition.from() == State.HALF_OPEN) {
                     FleetEntry entry = entry(name);
-                    entry.endEpisode();
-                    entry.tripUnpublished(false);
-                    submit(() -> publishClose(name, transition.reason()));
+                    entry.newEpisode();
+                    if (!transition.remote()) {
+                        entry.tripUnpublished(false);
+                        submit(() -> publishClose(name, transition.reason()));
+                    }
                 }
             }
-            case HALF_OPEN -> registry.find(name).ifPresent(this::shareProbes);
+            case HALF_OPEN -> registry.find(name).ifPresent(this::enterHalfOpen);
             default -> {
             }
         }
@@ -155,19 +162,23 @@ public final class FleetSync implements AutoCloseable {
     }
 
     /**
-     * Entering half-open: the replica may probe only with slots the fleet hands it. Until Redis answers it
-     * probes not at all; if Redis cannot answer, it falls back to its own limit.
+     * Entering half-open: probe with the slots the fleet already gave this replica for this episode. If the
+     * answer is not in yet, probe not at all until it is; if the fleet cannot answer, fall back to the local limit.
      */
-    private void shareProbes(Breaker breaker) {
+    private void enterHalfOpen(Breaker breaker) {
         FleetEntry entry = entry(breaker.name());
-        if (!status.up() || entry.generation() == 0) {
-            return; // the fleet never saw this circuit open: local limits
+        int grant = entry.grant();
+        if (grant >= 0) {
+            breaker.limitProbes(grant);
+            return;
         }
-        int episode = entry.startEpisode();
-        int max = breaker.config().halfOpenMaxProbes();
+        if (!status.up() || entry.generation() == 0) {
+            return; // the fleet never saw this circuit open, or cannot be asked: local limits
+        }
+        int episode = entry.episode();
         breaker.limitProbes(0);
-        if (!submit(() -> claimProbes(breaker, entry, episode, max))) {
-            breaker.limitProbes(max);
+        if (!submit(() -> claimProbes(breaker, entry, episode))) {
+            breaker.limitProbes(breaker.config().halfOpenMaxProbes());
         }
     }
 
@@ -208,13 +219,57 @@ public final class FleetSync implements AutoCloseable {
         });
     }
 
-    private void claimProbes(Breaker breaker, FleetEntry entry, int episode, int max) {
-        store.claimProbes(breaker.name(), entry.episodeGeneration(), max, max, breaker.config().halfOpenMaxWait().toMillis())
-                .whenComplete((granted, error) -> {
-                    if (entry.inEpisode(episode) && breaker.state() == State.HALF_OPEN) {
-                        breaker.limitProbes(error == null ? granted : max);
-                    }
-                });
+    /**
+     * The circuit opened (here or at a peer): a little before this replica would half-open, ask the fleet for probe
+     * slots. A replica that gets none stays open (its open wait is extended and it asks again), so it never starts
+     * a half-open episode that could let a probe slip through before its share is known.
+     */
+    private void scheduleClaim(String name) {
+        Optional<Breaker> found = registry.find(name);
+        if (found.isEmpty()) {
+            return;
+        }
+        Breaker breaker = found.get();
+        FleetEntry entry = entry(name);
+        int episode = entry.newEpisode();
+        Snapshot snapshot = breaker.snapshot();
+        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
+            return;
+        }
+        long untilHalfOpen = Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis();
+        executor.schedule(() -> claimProbes(breaker, entry, episode), Math.max(0, untilHalfOpen - CLAIM_LEAD_MILLIS),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void claimProbes(Breaker breaker, FleetEntry entry, int episode) {
+        long generation = entry.generation();
+        if (closed || !entry.inEpisode(episode) || !status.up() || generation == 0) {
+            return;
+        }
+        int max = breaker.config().halfOpenMaxProbes();
+        store.claimProbes(breaker.name(), generation, max, max, breaker.config().halfOpenMaxWait().toMillis())
+                .whenComplete((granted, error) -> submit(() -> applyGrant(breaker, entry, episode, error == null ? granted : -1)));
+    }
+
+    private void applyGrant(Breaker breaker, FleetEntry entry, int episode, int granted) {
+        if (!entry.inEpisode(episode)) {
+            return;
+        }
+        if (granted < 0) {
+            if (breaker.state() == State.HALF_OPEN) {
+                breaker.limitProbes(breaker.config().halfOpenMaxProbes());
+            }
+            return;
+        }
+        entry.grant(episode, granted);
+        State state = breaker.state(); // a due half-open happens here, and takes the grant
+        if (state == State.HALF_OPEN) {
+            breaker.limitProbes(granted);
+        } else if (state == State.OPEN && granted == 0) {
+            breaker.retryAfter(Duration.ofMillis(RECLAIM_MILLIS));
+            executor.schedule(() -> claimProbes(breaker, entry, episode), RECLAIM_MILLIS - CLAIM_LEAD_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
     }
 
     private void apply(FleetMessage message, long receivedAt) {
@@ -235,6 +290,10 @@ public final class FleetSync implements AutoCloseable {
             long remaining = entry.remainingMillis(System.nanoTime());
             if (remaining > 0 && (state == State.CLOSED || state == State.HALF_OPEN)) {
                 breaker.openFromPeer(Duration.ofMillis(remaining), peerReason(entry));
+            } else if (remaining > 0 && state == State.OPEN) {
+                // open here too: stay open at least as long as the fleet, and claim probes for the new episode
+                breaker.retryAfter(Duration.ofMillis(remaining));
+                scheduleClaim(breaker.name());
             }
         } else if (state == State.OPEN || state == State.HALF_OPEN) {
             breaker.closeFromPeer(peerReason(entry));
