@@ -74,8 +74,17 @@ public final class FleetWindow implements AutoCloseable {
         this.flushInterval = flushInterval;
     }
 
-    /** Flushes every flush interval on the sync thread. */
+    /** Counts from now on (existing totals are history, not news) and flushes every flush interval on the sync thread. */
     public void start() {
+        for (Breaker breaker : registry.breakers()) {
+            flushed.putIfAbsent(breaker.name(), counts(breaker.totals()));
+        }
+        registry.onCreated(breaker -> {
+            if (breaker.parent() == null) {
+                flushed.putIfAbsent(breaker.name(), counts(breaker.totals()));
+            }
+        });
+        registry.onRemoved(breaker -> flushed.remove(breaker.name()));
         long millis = flushInterval.toMillis();
         task = sync.executor().scheduleWithFixedDelay(this::flush, millis, millis, TimeUnit.MILLISECONDS);
     }
@@ -102,15 +111,18 @@ public final class FleetWindow implements AutoCloseable {
         }
     }
 
-    /** Calls finished since the last flush (first sight: none, so a long-lived breaker does not dump its history). */
+    /** Calls finished since the last flush (or since the window started counting this breaker). */
     private long[] delta(Breaker breaker) {
-        Totals totals = breaker.totals();
-        long[] now = {totals.calls(Outcome.SUCCESS), totals.calls(Outcome.FAILURE), totals.calls(Outcome.TIMEOUT)};
+        long[] now = counts(breaker.totals());
         long[] before = flushed.put(breaker.name(), now);
         if (before == null) {
-            return new long[3];
+            return new long[3]; // created before start() attached: its history stays out
         }
         return new long[] {now[0] - before[0], now[1] - before[1], now[2] - before[2]};
+    }
+
+    private static long[] counts(Totals totals) {
+        return new long[] {totals.calls(Outcome.SUCCESS), totals.calls(Outcome.FAILURE), totals.calls(Outcome.TIMEOUT)};
     }
 
     private void send(List<Breaker> breakers, List<long[]> deltas) {

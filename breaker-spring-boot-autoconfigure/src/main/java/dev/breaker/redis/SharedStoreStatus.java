@@ -69,7 +69,8 @@ public final class SharedStoreStatus {
     void markUp() {
         if (!up) {
             up = true;
-            LOG.log(System.Logger.Level.INFO, "breaker fleet store reachable again; replica {0} shares state", replicaId);
+            LOG.log(System.Logger.Level.INFO, "breaker fleet store {0}; replica {1} shares breaker state",
+                    errors.get() == 0 ? "connected" : "reachable again", replicaId);
         }
     }
 

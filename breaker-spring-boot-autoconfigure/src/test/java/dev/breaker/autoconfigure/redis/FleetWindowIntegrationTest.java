@@ -50,10 +50,10 @@ class FleetWindowIntegrationTest {
 
         fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
 
-        assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").state()).isEqualTo(State.CLOSED));
         await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
-        assertThat(fleet.get(0).breaker("inventory").snapshot().transitions()).last()
-                .satisfies(t -> assertThat(t.reason()).contains("fleet failure rate 100.0% >= 50% over 12 calls"));
+        // 4 calls each, under minimum-calls 10: no replica could have tripped on its own window
+        assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
+                .satisfies(t -> assertThat(t.reason()).contains("fleet failure rate 100.0% >= 50% over ")));
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.RedisServerHarness;
 import dev.breaker.redis.SharedStoreStatus;
 
+import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -39,6 +40,7 @@ final class Replica implements AutoCloseable {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ReplicaConfiguration.class)
                 .web(WebApplicationType.NONE)
                 .logStartupInfo(false)
+                .bannerMode(Banner.Mode.OFF)
                 .properties(all.toArray(String[]::new))
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("breakerRegistry", registry))
                 .run();
