@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.UUID;
 
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
@@ -32,7 +33,7 @@ import org.springframework.context.annotation.Configuration;
  * Fleet mode: with {@code breaker.shared.redis.enabled=true}, every breaker of the registry shares trips, closes and
  * half-open probes with the other replicas through the Redis configured by {@code spring.data.redis.*}.
  */
-@AutoConfiguration(afterName = "dev.breaker.autoconfigure.BreakerAutoConfiguration", after = DataRedisAutoConfiguration.class)
+@AutoConfiguration(after = { BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class })
 @ConditionalOnClass({ RedisClient.class, DataRedisConnectionDetails.class })
 @ConditionalOnBooleanProperty("breaker.shared.redis.enabled")
 @ConditionalOnBean(BreakerRegistry.class)

@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure.redis;
 
 import java.time.Duration;
 
+import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import io.lettuce.core.RedisURI;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
@@ -12,25 +13,29 @@ final class SharedRedisSettings {
     private SharedRedisSettings() {
     }
 
+    /** Stops start-up (reported by the starter's failure analysis) on a value that cannot work. */
     static void validate(SharedRedisProperties properties) {
         positive("breaker.shared.redis.timeout", properties.getTimeout());
         positive("breaker.shared.redis.reconnect-interval", properties.getReconnectInterval());
         positive("breaker.shared.redis.flush-interval", properties.getFlushInterval());
-        if (properties.getStartupSyncTimeout() == null || properties.getStartupSyncTimeout().isNegative()) {
-            throw new IllegalArgumentException("'breaker.shared.redis.startup-sync-timeout' must be 0 or more but was "
-                    + properties.getStartupSyncTimeout());
+        Duration startup = properties.getStartupSyncTimeout();
+        if (startup == null || startup.isNegative()) {
+            throw new InvalidBreakerPropertyException("breaker.shared.redis.startup-sync-timeout", startup,
+                    "a duration of 0 or more (0: do not wait for Redis at start-up)");
         }
-        if (properties.getKeyPrefix() == null || properties.getKeyPrefix().isEmpty()) {
-            throw new IllegalArgumentException("'breaker.shared.redis.key-prefix' must not be empty");
-        }
-        if (properties.getChannel() == null || properties.getChannel().isEmpty()) {
-            throw new IllegalArgumentException("'breaker.shared.redis.channel' must not be empty");
-        }
+        notEmpty("breaker.shared.redis.key-prefix", properties.getKeyPrefix());
+        notEmpty("breaker.shared.redis.channel", properties.getChannel());
     }
 
     private static void positive(String property, Duration value) {
         if (value == null || value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException("'" + property + "' must be a positive duration but was " + value);
+            throw new InvalidBreakerPropertyException(property, value, "a positive duration, e.g. 500ms");
+        }
+    }
+
+    private static void notEmpty(String property, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new InvalidBreakerPropertyException(property, value, "a non-empty string");
         }
     }
 

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import java.time.Clock;
 import java.time.Duration;
 
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
@@ -83,6 +85,25 @@ class RedisBreakerAutoConfigurationTest {
     }
 
     @Test
+    void sharesTheStartersRegistry() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
+                        RedisBreakerAutoConfiguration.class))
+                .withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + redis.port())
+                .run(context -> assertThat(context).hasSingleBean(BreakerRegistry.class).hasSingleBean(FleetSync.class));
+    }
+
+    @Test
+    void breakerEnabledFalseSwitchesSharingOffToo() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
+                        RedisBreakerAutoConfiguration.class))
+                .withPropertyValues("breaker.enabled=false", "breaker.shared.redis.enabled=true")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
+    }
+
+    @Test
     void theUsersOwnStatusBeanWins() {
         SharedStoreStatus own = new SharedStoreStatus("mine", Clock.systemUTC());
         enabled().withBean(SharedStoreStatus.class, () -> own)
@@ -99,7 +120,8 @@ class RedisBreakerAutoConfigurationTest {
     void aZeroTimeoutStopsStartUpNamingTheProperty() {
         enabled().withPropertyValues("breaker.shared.redis.timeout=0s").run(context -> assertThat(context)
                 .getFailure().rootCause()
-                .hasMessage("'breaker.shared.redis.timeout' must be a positive duration but was PT0S"));
+                .isInstanceOf(InvalidBreakerPropertyException.class)
+                .hasMessage("Invalid value '0s' for property 'breaker.shared.redis.timeout'; allowed: a positive duration, e.g. 500ms"));
     }
 
     @Test
