@@ -95,6 +95,17 @@ public final class FleetSync implements AutoCloseable {
         return replicaId;
     }
 
+    /** What this replica knows of the breaker's fleet-wide state (no Redis round trip: the local mirror). */
+    public FleetBreakerView view(String breaker) {
+        FleetEntry entry = entries.get(breaker);
+        if (entry == null) {
+            return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1);
+        }
+        long remaining = entry.remainingMillis(System.nanoTime());
+        return new FleetBreakerView(breaker, status.up(), entry.generation(), remaining > 0, remaining, entry.replica(),
+                entry.reason(), entry.grant());
+    }
+
     /** The store this sync talks to (for the fleet window, which shares connection and thread). */
     RedisBreakerStore store() {
         return store;

@@ -70,6 +70,14 @@ class FleetModeIntegrationTest {
             assertThat(t.reason()).startsWith("peer a: ");
         });
         assertThatThrownBy(() -> b.breaker("payments").call(() -> "never runs")).isInstanceOf(BreakerOpenException.class);
+        assertThat(c.sync().view("payments")).satisfies(view -> {
+            assertThat(view.storeUp()).isTrue();
+            assertThat(view.fleetOpen()).isTrue();
+            assertThat(view.remainingMillis()).isBetween(1L, 5_000L);
+            assertThat(view.replica()).isEqualTo("a");
+            assertThat(view.reason()).isEqualTo("consecutive failures 3 >= 3");
+            assertThat(view.generation()).isPositive();
+        });
     }
 
     @Test
