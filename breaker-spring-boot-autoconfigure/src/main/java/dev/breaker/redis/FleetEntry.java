@@ -35,9 +35,14 @@ final class FleetEntry {
         return generation;
     }
 
-    /** Redis lost its data: generations start again from 1, so forget ours. */
-    synchronized void forgetGeneration() {
+    /**
+     * Redis lost its data (it restarted empty): generations start again from 1, and what we heard of open
+     * circuits is no longer stored anywhere, so forget both; local breakers keep their own state.
+     */
+    synchronized void forget() {
         generation = 0;
+        open = false;
+        openUntilNanos = 0;
     }
 
     /** Milliseconds the fleet still holds the circuit open, 0 if it does not. */

@@ -25,8 +25,9 @@ import dev.breaker.core.Transition;
  * <p>Who does what, and on which thread:
  * <ul>
  * <li>A local transition's listener runs on the caller's thread. It only hands a task to the sync thread
- * (and, entering half-open, sets this replica's probe share to 0 until the fleet hands out slots: a local call,
- * no network).</li>
+ * (and, entering half-open, applies the probe share the fleet already gave: a local call, no network).</li>
+ * <li>Half-open probes are claimed from Redis shortly before the open wait ends; a replica that gets no slot
+ * stays open and asks again, so only replicas holding slots ever half-open.</li>
  * <li>The single sync thread issues asynchronous Lettuce commands and applies peers' messages; replies
  * complete on Lettuce's threads and touch only {@link FleetEntry} and the breaker's fleet hooks.</li>
  * <li>Transitions that came from a peer ({@link Transition#remote()}) are never published again, and a
@@ -321,7 +322,7 @@ public final class FleetSync implements AutoCloseable {
                     boolean forgot = serverRunId != null && !serverRunId.equals(runId);
                     serverRunId = runId;
                     if (forgot) {
-                        entries.values().forEach(FleetEntry::forgetGeneration);
+                        entries.values().forEach(FleetEntry::forget);
                     }
                     return store.scanOpen().thenAccept(open -> submit(() -> reconcile(open, forgot)));
                 })

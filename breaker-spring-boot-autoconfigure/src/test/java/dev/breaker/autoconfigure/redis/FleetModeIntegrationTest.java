@@ -219,6 +219,21 @@ class FleetModeIntegrationTest {
         assertThat(a.status().lastSync()).isNotNull();
     }
 
+    @Test
+    void aRedisThatRestartsEmptyIsRefilledByTheReplicasHoldingTheCircuitOpen() {
+        Replica a = replica("a", config(Duration.ofSeconds(10)));
+        Replica b = replica("b", config(Duration.ofSeconds(10)));
+        b.breaker("payments");
+        failTimes(a.breaker("payments"), 3);
+        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+
+        redis.restart();
+        await().atMost(Duration.ofSeconds(5)).until(() -> redisHasKey("breaker:payments"));
+
+        Replica late = replica("late", config(Duration.ofSeconds(10)));
+        assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
+    }
+
     private Replica replica(String id, BreakerConfig config) {
         Replica replica = Replica.start(redis, id, config);
         replicas.add(replica);
