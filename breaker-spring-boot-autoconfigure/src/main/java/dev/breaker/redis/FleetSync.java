@@ -40,10 +40,6 @@ public final class FleetSync implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
     private static final long SWEEP_MILLIS = 30_000;
-    /** How long before its half-open a replica asks for probe slots (a round trip on a healthy Redis is far less). */
-    private static final long CLAIM_LEAD_MILLIS = 100;
-    /** How often a replica that got no probe slots asks again, staying open meanwhile. */
-    private static final long RECLAIM_MILLIS = 500;
 
     private final BreakerRegistry registry;
     private final SharedStoreStatus status;
@@ -52,6 +48,7 @@ public final class FleetSync implements AutoCloseable {
     private final RedisBreakerStore store;
     private final Map<String, FleetEntry> entries = new ConcurrentHashMap<>();
     private final CountDownLatch firstSync = new CountDownLatch(1);
+    private final ProbeShare probes;
     private volatile String serverRunId;
     private volatile boolean closed;
 
@@ -71,6 +68,7 @@ public final class FleetSync implements AutoCloseable {
         sync.setRemoveOnCancelPolicy(true);
         this.executor = sync;
         this.store = storeFactory.apply(executor, new StoreListener());
+        this.probes = new ProbeShare(this);
     }
 
     /** Attaches to the registry and connects in the background; returns at once. */
@@ -138,11 +136,13 @@ public final class FleetSync implements AutoCloseable {
         String name = transition.breaker();
         switch (transition.to()) {
             case OPEN -> {
-                if (!transition.remote()) {
+                if (transition.remote()) {
+                    submit(() -> registry.find(name).ifPresent(probes::opened));
+                } else {
+                    // probes are claimed once the publish reply names the new generation
                     entry(name).tripUnpublished(true);
                     submit(() -> publishTrip(name, transition.reason(), false));
                 }
-                submit(() -> scheduleClaim(name));
             }
             case CLOSED -> {
                 if (transition.from() == State.OPEN || transition.from() == State.HALF_OPEN) {
@@ -154,7 +154,7 @@ public final class FleetSync implements AutoCloseable {
                     }
                 }
             }
-            case HALF_OPEN -> registry.find(name).ifPresent(this::enterHalfOpen);
+            case HALF_OPEN -> registry.find(name).ifPresent(probes::halfOpened);
             default -> {
             }
         }
@@ -170,27 +170,6 @@ public final class FleetSync implements AutoCloseable {
             if (remaining > 0) {
                 breaker.openFromPeer(Duration.ofMillis(remaining), peerReason(entry));
             }
-        }
-    }
-
-    /**
-     * Entering half-open: probe with the slots the fleet already gave this replica for this episode. If the
-     * answer is not in yet, probe not at all until it is; if the fleet cannot answer, fall back to the local limit.
-     */
-    private void enterHalfOpen(Breaker breaker) {
-        FleetEntry entry = entry(breaker.name());
-        int grant = entry.grant();
-        if (grant >= 0) {
-            breaker.limitProbes(grant);
-            return;
-        }
-        if (!status.up() || entry.generation() == 0) {
-            return; // the fleet never saw this circuit open, or cannot be asked: local limits
-        }
-        int episode = entry.episode();
-        breaker.limitProbes(0);
-        if (!submit(() -> claimProbes(breaker, entry, episode))) {
-            breaker.limitProbes(breaker.config().halfOpenMaxProbes());
         }
     }
 
@@ -217,6 +196,7 @@ public final class FleetSync implements AutoCloseable {
                 entry.tripUnpublished(false);
                 if (generation > 0) {
                     entry.advance(new FleetMessage(FleetMessage.Kind.OPEN, name, generation, ttl, replicaId, reason), sentAt);
+                    submit(() -> probes.opened(breaker));
                 }
             }
         });
@@ -229,59 +209,6 @@ public final class FleetSync implements AutoCloseable {
                 entry.advance(new FleetMessage(FleetMessage.Kind.CLOSED, name, generation, 0, replicaId, reason), System.nanoTime());
             }
         });
-    }
-
-    /**
-     * The circuit opened (here or at a peer): a little before this replica would half-open, ask the fleet for probe
-     * slots. A replica that gets none stays open (its open wait is extended and it asks again), so it never starts
-     * a half-open episode that could let a probe slip through before its share is known.
-     */
-    private void scheduleClaim(String name) {
-        Optional<Breaker> found = registry.find(name);
-        if (found.isEmpty()) {
-            return;
-        }
-        Breaker breaker = found.get();
-        FleetEntry entry = entry(name);
-        int episode = entry.newEpisode();
-        Snapshot snapshot = breaker.snapshot();
-        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
-            return;
-        }
-        long untilHalfOpen = Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis();
-        executor.schedule(() -> claimProbes(breaker, entry, episode), Math.max(0, untilHalfOpen - CLAIM_LEAD_MILLIS),
-                TimeUnit.MILLISECONDS);
-    }
-
-    private void claimProbes(Breaker breaker, FleetEntry entry, int episode) {
-        long generation = entry.generation();
-        if (closed || !entry.inEpisode(episode) || !status.up() || generation == 0) {
-            return;
-        }
-        int max = breaker.config().halfOpenMaxProbes();
-        store.claimProbes(breaker.name(), generation, max, max, breaker.config().halfOpenMaxWait().toMillis())
-                .whenComplete((granted, error) -> submit(() -> applyGrant(breaker, entry, episode, error == null ? granted : -1)));
-    }
-
-    private void applyGrant(Breaker breaker, FleetEntry entry, int episode, int granted) {
-        if (!entry.inEpisode(episode)) {
-            return;
-        }
-        if (granted < 0) {
-            if (breaker.state() == State.HALF_OPEN) {
-                breaker.limitProbes(breaker.config().halfOpenMaxProbes());
-            }
-            return;
-        }
-        entry.grant(episode, granted);
-        State state = breaker.state(); // a due half-open happens here, and takes the grant
-        if (state == State.HALF_OPEN) {
-            breaker.limitProbes(granted);
-        } else if (state == State.OPEN && granted == 0) {
-            breaker.retryAfter(Duration.ofMillis(RECLAIM_MILLIS));
-            executor.schedule(() -> claimProbes(breaker, entry, episode), RECLAIM_MILLIS - CLAIM_LEAD_MILLIS,
-                    TimeUnit.MILLISECONDS);
-        }
     }
 
     private void apply(FleetMessage message, long receivedAt) {
@@ -305,7 +232,7 @@ public final class FleetSync implements AutoCloseable {
             } else if (remaining > 0 && state == State.OPEN) {
                 // open here too: stay open at least as long as the fleet, and claim probes for the new episode
                 breaker.retryAfter(Duration.ofMillis(remaining));
-                scheduleClaim(breaker.name());
+                probes.opened(breaker);
             }
         } else if (state == State.OPEN || state == State.HALF_OPEN) {
             breaker.closeFromPeer(peerReason(entry));
@@ -327,9 +254,9 @@ public final class FleetSync implements AutoCloseable {
                     return store.scanOpen().thenAccept(open -> submit(() -> reconcile(open, forgot)));
                 })
                 .whenComplete((ignored, error) -> {
-                    if (error != null && !closed) {
+                    if (error != null) {
                         LOG.log(System.Logger.Level.DEBUG, "fleet re-sync failed, retrying", error);
-                        executor.schedule(this::resyncIfConnected, 500, TimeUnit.MILLISECONDS);
+                        schedule(this::resyncIfConnected, 500);
                     }
                 });
     }
@@ -384,11 +311,32 @@ public final class FleetSync implements AutoCloseable {
         return "peer " + entry.replica() + ": " + entry.reason();
     }
 
-    private FleetEntry entry(String name) {
+    SharedStoreStatus status() {
+        return status;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    FleetEntry entry(String name) {
         return entries.computeIfAbsent(name, n -> new FleetEntry());
     }
 
-    private boolean submit(Runnable task) {
+    /** Runs a task on the sync thread after a delay; nothing when closing. */
+    void schedule(Runnable task, long delayMillis) {
+        if (closed) {
+            return;
+        }
+        try {
+            executor.schedule(() -> submit(task), delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            // closing: the task no longer matters
+        }
+    }
+
+    /** Runs a task on the sync thread; false when closing. */
+    boolean submit(Runnable task) {
         if (closed) {
             return false;
         }
