@@ -55,62 +55,6 @@ public final class RedisBreakerStore implements AutoCloseable {
 
     private static final long GENERATION_TTL_MILLIS = TimeUnit.DAYS.toMillis(7);
 
-    // KEYS: state, gen. ARGV: ttlMs, replica, reason, channel, name, onlyIfAbsent, genTtlMs
-    private static final String OPEN_SCRIPT = """
-            if ARGV[6] == '1' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-            local gen = redis.call('INCR', KEYS[2])
-            redis.call('PEXPIRE', KEYS[2], ARGV[7])
-            redis.call('HSET', KEYS[1], 'state', 'OPEN', 'gen', gen, 'replica', ARGV[2], 'reason', ARGV[3])
-            redis.call('PEXPIRE', KEYS[1], ARGV[1])
-            redis.call('PUBLISH', ARGV[4], 'OPEN\\n' .. gen .. '\\n' .. ARGV[1] .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[5] .. '\\n' .. ARGV[3])
-            return gen
-            """;
-
-    // KEYS: state, gen. ARGV: replica, reason, channel, name, genTtlMs
-    private static final String CLOSE_SCRIPT = """
-            local gen = redis.call('INCR', KEYS[2])
-            redis.call('PEXPIRE', KEYS[2], ARGV[5])
-            redis.call('DEL', KEYS[1])
-            redis.call('PUBLISH', ARGV[3], 'CLOSED\\n' .. gen .. '\\n0\\n' .. ARGV[1] .. '\\n' .. ARGV[4] .. '\\n' .. ARGV[2])
-            return gen
-            """;
-
-    // KEYS: state, gen. Returns state, gen, pttl, replica, reason, fleet gen — all strings.
-    private static final String READ_SCRIPT = """
-            local h = redis.call('HMGET', KEYS[1], 'state', 'gen', 'replica', 'reason')
-            local ttl = redis.call('PTTL', KEYS[1])
-            local g = redis.call('GET', KEYS[2])
-            return {h[1] or '', h[2] or '0', tostring(ttl), h[3] or '', h[4] or '', g or '0'}
-            """;
-
-    // ARGV: key pattern. Every open circuit in the fleet: {key, gen, pttl, replica, reason} per entry.
-    private static final String SCAN_SCRIPT = """
-            local out = {}
-            local cursor = '0'
-            repeat
-              local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000, 'TYPE', 'hash')
-              cursor = page[1]
-              for _, key in ipairs(page[2]) do
-                local h = redis.call('HMGET', key, 'state', 'gen', 'replica', 'reason')
-                local ttl = redis.call('PTTL', key)
-                if h[1] == 'OPEN' and ttl > 0 then
-                  table.insert(out, {key, h[2] or '0', tostring(ttl), h[3] or '', h[4] or ''})
-                end
-              end
-            until cursor == '0'
-            return out
-            """;
-
-    // KEYS: probes. ARGV: max, want, ttlMs. Hands out at most max slots per episode, fleet-wide.
-    private static final String CLAIM_SCRIPT = """
-            local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-            local grant = math.min(tonumber(ARGV[2]), tonumber(ARGV[1]) - used)
-            if grant <= 0 then return 0 end
-            redis.call('INCRBY', KEYS[1], grant)
-            if used == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-            return grant
-            """;
-
     private final RedisClient client;
     private final ClientResources resources;
     private final String keyPrefix;
@@ -220,20 +164,20 @@ public final class RedisBreakerStore implements AutoCloseable {
      * @return the new fleet generation, or 0 when {@code onlyIfAbsent} found one already there
      */
     public CompletableFuture<Long> publishOpen(String breaker, long ttlMillis, String replica, String reason, boolean onlyIfAbsent) {
-        return eval(OPEN_SCRIPT, ScriptOutputType.INTEGER, new String[] {stateKey(breaker), generationKey(breaker)},
+        return eval(FleetScripts.OPEN, ScriptOutputType.INTEGER, new String[] {stateKey(breaker), generationKey(breaker)},
                 Long.toString(Math.max(1, ttlMillis)), replica, reason, channel, breaker, onlyIfAbsent ? "1" : "0",
                 Long.toString(GENERATION_TTL_MILLIS));
     }
 
     /** Removes the open circuit and tells the fleet it closed; returns the new fleet generation. */
     public CompletableFuture<Long> publishClose(String breaker, String replica, String reason) {
-        return eval(CLOSE_SCRIPT, ScriptOutputType.INTEGER, new String[] {stateKey(breaker), generationKey(breaker)},
+        return eval(FleetScripts.CLOSE, ScriptOutputType.INTEGER, new String[] {stateKey(breaker), generationKey(breaker)},
                 replica, reason, channel, breaker, Long.toString(GENERATION_TTL_MILLIS));
     }
 
     /** Reads the fleet's state of one breaker (open or not, with the remaining TTL). */
     public CompletableFuture<SharedState> read(String breaker) {
-        CompletableFuture<List<Object>> reply = eval(READ_SCRIPT, ScriptOutputType.MULTI,
+        CompletableFuture<List<Object>> reply = eval(FleetScripts.READ, ScriptOutputType.MULTI,
                 new String[] {stateKey(breaker), generationKey(breaker)});
         return reply.thenApply(fields -> {
             List<String> f = new ArrayList<>(fields.size());
@@ -246,7 +190,7 @@ public final class RedisBreakerStore implements AutoCloseable {
 
     /** Every circuit the fleet holds open right now, as OPEN messages (generation, remaining TTL, replica, reason). */
     public CompletableFuture<List<FleetMessage>> scanOpen() {
-        CompletableFuture<List<Object>> reply = eval(SCAN_SCRIPT, ScriptOutputType.MULTI, new String[0], globEscape(keyPrefix) + "*");
+        CompletableFuture<List<Object>> reply = eval(FleetScripts.SCAN, ScriptOutputType.MULTI, new String[0], globEscape(keyPrefix) + "*");
         return reply.thenApply(rows -> {
             List<FleetMessage> open = new ArrayList<>(rows.size());
             for (Object row : rows) {
@@ -287,7 +231,7 @@ public final class RedisBreakerStore implements AutoCloseable {
      * @return how many this replica got (0 when others hold them all)
      */
     public CompletableFuture<Integer> claimProbes(String breaker, long generation, int max, int want, long ttlMillis) {
-        CompletableFuture<Long> granted = eval(CLAIM_SCRIPT, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> granted = eval(FleetScripts.CLAIM, ScriptOutputType.INTEGER,
                 new String[] {keyPrefix + breaker + ":probes:" + generation},
                 Integer.toString(max), Integer.toString(want), Long.toString(Math.max(1, ttlMillis)));
         return granted.thenApply(Long::intValue);
