@@ -78,6 +78,9 @@ class FleetModeIntegrationTest {
             assertThat(view.reason()).isEqualTo("consecutive failures 3 >= 3");
             assertThat(view.generation()).isPositive();
         });
+        // no echo: the peers applied the trip without publishing it again
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        assertThat(redisGet("breaker:payments:gen")).isEqualTo("1");
     }
 
     @Test
@@ -272,6 +275,15 @@ class FleetModeIntegrationTest {
             breaker.call(() -> "ok");
         } catch (Exception e) {
             throw new AssertionError(e);
+        }
+    }
+
+    private String redisGet(String key) {
+        RedisClient client = RedisClient.create(redis.url());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return connection.sync().get(key);
+        } finally {
+            client.shutdown();
         }
     }
 
