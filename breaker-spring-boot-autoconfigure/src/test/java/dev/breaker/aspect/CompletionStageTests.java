@@ -34,7 +34,7 @@ class CompletionStageTests {
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
 		.withUserConfiguration(Services.class)
 		.withPropertyValues("breaker.instances.search.ignore-exceptions=java.lang.IllegalArgumentException",
-				"breaker.instances.search.stall-calls=5", "breaker.instances.slow.timeout=2s",
+				"breaker.instances.search.track-in-flight=true", "breaker.instances.slow.timeout=2s",
 				"breaker.instances.bare.timeout=2s",
 				"breaker.instances.retried.retry.intervals=100ms,200ms");
 
@@ -62,6 +62,7 @@ class CompletionStageTests {
 			search.answerWith(CompletableFuture.failedFuture(new IOException("index offline")));
 			assertThat(search.search("boots")).isCompletedWithValue("cached boots after IOException");
 			assertThat(breaker(context, "search").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(RecordingObserver.class).runs).containsExactly("search:cached:true");
 		});
 	}
 
@@ -138,6 +139,22 @@ class CompletionStageTests {
 	}
 
 	@Test
+	void cancelsTheMethodsStageWhenTheCallerCancelsAndRecordsNoFailure() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.search("boots");
+			result.cancel(true);
+			assertThat(pending).isCancelled();
+			Breaker breaker = breaker(context, "search");
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(context.getBean(RecordingObserver.class).runs).isEmpty();
+		});
+	}
+
+	@Test
 	void retriesAFailedStageAfterAScheduledPause() {
 		this.runner.run((context) -> {
 			Search search = context.getBean(Search.class);
@@ -172,6 +189,11 @@ class CompletionStageTests {
 		@Bean
 		ManualDelays delays() {
 			return new ManualDelays();
+		}
+
+		@Bean
+		RecordingObserver observer() {
+			return new RecordingObserver();
 		}
 
 		@Bean
