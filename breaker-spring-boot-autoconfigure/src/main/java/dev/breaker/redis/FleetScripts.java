@@ -55,13 +55,32 @@ final class FleetScripts {
             return out
             """;
 
-    // KEYS: probes. ARGV: max, want, ttlMs. Hands out at most max slots per episode, fleet-wide.
+    // KEYS: probes hash (replica -> slots). ARGV: max, want, replica, leaseMs, ttlMs.
+    // Slots count only while their holder's lease key (<probes>:lease:<replica>) lives: a replica that dies
+    // frees its slots within one lease. A replica asking again replaces its own earlier claim.
     static final String CLAIM = """
-            local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+            local leases = KEYS[1] .. ':lease:'
+            local used = 0
+            local holders = redis.call('HGETALL', KEYS[1])
+            for i = 1, #holders, 2 do
+              local holder = holders[i]
+              if holder ~= ARGV[3] then
+                if redis.call('EXISTS', leases .. holder) == 1 then
+                  used = used + tonumber(holders[i + 1])
+                else
+                  redis.call('HDEL', KEYS[1], holder)
+                end
+              end
+            end
             local grant = math.min(tonumber(ARGV[2]), tonumber(ARGV[1]) - used)
-            if grant <= 0 then return 0 end
-            redis.call('INCRBY', KEYS[1], grant)
-            if used == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+            if grant > 0 then
+              redis.call('HSET', KEYS[1], ARGV[3], grant)
+              redis.call('SET', leases .. ARGV[3], '1', 'PX', ARGV[4])
+            else
+              grant = 0
+              redis.call('HDEL', KEYS[1], ARGV[3])
+            end
+            redis.call('PEXPIRE', KEYS[1], ARGV[5])
             return grant
             """;
 }

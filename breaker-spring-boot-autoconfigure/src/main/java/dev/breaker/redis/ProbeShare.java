@@ -14,13 +14,16 @@ import dev.breaker.core.State;
  * generation of that open), so the answer is in long before the open wait ends. A replica that gets slots
  * half-opens with its share applied the moment it enters half-open; one that gets none stays open (its wait is
  * extended past the fleet's) and asks again, so it never starts an episode in which a probe could slip through
- * before its share is known. The first replica to ask, normally the one that tripped, gets the slots. When Redis
- * cannot answer, the breaker's own limit applies.
+ * before its share is known. The first replica to ask, normally the one that tripped, gets the slots, and keeps them
+ * while it renews a short lease: when it dies, the others get them within one lease. When Redis cannot answer, the
+ * breaker's own limit applies.
  */
 final class ProbeShare {
 
-    /** How often a replica that got no probe slots asks again, staying open meanwhile. */
+    /** How often a replica that got no probe slots asks again (staying open meanwhile), and a holder renews its lease. */
     private static final long RECLAIM_MILLIS = 500;
+    /** How long slots stay a replica's without renewal: a replica that dies frees them within this. */
+    private static final long LEASE_MILLIS = 3 * RECLAIM_MILLIS;
 
     private final FleetSync sync;
 
@@ -45,11 +48,12 @@ final class ProbeShare {
         }
         int max = breaker.config().halfOpenMaxProbes();
         long slotsLive = openMillis(breaker) + breaker.config().halfOpenMaxWait().toMillis();
-        sync.store().claimProbes(breaker.name(), generation, max, max, slotsLive)
-                .whenComplete((granted, error) -> sync.submit(() -> applyGrant(breaker, entry, episode, error == null ? granted : -1)));
+        sync.store().claimProbes(breaker.name(), generation, sync.replicaId(), max, max, LEASE_MILLIS, slotsLive)
+                .whenComplete((granted, error) -> sync.submit(() -> applyGrant(breaker, entry, episode, generation,
+                        error == null ? granted : -1)));
     }
 
-    private void applyGrant(Breaker breaker, FleetEntry entry, int episode, int granted) {
+    private void applyGrant(Breaker breaker, FleetEntry entry, int episode, long generation, int granted) {
         if (!entry.inEpisode(episode)) {
             return;
         }
@@ -60,6 +64,9 @@ final class ProbeShare {
             return;
         }
         entry.grant(episode, granted);
+        if (granted > 0) {
+            sync.schedule(() -> renewLease(breaker, entry, episode, generation), RECLAIM_MILLIS);
+        }
         State state = breaker.state(); // a due half-open happens here, and takes the grant
         if (state == State.HALF_OPEN) {
             breaker.limitProbes(granted);
@@ -69,6 +76,16 @@ final class ProbeShare {
             breaker.retryAfter(Duration.ofMillis(stayOpen));
             sync.schedule(() -> claimProbes(breaker, entry, episode), stayOpen - RECLAIM_MILLIS / 5);
         }
+    }
+
+    /** While this replica holds slots for the episode (open or half-open), keeps them from being handed out again. */
+    private void renewLease(Breaker breaker, FleetEntry entry, int episode, long generation) {
+        State state = breaker.state();
+        if (sync.closed() || !entry.inEpisode(episode) || (state != State.OPEN && state != State.HALF_OPEN)) {
+            return;
+        }
+        sync.store().renewProbeLease(breaker.name(), generation, sync.replicaId(), LEASE_MILLIS);
+        sync.schedule(() -> renewLease(breaker, entry, episode, generation), RECLAIM_MILLIS);
     }
 
     /** How much longer the breaker stays open here, 0 if it is not open. */

@@ -226,15 +226,31 @@ public final class RedisBreakerStore implements AutoCloseable {
 
     /**
      * Claims up to {@code want} of the {@code max} concurrent half-open probes the whole fleet may run in the
-     * episode that began with the open of {@code generation}.
+     * episode that began with the open of {@code generation}. The slots stay this replica's while it renews its
+     * lease ({@link #renewProbeLease}); slots of a replica whose lease lapsed are handed out again.
      *
-     * @return how many this replica got (0 when others hold them all)
+     * @return how many this replica got (0 when live replicas hold them all)
      */
-    public CompletableFuture<Integer> claimProbes(String breaker, long generation, int max, int want, long ttlMillis) {
+    public CompletableFuture<Integer> claimProbes(String breaker, long generation, String replica, int max, int want,
+            long leaseMillis, long ttlMillis) {
         CompletableFuture<Long> granted = eval(FleetScripts.CLAIM, ScriptOutputType.INTEGER,
-                new String[] {keyPrefix + breaker + ":probes:" + generation},
-                Integer.toString(max), Integer.toString(want), Long.toString(Math.max(1, ttlMillis)));
+                new String[] {probesKey(breaker, generation)}, Integer.toString(max), Integer.toString(want), replica,
+                Long.toString(Math.max(1, leaseMillis)), Long.toString(Math.max(1, ttlMillis)));
         return granted.thenApply(Long::intValue);
+    }
+
+    /** Keeps this replica's probe slots of that episode for another lease; false if the lease had already lapsed. */
+    public CompletableFuture<Boolean> renewProbeLease(String breaker, long generation, String replica, long leaseMillis) {
+        StatefulRedisConnection<String, String> connection = commands;
+        if (connection == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+        }
+        return connection.async().pexpire(probesKey(breaker, generation) + ":lease:" + replica, leaseMillis)
+                .toCompletableFuture();
+    }
+
+    private String probesKey(String breaker, long generation) {
+        return keyPrefix + breaker + ":probes:" + generation;
     }
 
     /** Runs a script; the future fails at once when not connected. Failures are counted in the status. */

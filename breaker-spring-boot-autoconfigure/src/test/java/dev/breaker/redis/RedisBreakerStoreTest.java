@@ -104,10 +104,35 @@ class RedisBreakerStoreTest {
 
     @Test
     void probeSlotsNeverExceedTheFleetMaximumInOneEpisode() {
-        assertThat(store.claimProbes("payments", 7, 3, 2, 10_000).join()).isEqualTo(2);
-        assertThat(store.claimProbes("payments", 7, 3, 2, 10_000).join()).isEqualTo(1);
-        assertThat(store.claimProbes("payments", 7, 3, 2, 10_000).join()).isZero();
-        assertThat(store.claimProbes("payments", 8, 3, 3, 10_000).join()).isEqualTo(3);
+        assertThat(store.claimProbes("payments", 7, "a", 3, 2, 10_000, 10_000).join()).isEqualTo(2);
+        assertThat(store.claimProbes("payments", 7, "b", 3, 2, 10_000, 10_000).join()).isEqualTo(1);
+        assertThat(store.claimProbes("payments", 7, "c", 3, 2, 10_000, 10_000).join()).isZero();
+        assertThat(store.claimProbes("payments", 8, "c", 3, 3, 10_000, 10_000).join()).isEqualTo(3);
+    }
+
+    @Test
+    void aReplicaAskingAgainReplacesItsOwnClaim() {
+        assertThat(store.claimProbes("payments", 7, "a", 3, 3, 10_000, 10_000).join()).isEqualTo(3);
+        assertThat(store.claimProbes("payments", 7, "a", 3, 3, 10_000, 10_000).join()).isEqualTo(3);
+        assertThat(store.claimProbes("payments", 7, "b", 3, 3, 10_000, 10_000).join()).isZero();
+    }
+
+    @Test
+    void slotsOfAReplicaWhoseLeaseLapsedAreHandedOutAgain() {
+        assertThat(store.claimProbes("payments", 7, "gone", 2, 2, 100, 10_000).join()).isEqualTo(2);
+        assertThat(store.claimProbes("payments", 7, "alive", 2, 2, 100, 10_000).join()).isZero();
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> store.claimProbes("payments", 7, "alive", 2, 2, 10_000, 10_000).join() == 2);
+    }
+
+    @Test
+    void aRenewedLeaseKeepsTheSlots() {
+        assertThat(store.claimProbes("payments", 7, "holder", 1, 1, 300, 10_000).join()).isEqualTo(1);
+        for (int i = 0; i < 4; i++) {
+            await().pollDelay(Duration.ofMillis(150)).atMost(Duration.ofSeconds(1)).until(() -> true);
+            assertThat(store.renewProbeLease("payments", 7, "holder", 300).join()).isTrue();
+        }
+        assertThat(store.claimProbes("payments", 7, "other", 1, 1, 300, 10_000).join()).isZero();
     }
 
     @Test

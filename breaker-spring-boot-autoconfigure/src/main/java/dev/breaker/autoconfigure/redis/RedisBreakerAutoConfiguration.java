@@ -43,7 +43,8 @@ public final class RedisBreakerAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     SharedStoreStatus breakerSharedStoreStatus(SharedRedisProperties properties) {
-        String replicaId = properties.getReplicaId() != null ? properties.getReplicaId() : defaultReplicaId();
+        String configured = properties.getReplicaId();
+        String replicaId = configured == null || configured.isBlank() ? defaultReplicaId() : configured;
         return new SharedStoreStatus(replicaId, Clock.systemUTC());
     }
 

@@ -26,9 +26,9 @@ public class SharedRedisProperties {
     private String channel = "breaker:transitions";
 
     /**
-     * Id this replica signs its messages with; by default host name, process id and a random suffix.
+     * Id this replica signs its messages with; empty for host name, process id and a random suffix.
      */
-    private String replicaId;
+    private String replicaId = "";
 
     /**
      * How long one Redis command may take before it counts as failed. Calls never wait on it.
