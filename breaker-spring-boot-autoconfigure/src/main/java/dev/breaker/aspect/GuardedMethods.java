@@ -15,6 +15,7 @@ import java.util.function.Function;
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.core.BreakerRegistry;
 
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -110,6 +111,10 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 				continue;
 			}
 			Class<?> type = this.beanFactory.getType(beanName, false);
+			if (type != null && Proxy.isProxyClass(type) && this.beanFactory.containsSingleton(beanName)) {
+				// an interface-based proxy: the annotations are on the class behind it
+				type = AopProxyUtils.ultimateTargetClass(this.beanFactory.getSingleton(beanName));
+			}
 			if (type == null || Proxy.isProxyClass(type) || type.getName().startsWith("java.")) {
 				continue;
 			}
@@ -143,7 +148,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	GuardedMethod find(Method method, Object target) {
 		GuardedMethod guarded = this.byMethod.get(method);
 		if (guarded != null && guarded.targetClass() == target.getClass()) {
-			return guarded;
+			return (guarded.kind() != null) ? guarded : null;
 		}
 		return findSlowly(method, target.getClass());
 	}
@@ -160,6 +165,9 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		guarded = (annotation != null) ? resolve("(bean of type " + userClass.getName() + ")", userClass, specific,
 				annotation) : notGuarded(specific, userClass);
 		this.byMethodAndClass.putIfAbsent(key, guarded);
+		// the next call through the same method (an interface method of a JDK proxy, a method
+		// not found by the scan) takes the fast path
+		this.byMethod.putIfAbsent(method, guarded);
 		return (guarded.kind() != null) ? guarded : null;
 	}
 
