@@ -26,10 +26,10 @@ import dev.breaker.core.Transition;
  * <ul>
  * <li>A local transition's listener runs on the caller's thread. It only hands a task to the sync thread
  * (and, entering half-open, applies the probe share the fleet already gave: a local call, no network).</li>
- * <li>Half-open probes are claimed from Redis shortly before the open wait ends; a replica that gets no slot
- * stays open and asks again, so only replicas holding slots ever half-open.</li>
+ * <li>Half-open probe slots are claimed as soon as the circuit is open ({@link ProbeShare}); a replica that gets
+ * none stays open and asks again, so only replicas holding slots ever half-open.</li>
  * <li>The single sync thread issues asynchronous Lettuce commands and applies peers' messages; replies
- * complete on Lettuce's threads and touch only {@link FleetEntry} and the breaker's fleet hooks.</li>
+ * complete on Lettuce's threads, which only update {@link FleetEntry} and hand the rest back to the sync thread.</li>
  * <li>Transitions that came from a peer ({@link Transition#remote()}) are never published again, and a
  * replica ignores its own messages: no echo loops.</li>
  * </ul>
