@@ -1,0 +1,95 @@
+package dev.breaker.autoconfigure.redis;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.UUID;
+
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.redis.FleetSync;
+import dev.breaker.redis.FleetWindow;
+import dev.breaker.redis.RedisBreakerStore;
+import dev.breaker.redis.SharedStoreMetrics;
+import dev.breaker.redis.SharedStoreStatus;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Fleet mode: with {@code breaker.shared.redis.enabled=true}, every breaker of the registry shares trips, closes and
+ * half-open probes with the other replicas through the Redis configured by {@code spring.data.redis.*}.
+ */
+@AutoConfiguration(after = { BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class })
+@ConditionalOnClass({ RedisClient.class, DataRedisConnectionDetails.class })
+@ConditionalOnBooleanProperty("breaker.shared.redis.enabled")
+@ConditionalOnBean(BreakerRegistry.class)
+@EnableConfigurationProperties(SharedRedisProperties.class)
+public final class RedisBreakerAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    SharedStoreStatus breakerSharedStoreStatus(SharedRedisProperties properties) {
+        String configured = properties.getReplicaId();
+        String replicaId = configured == null || configured.isBlank() ? defaultReplicaId() : configured;
+        return new SharedStoreStatus(replicaId, Clock.systemUTC());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    FleetSync breakerFleetSync(BreakerRegistry registry, SharedStoreStatus status, SharedRedisProperties properties,
+            ObjectProvider<DataRedisConnectionDetails> connectionDetails) throws InterruptedException {
+        SharedRedisSettings.validate(properties);
+        RedisURI uri = SharedRedisSettings.redisUri(connectionDetails.getIfAvailable());
+        FleetSync sync = new FleetSync(registry, status, (executor, listener) -> new RedisBreakerStore(uri,
+                properties.getKeyPrefix(), properties.getChannel(), properties.getTimeout(),
+                properties.getReconnectInterval(), status, executor, listener));
+        sync.start();
+        // bounded: a replica starting while a circuit is open should start with it open, but never hang on Redis
+        sync.awaitFirstSync(properties.getStartupSyncTimeout());
+        return sync;
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty("breaker.shared.redis.fleet-window")
+    FleetWindow breakerFleetWindow(FleetSync sync, SharedRedisProperties properties) {
+        FleetWindow window = new FleetWindow(sync, properties.getFlushInterval());
+        window.start();
+        return window;
+    }
+
+    private static String defaultReplicaId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException unnamed) {
+            host = "replica";
+        }
+        return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    static final class SharedStoreMetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        SharedStoreMetrics breakerSharedStoreMetrics(SharedStoreStatus status) {
+            return new SharedStoreMetrics(status);
+        }
+    }
+}

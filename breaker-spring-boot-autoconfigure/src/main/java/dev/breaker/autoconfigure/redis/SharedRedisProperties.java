@@ -1,0 +1,131 @@
+package dev.breaker.autoconfigure.redis;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Fleet mode: replicas share their breakers' state through Redis (the server configured by {@code spring.data.redis.*}).
+ */
+@ConfigurationProperties("breaker.shared.redis")
+public class SharedRedisProperties {
+
+    /**
+     * Whether breakers share trips, closes and half-open probes with the other replicas through Redis.
+     */
+    private boolean enabled = false;
+
+    /**
+     * Prefix of every key written: the open state of breaker {@code payments} lives under {@code <prefix>payments}.
+     */
+    private String keyPrefix = "breaker:";
+
+    /**
+     * Pub/sub channel on which replicas announce trips and closes.
+     */
+    private String channel = "breaker:transitions";
+
+    /**
+     * Id this replica signs its messages with; empty for host name, process id and a random suffix.
+     */
+    private String replicaId = "";
+
+    /**
+     * How long one Redis command may take before it counts as failed. Calls never wait on it.
+     */
+    private Duration timeout = Duration.ofMillis(500);
+
+    /**
+     * Longest pause between attempts to reach Redis while it is down.
+     */
+    private Duration reconnectInterval = Duration.ofSeconds(1);
+
+    /**
+     * How long start-up waits for the first read of the fleet's state (so a new replica starts with open circuits
+     * open); when Redis does not answer in time, start-up goes on and the read happens in the background.
+     */
+    private Duration startupSyncTimeout = Duration.ofSeconds(2);
+
+    /**
+     * Whether breakers also trip on the fleet's combined failure rate: replicas add their window counts to Redis.
+     */
+    private boolean fleetWindow = false;
+
+    /**
+     * How often each replica adds its counts to the fleet window: the delay fleet-wide detection adds on top of the
+     * breaker's own window.
+     */
+    private Duration flushInterval = Duration.ofSeconds(1);
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public String getChannel() {
+        return channel;
+    }
+
+    public void setChannel(String channel) {
+        this.channel = channel;
+    }
+
+    public String getReplicaId() {
+        return replicaId;
+    }
+
+    public void setReplicaId(String replicaId) {
+        this.replicaId = replicaId;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public Duration getReconnectInterval() {
+        return reconnectInterval;
+    }
+
+    public void setReconnectInterval(Duration reconnectInterval) {
+        this.reconnectInterval = reconnectInterval;
+    }
+
+    public Duration getStartupSyncTimeout() {
+        return startupSyncTimeout;
+    }
+
+    public void setStartupSyncTimeout(Duration startupSyncTimeout) {
+        this.startupSyncTimeout = startupSyncTimeout;
+    }
+
+    public boolean isFleetWindow() {
+        return fleetWindow;
+    }
+
+    public void setFleetWindow(boolean fleetWindow) {
+        this.fleetWindow = fleetWindow;
+    }
+
+    public Duration getFlushInterval() {
+        return flushInterval;
+    }
+
+    public void setFlushInterval(Duration flushInterval) {
+        this.flushInterval = flushInterval;
+    }
+}

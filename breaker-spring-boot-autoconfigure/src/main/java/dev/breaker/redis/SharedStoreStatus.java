@@ -1,0 +1,91 @@
+package dev.breaker.redis;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Whether this replica can reach the shared Redis store right now, and how often it could not.
+ *
+ * <p>Breakers never wait on the store: while it is down they decide alone. This is how an operator
+ * (metrics, the actuator endpoint) sees that the fleet is currently not sharing.
+ */
+public final class SharedStoreStatus {
+
+    private static final System.Logger LOG = System.getLogger(SharedStoreStatus.class.getName());
+
+    private final String replicaId;
+    private final Clock clock;
+    private final AtomicLong errors = new AtomicLong();
+    private volatile boolean up;
+    private volatile String lastError;
+    private volatile Instant lastErrorAt;
+    private volatile Instant lastSync;
+
+    public SharedStoreStatus(String replicaId, Clock clock) {
+        this.replicaId = replicaId;
+        this.clock = clock;
+    }
+
+    /** The id this replica signs its messages with. */
+    public String replicaId() {
+        return replicaId;
+    }
+
+    /** True while the store is connected and its last command succeeded. */
+    public boolean up() {
+        return up;
+    }
+
+    /** Store commands that failed or timed out, and connections lost, since start-up. */
+    public long errors() {
+        return errors.get();
+    }
+
+    /** The last error's message, or {@code null} if there was none. */
+    public String lastError() {
+        return lastError;
+    }
+
+    /** When the last error happened, or {@code null}. */
+    public Instant lastErrorAt() {
+        return lastErrorAt;
+    }
+
+    /** When this replica last read the fleet's state of every breaker it knows, or {@code null} before the first time. */
+    public Instant lastSync() {
+        return lastSync;
+    }
+
+    /** An immutable view for endpoints and logs. */
+    public View view() {
+        return new View(replicaId, up, errors.get(), lastError, lastErrorAt, lastSync);
+    }
+
+    /** What {@link #view()} returns; serialises to JSON as it reads. */
+    public record View(String replicaId, boolean up, long errors, String lastError, Instant lastErrorAt, Instant lastSync) {
+    }
+
+    void markUp() {
+        if (!up) {
+            up = true;
+            LOG.log(System.Logger.Level.INFO, "breaker fleet store {0}; replica {1} shares breaker state",
+                    errors.get() == 0 ? "connected" : "reachable again", replicaId);
+        }
+    }
+
+    void markDown(Throwable cause) {
+        if (up) {
+            LOG.log(System.Logger.Level.WARNING, "breaker fleet store unreachable ({0}); breakers of replica {1} decide alone until it returns",
+                    cause == null ? "connection lost" : cause.getMessage(), replicaId);
+        }
+        up = false;
+        errors.incrementAndGet();
+        lastError = cause == null ? "connection lost" : String.valueOf(cause.getMessage());
+        lastErrorAt = clock.instant();
+    }
+
+    void markSynced() {
+        lastSync = clock.instant();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.breaker.autoconfigure.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.redis.FleetSync;
+import dev.breaker.redis.RedisServerHarness;
+import dev.breaker.redis.SharedStoreStatus;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+
+/** One replica of the service: its own Spring application context, its own registry, the shared Redis. */
+final class Replica implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+
+    private Replica(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    static Replica start(RedisServerHarness redis, String id, BreakerConfig defaults, String... properties) {
+        BreakerRegistry registry = BreakerRegistry.builder().defaults(defaults).build();
+        List<String> all = new ArrayList<>(List.of(
+                "breaker.shared.redis.enabled=true",
+                "breaker.shared.redis.replica-id=" + id,
+                "breaker.shared.redis.reconnect-interval=200ms",
+                "breaker.shared.redis.startup-sync-timeout=3s",
+                "spring.data.redis.host=127.0.0.1",
+                "spring.data.redis.port=" + redis.port()));
+        all.addAll(List.of(properties));
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(ReplicaConfiguration.class)
+                .web(WebApplicationType.NONE)
+                .logStartupInfo(false)
+                .bannerMode(Banner.Mode.OFF)
+                .properties(all.toArray(String[]::new))
+                .initializers(ctx -> ctx.getBeanFactory().registerSingleton("breakerRegistry", registry))
+                .run();
+        return new Replica(context);
+    }
+
+    BreakerRegistry registry() {
+        return context.getBean(BreakerRegistry.class);
+    }
+
+    Breaker breaker(String name) {
+        return registry().breaker(name);
+    }
+
+    SharedStoreStatus status() {
+        return context.getBean(SharedStoreStatus.class);
+    }
+
+    FleetSync sync() {
+        return context.getBean(FleetSync.class);
+    }
+
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class })
+    static class ReplicaConfiguration {
+    }
+}
