@@ -33,6 +33,8 @@ class AspectAllocationTests {
 
 	private static final int CALLS = 200_000;
 
+	private static final int ROUNDS = 5;
+
 	/**
 	 * Slack per call for noise (a TLAB refill, a JIT deoptimisation): far below the 16 bytes of the
 	 * smallest object a per-call allocation would cost.
@@ -52,12 +54,18 @@ class AspectAllocationTests {
 			Plain plain = context.getBean(Plain.class);
 			measure(guarded::stock, WARM_UP);
 			measure(plain::stock, WARM_UP);
-			double guardedBytes = measure(guarded::stock, CALLS);
-			double plainBytes = measure(plain::stock, CALLS);
+			// The least of several rounds: a steady per-call allocation shows in every round, while
+			// code the JIT has not yet optimised on a loaded machine shows in some rounds only.
+			double guardedBytes = Double.MAX_VALUE;
+			double plainBytes = Double.MAX_VALUE;
+			for (int round = 0; round < ROUNDS; round++) {
+				guardedBytes = Math.min(guardedBytes, measure(guarded::stock, CALLS));
+				plainBytes = Math.min(plainBytes, measure(plain::stock, CALLS));
+			}
 			assertThat(guardedBytes).as("bytes per guarded call (no-op aspect: %.1f)", plainBytes)
 				.isLessThanOrEqualTo(plainBytes + SLACK_BYTES_PER_CALL);
 			assertThat(context.getBean(BreakerRegistry.class).breaker("inventory").totals().calls(Outcome.SUCCESS))
-				.isEqualTo(WARM_UP + CALLS);
+				.isEqualTo(WARM_UP + (long) ROUNDS * CALLS);
 		});
 	}
 
