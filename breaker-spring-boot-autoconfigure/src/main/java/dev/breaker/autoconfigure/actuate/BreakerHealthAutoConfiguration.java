@@ -39,29 +39,22 @@ public final class BreakerHealthAutoConfiguration {
 	}
 
 	/**
-	 * A breaker's own {@code health-when-open}, else its parent's, else the defaults', else UP.
+	 * The {@code health-when-open} of a breaker's own instance, else of its parent's (for a
+	 * per-tenant or per-host child), inherited from {@code breaker.defaults}; UP when set nowhere.
 	 */
 	static Status statusWhenOpen(Breaker breaker, BreakerProperties properties) {
 		Map<String, Instance> instances = properties.getInstances();
-		OpenHealth health = healthWhenOpen((instances != null) ? instances.get(breaker.name()) : null);
-		if (health == null && breaker.key() != null) {
-			health = healthWhenOpen((instances != null) ? instances.get(breaker.group()) : null);
+		Instance instance = instances.get(breaker.name());
+		if (instance == null && breaker.key() != null) {
+			instance = instances.get(breaker.group());
 		}
-		if (health == null) {
-			health = healthWhenOpen(properties.getDefaults());
-		}
-		if (health == null) {
-			return Status.UP;
-		}
+		Instance defaults = properties.getDefaults();
+		OpenHealth health = (instance != null) ? instance.healthWhenOpen(defaults) : defaults.healthWhenOpen(defaults);
 		return switch (health) {
 			case UP -> Status.UP;
 			case OUT_OF_SERVICE -> Status.OUT_OF_SERVICE;
 			case DOWN -> Status.DOWN;
 		};
-	}
-
-	private static OpenHealth healthWhenOpen(Instance instance) {
-		return (instance != null) ? instance.getHealthWhenOpen() : null;
 	}
 
 }

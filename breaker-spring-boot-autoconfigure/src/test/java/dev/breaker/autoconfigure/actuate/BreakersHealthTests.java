@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=health",
-				"management.endpoint.health.show-details=always", "breaker.defaults.consecutive-failures=3",
+				"management.endpoint.health.show-details=always", "management.health.redis.enabled=false",
+				"breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
 				"breaker.instances.payments.consecutive-failures=3",
 				"breaker.instances.inventory.health-when-open=down",

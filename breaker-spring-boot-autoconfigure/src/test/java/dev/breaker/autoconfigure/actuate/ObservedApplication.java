@@ -12,8 +12,8 @@ import dev.breaker.core.ManualTicker;
 
 /**
  * The application the actuator tests run: the starter's auto-configuration, a manual ticker so
- * open waits pass on demand, and per-host children under {@code http} as the HTTP client
- * integration creates them.
+ * open waits pass on demand, a guarded service with tiered fallbacks, and per-host children
+ * under {@code http} as the HTTP client integration creates them.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -22,6 +22,11 @@ class ObservedApplication {
 	@Bean
 	ManualTicker breakerTicker() {
 		return new ManualTicker();
+	}
+
+	@Bean
+	QuoteService quoteService() {
+		return new QuoteService();
 	}
 
 	@Bean

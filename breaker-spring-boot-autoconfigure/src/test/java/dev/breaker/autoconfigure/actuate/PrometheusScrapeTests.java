@@ -57,6 +57,9 @@ class PrometheusScrapeTests {
 	@Autowired
 	private ManualTicker ticker;
 
+	@Autowired
+	private QuoteService quotes;
+
 	@LocalServerPort
 	private int port;
 
@@ -70,6 +73,7 @@ class PrometheusScrapeTests {
 	@Test
 	void everyMetricTheDashboardQueriesIsInTheScrape() throws IOException {
 		this.registry.breaker("payments");
+		this.quotes.quote("ACME");
 		JsonNode dashboard = JsonMapper.builder().build().readTree(OBSERVABILITY.resolve("grafana-dashboard.json").toFile());
 		Set<String> used = new TreeSet<>();
 		collectQueries(dashboard, used);
@@ -149,6 +153,28 @@ class PrometheusScrapeTests {
 		assertThat(scrape.value("breaker_transitions_total", "name", "invoices", "from", "HALF_OPEN", "to", "CLOSED"))
 			.hasValue(1);
 		assertThat(scrape.value("breaker_open_episode_seconds", "name", "invoices")).hasValue(0);
+	}
+
+	@Test
+	void fallbacksAreCountedByMethodAndResult() {
+		Scrape before = scrape();
+		double cachedFailed = before
+			.value("breaker_fallbacks_total", "name", "quotes", "fallback", "cachedQuote", "result", "failure")
+			.orElse(0);
+		double defaultServed = before
+			.value("breaker_fallbacks_total", "name", "quotes", "fallback", "defaultQuote", "result", "success")
+			.orElse(0);
+
+		assertThat(this.quotes.quote("ACME")).isEqualTo("ACME: no quote");
+		assertThat(this.quotes.quote("INIT")).isEqualTo("INIT: no quote");
+
+		Scrape after = scrape();
+		assertThat(after.value("breaker_fallbacks_total", "name", "quotes", "fallback", "cachedQuote", "result",
+				"failure"))
+			.hasValue(cachedFailed + 2);
+		assertThat(after.value("breaker_fallbacks_total", "name", "quotes", "fallback", "defaultQuote", "result",
+				"success"))
+			.hasValue(defaultServed + 2);
 	}
 
 	@Test
