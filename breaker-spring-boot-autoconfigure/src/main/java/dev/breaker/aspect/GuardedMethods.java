@@ -176,7 +176,9 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		if (annotation != null) {
 			return annotation;
 		}
-		if (Modifier.isPublic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
+		if (Modifier.isPublic(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method)
+				&& !ReflectionUtils.isEqualsMethod(method) && !ReflectionUtils.isHashCodeMethod(method)
+				&& !ReflectionUtils.isToStringMethod(method)) {
 			return method.getDeclaringClass().getAnnotation(CircuitGuarded.class);
 		}
 		return null;
