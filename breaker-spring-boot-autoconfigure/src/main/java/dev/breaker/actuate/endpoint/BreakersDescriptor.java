@@ -3,6 +3,7 @@ package dev.breaker.actuate.endpoint;
 import java.time.Instant;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 import dev.breaker.core.Breaker;
@@ -12,8 +13,19 @@ import dev.breaker.core.Snapshot;
  * Every top-level breaker by name, each with its per-tenant and per-host children.
  *
  * @param breakers the top-level breakers, in name order
+ * @param shared the status of the store breakers share their state through (fleet mode), null
+ * and left out of the JSON when breakers do not share state
  */
-public record BreakersDescriptor(Map<String, BreakerSummary> breakers) {
+public record BreakersDescriptor(Map<String, BreakerSummary> breakers,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> shared) {
+
+	/**
+	 * Breakers that share no state.
+	 * @param breakers the top-level breakers, in name order
+	 */
+	public BreakersDescriptor(Map<String, BreakerSummary> breakers) {
+		this(breakers, null);
+	}
 
 	/**
 	 * What an operator reads first about one breaker.

@@ -16,7 +16,6 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.endpoint.BreakersDescriptor.BreakerSummary;
-import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Snapshot;
 
@@ -33,13 +32,32 @@ public class BreakersEndpoint {
 
 	private final BreakerTree tree;
 
+	private final @Nullable SharedBreakerState shared;
+
+	/**
+	 * An endpoint for breakers that share no state with other replicas.
+	 * @param registry the breakers
+	 * @param tree the breakers grouped by top-level name
+	 */
 	public BreakersEndpoint(BreakerRegistry registry, BreakerTree tree) {
-		this.registry = registry;
-		this.tree = tree;
+		this(registry, tree, null);
 	}
 
 	/**
-	 * Every top-level breaker with its children grouped under it.
+	 * An endpoint that also shows the state breakers share with other replicas.
+	 * @param registry the breakers
+	 * @param tree the breakers grouped by top-level name
+	 * @param shared the shared state to show, or null when breakers share none
+	 */
+	public BreakersEndpoint(BreakerRegistry registry, BreakerTree tree, @Nullable SharedBreakerState shared) {
+		this.registry = registry;
+		this.tree = tree;
+		this.shared = shared;
+	}
+
+	/**
+	 * Every top-level breaker with its children grouped under it, and the shared store's status
+	 * when breakers share state.
 	 * @return the breakers in name order
 	 */
 	@ReadOperation
@@ -51,17 +69,17 @@ public class BreakersEndpoint {
 			breakers.put(group.name(), (group.breaker() != null) ? BreakerSummary.of(group.breaker(), children)
 					: BreakerSummary.childrenOnly(children));
 		}
-		return new BreakersDescriptor(breakers);
+		return new BreakersDescriptor(breakers, (this.shared != null) ? this.shared.status() : null);
 	}
 
 	/**
-	 * One breaker's full snapshot.
+	 * One breaker's full snapshot, with its shared state when breakers share state.
 	 * @param name the breaker's full name ({@code payments}, {@code http:api.acme.com})
 	 * @return the snapshot, or null (404) when there is no such breaker
 	 */
 	@ReadOperation
 	public @Nullable SnapshotDescriptor breaker(@Selector String name) {
-		return this.registry.find(name).map(Breaker::snapshot).map(SnapshotDescriptor::of).orElse(null);
+		return this.registry.find(name).map((breaker) -> describe(name, breaker.snapshot())).orElse(null);
 	}
 
 	/**
@@ -97,8 +115,12 @@ public class BreakersEndpoint {
 			Snapshot snapshot = breaker.snapshot();
 			logger.warn("Breaker '" + name + "' set to " + override + " by an operator through the breakers endpoint;"
 					+ " it is now " + snapshot.state());
-			return SnapshotDescriptor.of(snapshot);
+			return describe(name, snapshot);
 		});
+	}
+
+	private SnapshotDescriptor describe(String name, Snapshot snapshot) {
+		return SnapshotDescriptor.of(snapshot, (this.shared != null) ? this.shared.breaker(name) : null);
 	}
 
 	static String invalidStateMessage(@Nullable String state) {

@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
+
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.Snapshot.BucketCounts;
@@ -37,17 +40,24 @@ import dev.breaker.core.Transition;
  * @param buckets the window's counts per bucket, oldest first
  * @param transitions the recent transitions with their reasons, most recent last
  * @param config the effective settings
+ * @param fleet what this replica knows of the breaker's state shared with other replicas (fleet
+ * mode), null and left out of the JSON when breakers do not share state
  */
 public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls,
 		long failures, long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
 		double slowCallRate, int consecutiveFailures, int inFlight, Probes probes, long trips,
-		List<BucketCounts> buckets, List<Transition> transitions, Map<String, Object> config) {
+		List<BucketCounts> buckets, List<Transition> transitions, Map<String, Object> config,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> fleet) {
 
 	static SnapshotDescriptor of(Snapshot s) {
+		return of(s, null);
+	}
+
+	static SnapshotDescriptor of(Snapshot s, @Nullable Map<String, @Nullable Object> fleet) {
 		return new SnapshotDescriptor(s.name(), s.state().name(), s.since(), s.openUntil(), s.calls(), s.failures(),
 				s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(), s.slowCallRate(),
 				s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(), s.buckets(), s.transitions(),
-				settings(s.config()));
+				settings(s.config()), fleet);
 	}
 
 	private static Map<String, Object> settings(BreakerConfig c) {

@@ -1,5 +1,6 @@
 package dev.breaker.autoconfigure.actuate;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -13,12 +14,14 @@ import org.springframework.context.annotation.Import;
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.endpoint.BreakersEndpoint;
 import dev.breaker.actuate.endpoint.BreakersEndpointWebExtension;
+import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 
 /**
  * Auto-configuration of the {@code breakers} actuator endpoint (read-only unless
- * {@code management.endpoint.breakers.access=unrestricted}).
+ * {@code management.endpoint.breakers.access=unrestricted}); it also shows the state breakers
+ * share with other replicas when a {@link SharedBreakerState} bean exists (fleet mode).
  */
 @AutoConfiguration(after = BreakerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -29,8 +32,9 @@ public final class BreakerEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	BreakersEndpoint breakersEndpoint(BreakerRegistry registry, BreakerTree tree) {
-		return new BreakersEndpoint(registry, tree);
+	BreakersEndpoint breakersEndpoint(BreakerRegistry registry, BreakerTree tree,
+			ObjectProvider<SharedBreakerState> shared) {
+		return new BreakersEndpoint(registry, tree, shared.getIfUnique());
 	}
 
 	@Bean

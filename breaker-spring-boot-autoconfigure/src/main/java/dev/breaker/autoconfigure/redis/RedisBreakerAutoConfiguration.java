@@ -6,8 +6,10 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.UUID;
 
+import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.redis.FleetSharedState;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
 import dev.breaker.redis.RedisBreakerStore;
@@ -80,6 +82,18 @@ public final class RedisBreakerAutoConfiguration {
             host = "replica";
         }
         return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Shows the store's status and each breaker's fleet view in the breakers endpoint, when the actuator is there. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static final class SharedStateEndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(SharedBreakerState.class)
+        FleetSharedState breakerFleetSharedState(FleetSync sync, SharedStoreStatus status) {
+            return new FleetSharedState(sync, status);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

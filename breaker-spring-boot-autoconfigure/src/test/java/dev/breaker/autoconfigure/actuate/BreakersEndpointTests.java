@@ -99,6 +99,20 @@ class BreakersEndpointTests {
 	}
 
 	@Test
+	void showsNoSharedStateWithoutFleetMode() throws Exception {
+		Calls.succeed(this.registry.breaker("alone"), 1);
+
+		Actuator.Response list = this.actuator.get("breakers");
+		Actuator.Response snapshot = this.actuator.get("breakers/alone");
+
+		assertThat(list.status()).isEqualTo(200);
+		assertThat(list.json().propertyNames()).containsExactly("breakers");
+		assertThat(snapshot.status()).isEqualTo(200);
+		assertThat(snapshot.json().get("calls").asLong()).isEqualTo(1);
+		assertThat(snapshot.json().has("fleet")).isFalse();
+	}
+
+	@Test
 	void readsAChildByItsFullName() {
 		this.registry.breaker("http", "inventory.internal");
 

@@ -1,0 +1,51 @@
+package dev.breaker.redis;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.breaker.actuate.endpoint.SharedBreakerState;
+
+/**
+ * Fleet mode as the breakers endpoint shows it: the Redis store's status for the replica, and each
+ * breaker's fleet view. Both come from this replica's memory ({@link SharedStoreStatus},
+ * {@link FleetSync#view(String)}), never from a Redis round trip, so the endpoint answers at once
+ * while Redis is slow or down, and says so.
+ */
+public final class FleetSharedState implements SharedBreakerState {
+
+    private final FleetSync sync;
+    private final SharedStoreStatus status;
+
+    public FleetSharedState(FleetSync sync, SharedStoreStatus status) {
+        this.sync = sync;
+        this.status = status;
+    }
+
+    @Override
+    public Map<String, Object> status() {
+        SharedStoreStatus.View view = status.view();
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("store", "redis");
+        shown.put("replicaId", view.replicaId());
+        shown.put("up", view.up());
+        shown.put("errors", view.errors());
+        shown.put("lastError", view.lastError());
+        shown.put("lastErrorAt", view.lastErrorAt());
+        shown.put("lastSync", view.lastSync());
+        return shown;
+    }
+
+    @Override
+    public Map<String, Object> breaker(String name) {
+        FleetBreakerView view = sync.view(name);
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("storeUp", view.storeUp());
+        shown.put("generation", view.generation());
+        shown.put("open", view.fleetOpen());
+        shown.put("remainingMillis", view.remainingMillis());
+        shown.put("replica", view.replica());
+        shown.put("reason", view.reason());
+        shown.put("probeSlots", view.probeSlots());
+        return shown;
+    }
+}
