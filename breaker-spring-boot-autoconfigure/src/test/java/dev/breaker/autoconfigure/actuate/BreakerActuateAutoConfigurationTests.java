@@ -1,5 +1,7 @@
 package dev.breaker.autoconfigure.actuate;
 
+import java.util.Map;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -9,15 +11,18 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.endpoint.BreakersEndpoint;
 import dev.breaker.actuate.endpoint.BreakersEndpointWebExtension;
+import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.actuate.health.BreakersHealthIndicator;
 import dev.breaker.actuate.metrics.BreakerMetrics;
 import dev.breaker.actuate.metrics.FallbackMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.redis.RedisBreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +56,43 @@ class BreakerActuateAutoConfigurationTests {
 				context.getBean(BreakerRegistry.class).breaker("payments");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.find("breaker.state").tag("name", "payments").gauges()).hasSize(5);
+			});
+	}
+
+	@Test
+	void theEndpointShowsASharedBreakerStateBean() {
+		this.runner.withBean(SharedBreakerState.class, () -> new SharedBreakerState() {
+			@Override
+			public Map<String, Object> status() {
+				return Map.of("store", "test", "up", true);
+			}
+
+			@Override
+			public Map<String, Object> breaker(String name) {
+				return Map.of("of", name);
+			}
+		}).run((context) -> {
+			context.getBean(BreakerRegistry.class).breaker("payments");
+			BreakersEndpoint endpoint = context.getBean(BreakersEndpoint.class);
+			assertThat(endpoint.breakers().shared()).containsEntry("store", "test").containsEntry("up", true);
+			assertThat(endpoint.breaker("payments").fleet()).containsEntry("of", "payments");
+		});
+	}
+
+	@Test
+	void fleetModeWithoutRedisOnTheClasspathLeavesTheEndpointAsItIs() {
+		this.runner.withConfiguration(AutoConfigurations.of(RedisBreakerAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("io.lettuce", "org.springframework.data.redis",
+					"org.springframework.boot.data.redis"))
+			.withPropertyValues("breaker.shared.redis.enabled=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.hasSingleBean(BreakersEndpoint.class)
+					.doesNotHaveBean(SharedBreakerState.class);
+				context.getBean(BreakerRegistry.class).breaker("payments");
+				BreakersEndpoint endpoint = context.getBean(BreakersEndpoint.class);
+				assertThat(endpoint.breakers().shared()).isNull();
+				assertThat(endpoint.breaker("payments").fleet()).isNull();
 			});
 	}
 
