@@ -13,6 +13,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
@@ -21,6 +22,7 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -378,6 +380,29 @@ class RestClientBreakerTests {
 			assertThat(body).isEqualTo("status 200");
 			assertThat(breaker(context, this.server).totals().slowCalls()).isEqualTo(1);
 		});
+	}
+
+	@Test
+	void requestsHangingInFlightTripTheBreakerBeforeTheyFinish() {
+		this.runner
+			.withPropertyValues("spring.http.clients.read-timeout=20s", "breaker.defaults.stall-calls=1",
+					"breaker.defaults.slow-call-duration=1s")
+			.run((context) -> {
+				RestClient client = client(context);
+				CompletableFuture<Throwable> hanging = CompletableFuture
+					.supplyAsync(() -> send(client, this.server.uri("/hang")));
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> this.server.requests() == 1);
+				Breaker breaker = breaker(context, this.server);
+				assertThat(breaker.snapshot().inFlight()).isEqualTo(1);
+
+				context.getBean(ManualTicker.class).advance(Duration.ofSeconds(2));
+				send(client, this.server.uri("/status/200"));
+
+				assertThat(breaker.state()).isEqualTo(State.OPEN);
+				assertThat(breaker.snapshot().transitions()).last()
+					.satisfies((transition) -> assertThat(transition.reason()).startsWith("stall"));
+				assertThat(hanging).isNotDone();
+			});
 	}
 
 	private static String hostKey(LoopbackServer server) {
