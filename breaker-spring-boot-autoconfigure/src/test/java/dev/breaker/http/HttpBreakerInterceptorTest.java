@@ -94,6 +94,20 @@ class HttpBreakerInterceptorTest {
 	}
 
 	@Test
+	void theRejectionMessageLeavesOutUserInfoAndQuery() throws IOException {
+		intercept(new MockClientHttpResponse(new byte[0], 500)).close();
+		intercept(new MockClientHttpResponse(new byte[0], 500)).close();
+		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST,
+				java.net.URI.create("https://bob:secret@api.acme.com/orders?token=abc"));
+		assertThatExceptionOfType(BreakerRejectedException.class)
+			.isThrownBy(() -> this.interceptor.intercept(request, new byte[0],
+					execution(new MockClientHttpResponse(new byte[0], 200))))
+			.withMessageStartingWith("POST https://api.acme.com/orders not sent: breaker 'http:api.acme.com' is OPEN until ")
+			.withMessageNotContaining("secret")
+			.withMessageNotContaining("token");
+	}
+
+	@Test
 	void anErrorBeforeTheResponseIsRecordedAndRethrownUnchanged() {
 		IOException reset = new IOException("Connection reset");
 		ClientHttpRequestExecution failing = (request, body) -> {
