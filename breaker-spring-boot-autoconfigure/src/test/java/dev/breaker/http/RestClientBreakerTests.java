@@ -237,6 +237,20 @@ class RestClientBreakerTests {
 	}
 
 	@Test
+	void throttlingStormsNeverTrip() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			for (int i = 0; i < 30; i++) {
+				send(client, this.server.uri((i % 2 == 0) ? "/status/429" : "/status/503?retry-after=1"));
+			}
+			Breaker breaker = breaker(context, this.server);
+			assertThat(breaker.state()).isEqualTo(State.CLOSED);
+			assertThat(breaker.totals().calls(Outcome.THROTTLED)).isEqualTo(30);
+			assertThat(this.server.requests()).isEqualTo(30);
+		});
+	}
+
+	@Test
 	void fiveHundredStormsTrip() {
 		this.runner.run((context) -> {
 			tripWithServerErrors(client(context), this.server);
