@@ -39,7 +39,7 @@ class WebClientBreakerTests {
 				CodecsAutoConfiguration.class, WebClientAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
 		.withPropertyValues("spring.http.clients.reactive.connector=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=1s", "breaker.defaults.consecutive-failures=3",
+				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.minimum-calls=3");
 
 	private LoopbackServer server;
@@ -73,7 +73,7 @@ class WebClientBreakerTests {
 
 	@Test
 	void hangPastTheReadTimeoutIsATimeout() {
-		this.runner.run((context) -> {
+		this.runner.withPropertyValues("spring.http.clients.read-timeout=300ms").run((context) -> {
 			assertThat(send(client(context), "/hang")).isNotNull();
 			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
 			assertThat(breaker(context).snapshot().inFlight()).isZero();
