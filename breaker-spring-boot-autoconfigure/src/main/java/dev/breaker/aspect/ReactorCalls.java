@@ -141,7 +141,7 @@ final class ReactorCalls {
 			return source;
 		}
 		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono.error(() -> new TimeoutException(
-				"breaker '" + method.name() + "': not complete within " + timeout)));
+				"breaker '" + method.name() + "': did not complete within " + timeout)));
 		return source.takeUntilOther(expiry);
 	}
 

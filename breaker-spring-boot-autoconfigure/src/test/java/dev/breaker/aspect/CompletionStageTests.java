@@ -121,7 +121,7 @@ class CompletionStageTests {
 			context.getBean(ManualDelays.class).runPending();
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
 				.withCauseInstanceOf(TimeoutException.class)
-				.withMessageContaining("breaker 'bare': no result within PT2S");
+				.withMessageContaining("breaker 'bare': did not complete within PT2S");
 		});
 	}
 
