@@ -25,9 +25,10 @@ public final class Breaker {
      * - rejection on OPEN: one volatile read of `state`, one ticker read (a volatile read with the
      *   cached ticker), one volatile read of the open-until time, a compare, one striped add to the
      *   rejected total, return the preallocated rejected permit.
-     * - release: one ticker read, a striped add to the totals, a striped CAS in the window, and an
-     *   identity check of the permit's state against `state`: a permit of an earlier state object
-     *   (an earlier generation) is not counted for the state. A success writes no other shared field.
+     * - release: one ticker read, an identity check of the permit's state against `state`, one
+     *   striped CAS in the window (which also keeps the cumulative totals). A permit of an earlier
+     *   state object (an earlier generation) is counted in the totals only, not for the state. A
+     *   success writes no other shared field (the consecutive-failure count only when it is not 0).
      */
 
     private static final VarHandle STATE;
@@ -48,7 +49,7 @@ public final class Breaker {
     private final Ticker ticker;
     private final TripRules rules;
     private final BucketWindow window;
-    private final BreakerTotals totals = new BreakerTotals();
+    private final BreakerTotals totals;
     private final TransitionLog log = new TransitionLog();
     private final BreakerOpenException rejection;
     private final Ticket rejected;
@@ -67,9 +68,10 @@ public final class Breaker {
         this.key = key;
         this.ticker = config.ticker();
         this.rules = new TripRules(config);
-        this.trackInFlight = rules.stallCalls > 0;
+        this.trackInFlight = config.trackInFlight();
         long bucketNanos = config.bucket().toNanos();
         this.window = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos), trackInFlight);
+        this.totals = new BreakerTotals(window);
         this.rejection = new BreakerOpenException(this);
         this.rejected = new Ticket(this, null, false, null);
         this.verdicts = new Verdicts(this, rules, window, totals);
@@ -159,11 +161,14 @@ public final class Breaker {
             if (trackInFlight) {
                 long now = ticker.nanos();
                 window.start(now);
-                if (closed.stallCheckDue(now)) {
+                if (rules.stallCalls > 0 && closed.stallCheckDue(now)) {
                     verdicts.checkStall(closed, now);
                 }
             }
             return closed.permit;
+        }
+        if (s instanceof OpenState open && !open.due(ticker.nanos())) {
+            return reject();
         }
         return acquireSlow();
     }
@@ -221,10 +226,6 @@ public final class Breaker {
         Objects.requireNonNull(outcome, "outcome");
         long now = ticker.nanos();
         boolean slow = elapsedNanos > rules.slowNanos && TripRules.counts(outcome);
-        totals.increment(outcome.ordinal());
-        if (slow) {
-            totals.increment(BreakerTotals.SLOW);
-        }
         if (trackInFlight) {
             window.finish(now - elapsedNanos, now);
         }
@@ -239,6 +240,8 @@ public final class Breaker {
             } else if (s instanceof HalfOpenState halfOpen) {
                 verdicts.afterProbe(halfOpen, outcome, slow, now);
             }
+        } else {
+            totals.stale(outcome, slow);
         }
         if (ticket.parent != null) {
             parent.release(ticket.parent, outcome, elapsedNanos);

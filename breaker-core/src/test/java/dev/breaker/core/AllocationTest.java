@@ -43,6 +43,14 @@ class AllocationTest {
     }
 
     @Test
+    void aMillionClosedPathPairsTrackingCallsInFlightAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().trackInFlight(true).build());
+        closedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> closedPath(breaker, CALLS))).isZero();
+        assertThat(breaker.snapshot().inFlight()).isZero();
+    }
+
+    @Test
     void aMillionCallsOnAClosedBreakerAllocateNothing() {
         Breaker breaker = Breaker.of("alloc", BreakerConfig.defaults());
         Runnable calls = () -> {

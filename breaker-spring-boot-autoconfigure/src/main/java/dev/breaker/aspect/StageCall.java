@@ -56,7 +56,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(this.breaker.rejection());
+			fallback(GuardedMethod.rejection(this.breaker));
 			return false;
 		}
 		this.start = this.breaker.nanos();
