@@ -110,4 +110,20 @@ class AllocationTest {
         closedPath(child, CALLS);
         assertThat(Allocations.steady(() -> closedPath(child, CALLS))).isZero();
     }
+
+    @Test
+    void lookingUpAnExistingChildAllocatesNothing() {
+        BreakerRegistry registry = BreakerRegistry.builder()
+                .children("tenants", new BreakerRegistry.Children(10, Duration.ofHours(1), true)).build();
+        String[] keys = {"t-1", "t-2", "t-3"};
+        Runnable lookups = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                if (registry.breaker("tenants", keys[i % 3]).key() == null) {
+                    throw new AssertionError("a child has a key");
+                }
+            }
+        };
+        lookups.run();
+        assertThat(Allocations.steady(lookups)).isZero();
+    }
 }
