@@ -76,8 +76,8 @@ public final class BreakerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	UnusedInstancesWarning breakerUnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
-			ObjectProvider<GuardedMethods> guardedMethods) {
-		return new UnusedInstancesWarning(properties, registry, guardedMethods);
+			ObjectProvider<GuardedMethods> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
+		return new UnusedInstancesWarning(properties, registry, guardedMethods, namesInUse);
 	}
 
 	@Configuration(proxyBeanMethods = false)

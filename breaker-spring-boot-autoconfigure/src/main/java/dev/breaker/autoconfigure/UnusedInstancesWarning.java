@@ -1,5 +1,6 @@
 package dev.breaker.autoconfigure;
 
+import java.util.HashSet;
 import java.util.Set;
 
 import dev.breaker.aspect.GuardedMethods;
@@ -24,23 +25,28 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 
 	private final ObjectProvider<GuardedMethods> guardedMethods;
 
+	private final ObjectProvider<BreakerNamesInUse> namesInUse;
+
 	/**
 	 * Create the warning.
 	 * @param properties the configured instances
 	 * @param registry the registry, holding the breakers beans created at start-up
 	 * @param guardedMethods the guarded methods, when the aspect is on
+	 * @param namesInUse names other parts of the application use, such as the HTTP breakers' group
 	 */
 	public UnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
-			ObjectProvider<GuardedMethods> guardedMethods) {
+			ObjectProvider<GuardedMethods> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
 		this.properties = properties;
 		this.registry = registry;
 		this.guardedMethods = guardedMethods;
+		this.namesInUse = namesInUse;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
 		GuardedMethods methods = this.guardedMethods.getIfAvailable();
-		Set<String> used = (methods != null) ? methods.names() : Set.of();
+		Set<String> used = new HashSet<>((methods != null) ? methods.names() : Set.of());
+		this.namesInUse.orderedStream().forEach((names) -> used.addAll(names.names()));
 		for (String name : this.properties.getInstances().keySet()) {
 			if (!used.contains(name) && this.registry.find(name).isEmpty()) {
 				logger.warn("'" + BreakerProperties.path(name) + "' is configured, but no @CircuitGuarded method uses "

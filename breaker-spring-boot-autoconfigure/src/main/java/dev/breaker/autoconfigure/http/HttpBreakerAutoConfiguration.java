@@ -1,6 +1,9 @@
 package dev.breaker.autoconfigure.http;
 
+import java.util.Set;
+
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.BreakerNamesInUse;
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
 import dev.breaker.core.BreakerRegistry;
@@ -44,6 +47,12 @@ public final class HttpBreakerAutoConfiguration {
 			Ticker ticker, Environment environment) {
 		HostsPolicy policy = HostsPolicy.of(http, breaker, ticker, Binder.get(environment));
 		return policy::applyTo;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "httpBreakerNamesInUse")
+	BreakerNamesInUse httpBreakerNamesInUse() {
+		return () -> Set.of(HostBreakers.GROUP);
 	}
 
 	@Bean

@@ -18,6 +18,7 @@ import dev.breaker.http.LoopbackServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,12 +31,15 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class HttpBreakerAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -86,6 +90,14 @@ class HttpBreakerAutoConfigurationTests {
 			get(context.getBean(RestClient.Builder.class).build(), this.server.uri("/status/200"));
 			assertThat(this.server.requests()).isEqualTo(1);
 			assertThat(context.getBean(BreakerRegistry.class).find(this.server.breakerName())).isEmpty();
+		});
+	}
+
+	@Test
+	void tuningTheHttpGroupIsNotTakenForATypo(CapturedOutput output) {
+		this.runner.withPropertyValues("breaker.instances.http.consecutive-failures=3").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).doesNotContain("'breaker.instances.http' is configured");
 		});
 	}
 
