@@ -1,5 +1,9 @@
 package dev.breaker.sample;
 
+import java.util.Arrays;
+
+import dev.breaker.sample.demo.IncidentDemo;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -7,7 +11,12 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class SampleApplication {
 
-	public static void main(String[] args) {
+	/** Starts the app; with {@code --demo}, runs the scripted incident instead and exits. */
+	public static void main(String[] args) throws InterruptedException {
+		if (Arrays.asList(args).contains("--demo")) {
+			IncidentDemo.main(Arrays.stream(args).filter((arg) -> !arg.equals("--demo")).toArray(String[]::new));
+			System.exit(0);
+		}
 		SpringApplication.run(SampleApplication.class, args);
 	}
 

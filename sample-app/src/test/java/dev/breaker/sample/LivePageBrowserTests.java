@@ -1,0 +1,100 @@
+package dev.breaker.sample;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.util.FileSystemUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The live page in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
+ * which {@code .ci/run} installs when they are missing).
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("test")
+class LivePageBrowserTests {
+
+	private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+
+	private static final File CHROMIUM = new File("/usr/bin/chromium");
+
+	@LocalServerPort
+	private int port;
+
+	private Path profile;
+
+	private WebDriver browser;
+
+	@BeforeEach
+	void openBrowser() throws IOException {
+		assumeTrue(CHROMEDRIVER.canExecute() && CHROMIUM.canExecute(),
+				"needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver");
+		this.profile = Files.createTempDirectory("live-page-chromium");
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(CHROMIUM);
+		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+				"--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1000",
+				"--user-data-dir=" + this.profile);
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
+			.usingAnyFreePort()
+			.build();
+		this.browser = new ChromeDriver(service, options);
+	}
+
+	@AfterEach
+	void closeBrowser() {
+		if (this.browser != null) {
+			this.browser.quit();
+		}
+		if (this.profile != null) {
+			FileSystemUtils.deleteRecursively(this.profile.toFile());
+		}
+	}
+
+	@Test
+	void pageShowsTheBreakersAndOneTurningOpenAfterAChaosButtonIsClicked() {
+		this.browser.get("http://127.0.0.1:" + this.port + "/");
+		assertThat(this.browser.getTitle()).contains("checkout");
+		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(20), Duration.ofMillis(100));
+
+		// The page's own traffic makes the first calls, which create the breakers.
+		WebElement payments = wait.until(ExpectedConditions
+			.presenceOfElementLocated(By.cssSelector(".breaker[data-name='payments']")));
+		assertThat(payments.findElement(By.cssSelector(".state")).getText()).isEqualTo("CLOSED");
+		wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".breaker[data-name='recommendations']")));
+
+		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
+		wait.until(ExpectedConditions.presenceOfElementLocated(
+				By.cssSelector("button.active[data-dependency='payments'][data-mode='wedged']")));
+
+		wait.until(ExpectedConditions.presenceOfElementLocated(
+				By.cssSelector(".breaker[data-name='payments'][data-state='OPEN']")));
+		WebElement open = this.browser.findElement(By.cssSelector(".breaker[data-name='payments']"));
+		assertThat(open.findElement(By.cssSelector(".state")).getText()).isEqualTo("OPEN");
+		assertThat(open.findElement(By.cssSelector(".transitions")).getText()).contains("CLOSED → OPEN");
+
+		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='healthy']")).click();
+	}
+
+}
