@@ -1,0 +1,69 @@
+package dev.breaker.autoconfigure.http;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.breaker.autoconfigure.BreakerProperties;
+import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Ticker;
+import dev.breaker.http.HostBreakers;
+import dev.breaker.http.HttpClassifier;
+
+/**
+ * What {@code breaker.http.*} asks of the registry: a bounded set of per-host children of the
+ * {@code http} group, and a config for each host tuned on its own. Validated when built, so a
+ * bad value stops start-up naming the property.
+ */
+final class HostsPolicy {
+
+	private static final String PREFIX = "breaker.http";
+
+	private final BreakerRegistry.Children children;
+
+	private final Map<String, BreakerConfig> hostConfigs;
+
+	private HostsPolicy(BreakerRegistry.Children children, Map<String, BreakerConfig> hostConfigs) {
+		this.children = children;
+		this.hostConfigs = hostConfigs;
+	}
+
+	static HostsPolicy of(HttpBreakerProperties http, BreakerProperties breaker, Ticker ticker) {
+		if (http.getMaxHosts() < 1) {
+			throw new InvalidBreakerPropertyException(PREFIX + ".max-hosts", http.getMaxHosts(), "at least 1");
+		}
+		Duration idleExpiry = http.getIdleExpiry();
+		if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
+			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, "a positive duration");
+		}
+		// Hosts never consult the "http" group breaker: one failing host must not stop calls to another.
+		BreakerRegistry.Children children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false);
+		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
+		http.getInstances().forEach((host, settings) -> {
+			String path = PREFIX + ".instances." + host;
+			String name = HostBreakers.GROUP + ":" + host.toLowerCase(Locale.ROOT);
+			configs.put(name, settings.toConfig(path, breaker.getDefaults(), ticker));
+		});
+		return new HostsPolicy(children, configs);
+	}
+
+	void applyTo(BreakerRegistry.Builder builder) {
+		builder.children(HostBreakers.GROUP, this.children);
+		this.hostConfigs.forEach(builder::config);
+	}
+
+	/** {@code base} with {@code outcomes} over it; a status outside 100..599 names its property. */
+	static HttpClassifier classifier(HttpClassifier base, Map<Integer, Outcome> outcomes, String path) {
+		for (Integer status : outcomes.keySet()) {
+			if (status == null || status < 100 || status > 599) {
+				throw new InvalidBreakerPropertyException(path + "." + status, status, "an HTTP status in 100..599");
+			}
+		}
+		return base.withStatusOutcomes(outcomes);
+	}
+
+}

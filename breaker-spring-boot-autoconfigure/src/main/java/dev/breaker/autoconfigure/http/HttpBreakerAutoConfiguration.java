@@ -1,0 +1,126 @@
+package dev.breaker.autoconfigure.http;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.BreakerProperties;
+import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Ticker;
+import dev.breaker.http.HostBreakers;
+import dev.breaker.http.HttpBreakerFilter;
+import dev.breaker.http.HttpBreakerInterceptor;
+import dev.breaker.http.HttpClassifier;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Auto-configuration of a breaker per host ({@code http:<host>}) for the {@code RestClient},
+ * {@code RestTemplate} and {@code WebClient} built from Spring Boot's builders.
+ */
+@AutoConfiguration(after = BreakerAutoConfiguration.class)
+@ConditionalOnClass(ClientHttpRequestInterceptor.class)
+@ConditionalOnBean(BreakerRegistry.class)
+@ConditionalOnBooleanProperty(name = "breaker.http.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(HttpBreakerProperties.class)
+public final class HttpBreakerAutoConfiguration {
+
+	private static final String PREFIX = "breaker.http";
+
+	@Bean
+	@ConditionalOnMissingBean(name = "httpBreakerRegistryCustomizer")
+	BreakerRegistryCustomizer httpBreakerRegistryCustomizer(HttpBreakerProperties http, BreakerProperties breaker,
+			Ticker ticker) {
+		HostsPolicy policy = HostsPolicy.of(http, breaker, ticker);
+		return policy::applyTo;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HostBreakers hostBreakers(BreakerRegistry registry, HttpBreakerProperties properties) {
+		HttpClassifier classifier = HostsPolicy.classifier(HttpClassifier.defaults(), properties.getStatusOutcomes(),
+				PREFIX + ".status-outcomes");
+		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
+		properties.getInstances().forEach((host, settings) -> perHost.put(host.toLowerCase(Locale.ROOT),
+				HostsPolicy.classifier(classifier, settings.getStatusOutcomes(),
+						PREFIX + ".instances." + host + ".status-outcomes")));
+		return new HostBreakers(registry, classifier, perHost);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers) {
+		return new HttpBreakerInterceptor(breakers);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RestClient.class, RestClientCustomizer.class })
+	static class RestClientConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "httpBreakerRestClientCustomizer")
+		RestClientCustomizer httpBreakerRestClientCustomizer(HttpBreakerInterceptor interceptor) {
+			return (builder) -> builder.requestInterceptors((interceptors) -> {
+				if (!interceptors.contains(interceptor)) {
+					interceptors.add(interceptor);
+				}
+			});
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ RestTemplate.class, RestTemplateCustomizer.class })
+	static class RestTemplateConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "httpBreakerRestTemplateCustomizer")
+		RestTemplateCustomizer httpBreakerRestTemplateCustomizer(HttpBreakerInterceptor interceptor) {
+			return (restTemplate) -> {
+				if (!restTemplate.getInterceptors().contains(interceptor)) {
+					restTemplate.getInterceptors().add(interceptor);
+				}
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ WebClient.class, WebClientCustomizer.class })
+	static class WebClientConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers) {
+			return new HttpBreakerFilter(breakers);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "httpBreakerWebClientCustomizer")
+		WebClientCustomizer httpBreakerWebClientCustomizer(HttpBreakerFilter filter) {
+			return (builder) -> builder.filters((filters) -> {
+				if (!filters.contains(filter)) {
+					filters.add(filter);
+				}
+			});
+		}
+
+	}
+
+}

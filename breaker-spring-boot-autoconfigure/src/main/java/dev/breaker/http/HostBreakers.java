@@ -1,0 +1,122 @@
+package dev.breaker.http;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerOpenException;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Outcome;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+
+/**
+ * The breakers of remote hosts, one per host ({@code http:<host>}, or {@code http:<host>:<port>}
+ * off the scheme's default port), and how an exchange with each host is judged.
+ *
+ * <p>Breakers are children of the registry's {@value #GROUP} group, so their number is bounded
+ * by the children policy registered for that group.
+ */
+public final class HostBreakers {
+
+	/** The registry group whose children are the per-host breakers. */
+	public static final String GROUP = "http";
+
+	private final BreakerRegistry registry;
+
+	private final HttpClassifier defaultClassifier;
+
+	private final Map<String, HttpClassifier> hostClassifiers;
+
+	/**
+	 * @param classifier how every host's exchanges are judged
+	 * @param hostClassifiers how a host's exchanges are judged instead, by host key
+	 * ({@code api.acme.com}, {@code api.acme.com:8443})
+	 */
+	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier, Map<String, HttpClassifier> hostClassifiers) {
+		this.registry = registry;
+		this.defaultClassifier = classifier;
+		this.hostClassifiers = Map.copyOf(hostClassifiers);
+	}
+
+	/**
+	 * The host key of a request URI: the lower-cased host, with {@code :port} when the port is
+	 * not the scheme's default; {@code null} for a URI without a host.
+	 */
+	public static String hostKey(URI uri) {
+		String host = uri.getHost();
+		if (host == null) {
+			return null;
+		}
+		host = host.toLowerCase(Locale.ROOT);
+		int port = uri.getPort();
+		if (port == -1 || port == defaultPort(uri.getScheme())) {
+			return host;
+		}
+		return host + ":" + port;
+	}
+
+	private static int defaultPort(String scheme) {
+		if (scheme == null) {
+			return -1;
+		}
+		return switch (scheme.toLowerCase(Locale.ROOT)) {
+			case "http", "ws" -> 80;
+			case "https", "wss" -> 443;
+			default -> -1;
+		};
+	}
+
+	/** The breaker guarding requests to this URI's host; {@code null} for a URI without a host. */
+	public Breaker breaker(URI uri) {
+		String key = hostKey(uri);
+		return (key != null) ? this.registry.breaker(GROUP, key) : null;
+	}
+
+	/** The outcome of a response from the breaker's host. */
+	public Outcome classify(Breaker breaker, int status, HttpHeaders headers) {
+		return classifier(breaker).classify(status, headers.containsHeader(HttpHeaders.RETRY_AFTER));
+	}
+
+	/** The outcome of an exchange with the breaker's host that ended with this exception. */
+	public Outcome classify(Breaker breaker, Throwable error) {
+		return classifier(breaker).classify(error);
+	}
+
+	private HttpClassifier classifier(Breaker breaker) {
+		HttpClassifier classifier = this.hostClassifiers.get(breaker.key());
+		return (classifier != null) ? classifier : this.defaultClassifier;
+	}
+
+	/**
+	 * Passes a 429's or 503's {@code Retry-After} to the breaker, so that if it is open or
+	 * trips now, it stays open at least that long. The hint is capped at the breaker's
+	 * {@code maxOpenWait}: a server cannot park the breaker for a day.
+	 */
+	public void honourRetryAfter(Breaker breaker, int status, HttpHeaders headers) {
+		if (status != 429 && status != 503) {
+			return;
+		}
+		String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+		if (value == null) {
+			return;
+		}
+		Clock clock = breaker.config().clock();
+		Duration hint = RetryAfter.parse(value, clock);
+		if (hint != null) {
+			Duration max = breaker.config().maxOpenWait();
+			breaker.retryAfter((hint.compareTo(max) > 0) ? max : hint);
+		}
+	}
+
+	/** The exception a request to a host whose breaker refused it fails with. */
+	public BreakerRejectedException rejected(Breaker breaker, HttpMethod method, URI uri) {
+		BreakerOpenException rejection = breaker.rejection();
+		return new BreakerRejectedException(breaker.name(), rejection.openUntil(), method, uri, rejection.getMessage());
+	}
+
+}

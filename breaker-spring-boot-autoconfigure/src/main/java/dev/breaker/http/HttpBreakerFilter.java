@@ -1,0 +1,92 @@
+package dev.breaker.http;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+import reactor.core.publisher.Mono;
+
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+
+/**
+ * Guards every exchange of a {@code WebClient} with the breaker of its host: an exchange the
+ * breaker refuses fails with {@link BreakerRejectedException} before anything is sent.
+ *
+ * <p>The call is timed from subscription to the response headers. A subscriber that cancels
+ * before the headers arrive (for example {@code Mono.timeout}) gave up waiting on the host,
+ * which counts as a {@link Outcome#TIMEOUT}.
+ */
+public final class HttpBreakerFilter implements ExchangeFilterFunction {
+
+	private final HostBreakers breakers;
+
+	public HttpBreakerFilter(HostBreakers breakers) {
+		this.breakers = breakers;
+	}
+
+	@Override
+	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+		return Mono.defer(() -> {
+			Breaker breaker = this.breakers.breaker(request.url());
+			if (breaker == null) {
+				return next.exchange(request);
+			}
+			Permit permit = breaker.acquire();
+			if (!permit.granted()) {
+				return Mono.error(this.breakers.rejected(breaker, request.method(), request.url()));
+			}
+			Exchange exchange = new Exchange(breaker, permit);
+			return next.exchange(request)
+				.doOnNext(exchange::responded)
+				.doOnError(exchange::failed)
+				.doOnCancel(() -> exchange.release(Outcome.TIMEOUT))
+				// an exchange that completes empty never reached the host's verdict
+				.doOnSuccess((response) -> {
+					if (response == null) {
+						exchange.release(Outcome.IGNORED);
+					}
+				});
+		});
+	}
+
+	/** One guarded exchange; its permit is released exactly once, whichever signal comes first. */
+	private final class Exchange {
+
+		private final Breaker breaker;
+
+		private final Permit permit;
+
+		private final long start;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		Exchange(Breaker breaker, Permit permit) {
+			this.breaker = breaker;
+			this.permit = permit;
+			this.start = breaker.nanos();
+		}
+
+		void responded(ClientResponse response) {
+			int status = response.statusCode().value();
+			HostBreakers breakers = HttpBreakerFilter.this.breakers;
+			breakers.honourRetryAfter(this.breaker, status, response.headers().asHttpHeaders());
+			release(breakers.classify(this.breaker, status, response.headers().asHttpHeaders()));
+		}
+
+		void failed(Throwable error) {
+			release(HttpBreakerFilter.this.breakers.classify(this.breaker, error));
+		}
+
+		void release(Outcome outcome) {
+			if (this.released.compareAndSet(false, true)) {
+				this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+			}
+		}
+
+	}
+
+}

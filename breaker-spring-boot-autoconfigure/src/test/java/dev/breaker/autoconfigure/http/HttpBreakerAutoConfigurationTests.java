@@ -1,0 +1,188 @@
+package dev.breaker.autoconfigure.http;
+
+import java.io.IOException;
+import java.net.URI;
+
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.http.HostBreakers;
+import dev.breaker.http.HttpBreakerFilter;
+import dev.breaker.http.HttpBreakerInterceptor;
+import dev.breaker.http.HttpClassifier;
+import dev.breaker.http.LoopbackServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HttpBreakerAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
+				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
+				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
+		.withBean(ManualTicker.class, ManualTicker::new)
+		.withPropertyValues("spring.http.clients.imperative.factory=jdk");
+
+	private LoopbackServer server;
+
+	@BeforeEach
+	void startServer() throws IOException {
+		this.server = new LoopbackServer();
+	}
+
+	@AfterEach
+	void stopServer() {
+		this.server.close();
+	}
+
+	@Test
+	void guardsRestClientRestTemplateAndWebClientByDefault() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(HostBreakers.class)
+				.hasSingleBean(HttpBreakerInterceptor.class)
+				.hasSingleBean(HttpBreakerFilter.class)
+				.hasBean("httpBreakerRestClientCustomizer")
+				.hasBean("httpBreakerRestTemplateCustomizer")
+				.hasBean("httpBreakerWebClientCustomizer");
+			get(context.getBean(RestClient.Builder.class).build(), this.server.uri("/status/200"));
+			assertThat(context.getBean(BreakerRegistry.class).find(this.server.breakerName())).isPresent();
+		});
+	}
+
+	@Test
+	void switchedOffByProperty() {
+		this.runner.withPropertyValues("breaker.http.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(HostBreakers.class)
+				.doesNotHaveBean(HttpBreakerInterceptor.class)
+				.doesNotHaveBean("httpBreakerRestClientCustomizer");
+			get(context.getBean(RestClient.Builder.class).build(), this.server.uri("/status/200"));
+			assertThat(this.server.requests()).isEqualTo(1);
+			assertThat(context.getBean(BreakerRegistry.class).find(this.server.breakerName())).isEmpty();
+		});
+	}
+
+	@Test
+	void switchedOffWithAllBreakers() {
+		this.runner.withPropertyValues("breaker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(HostBreakers.class));
+	}
+
+	@Test
+	void withoutSpringBootRestClientOnlyWebClientIsGuarded() {
+		this.runner.withClassLoader(new FilteredClassLoader(RestClientCustomizer.class, RestTemplateCustomizer.class))
+			.run((context) -> assertThat(context).hasSingleBean(HostBreakers.class)
+				.doesNotHaveBean("httpBreakerRestClientCustomizer")
+				.doesNotHaveBean("httpBreakerRestTemplateCustomizer")
+				.hasBean("httpBreakerWebClientCustomizer"));
+	}
+
+	@Test
+	void withoutWebFluxThereIsNoFilter() {
+		this.runner.withClassLoader(new FilteredClassLoader(WebClient.class, WebClientCustomizer.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(HttpBreakerFilter.class)
+				.doesNotHaveBean("httpBreakerWebClientCustomizer")
+				.hasBean("httpBreakerRestClientCustomizer"));
+	}
+
+	@Test
+	void usersOwnHostBreakersWin() {
+		this.runner
+			.withBean("myHostBreakers", HostBreakers.class,
+					() -> new HostBreakers(BreakerRegistry.builder().build(), HttpClassifier.defaults(),
+							java.util.Map.of()))
+			.run((context) -> assertThat(context).getBean(HostBreakers.class)
+				.isSameAs(context.getBean("myHostBreakers")));
+	}
+
+	@Test
+	void hostsAreBoundedByMaxHosts() throws IOException {
+		try (LoopbackServer second = new LoopbackServer(); LoopbackServer third = new LoopbackServer()) {
+			this.runner.withPropertyValues("breaker.http.max-hosts=2").run((context) -> {
+				RestClient client = context.getBean(RestClient.Builder.class).build();
+				get(client, this.server.uri("/status/200"));
+				get(client, second.uri("/status/200"));
+				get(client, third.uri("/status/200"));
+				assertThat(context.getBean(BreakerRegistry.class).children(HostBreakers.GROUP)).hasSize(2);
+			});
+		}
+	}
+
+	@Test
+	void aHostTunedByPropertiesGetsItsOwnConfig() {
+		this.runner
+			.withPropertyValues("breaker.http.instances[API.acme.com].consecutive-failures=2",
+					"breaker.defaults.consecutive-failures=7")
+			.run((context) -> {
+				BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+				assertThat(registry.breaker(HostBreakers.GROUP, "api.acme.com").config().consecutiveFailures())
+					.isEqualTo(2);
+				assertThat(registry.breaker(HostBreakers.GROUP, "other.acme.com").config().consecutiveFailures())
+					.isEqualTo(7);
+			});
+	}
+
+	@Test
+	void zeroMaxHostsStopsStartUp() {
+		this.runner.withPropertyValues("breaker.http.max-hosts=0").run((context) -> {
+			assertThat(context).hasFailed();
+			InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
+					InvalidBreakerPropertyException.class);
+			assertThat(ex.property()).isEqualTo("breaker.http.max-hosts");
+			assertThat(ex.value()).isEqualTo(0);
+			assertThat(ex.allowed()).isEqualTo("at least 1");
+		});
+	}
+
+	@Test
+	void statusOutsideHttpStopsStartUp() {
+		this.runner.withPropertyValues("breaker.http.status-outcomes.700=success").run((context) -> {
+			assertThat(context).hasFailed();
+			InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
+					InvalidBreakerPropertyException.class);
+			assertThat(ex.property()).isEqualTo("breaker.http.status-outcomes.700");
+			assertThat(ex.allowed()).isEqualTo("an HTTP status in 100..599");
+		});
+	}
+
+	@Test
+	void badHostSettingStopsStartUpNamingTheHost() {
+		this.runner.withPropertyValues("breaker.http.instances[api.acme.com].failure-rate-threshold=120")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
+						InvalidBreakerPropertyException.class);
+				assertThat(ex.property()).startsWith("breaker.http.instances.api.acme.com.failure-rate-threshold");
+			});
+	}
+
+	private static <T extends Throwable> T rootCause(Throwable failure, Class<T> type) {
+		for (Throwable current = failure; current != null; current = current.getCause()) {
+			if (type.isInstance(current)) {
+				return type.cast(current);
+			}
+		}
+		throw new AssertionError("no " + type.getSimpleName() + " in " + failure, failure);
+	}
+
+	private static void get(RestClient client, URI uri) {
+		client.get().uri(uri).retrieve().toBodilessEntity();
+	}
+
+}

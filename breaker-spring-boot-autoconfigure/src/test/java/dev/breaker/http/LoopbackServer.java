@@ -1,0 +1,148 @@
+package dev.breaker.http;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A real HTTP server on loopback (JDK {@code HttpServer}, port 0) that answers as told by the
+ * path, and counts the requests that reached it.
+ *
+ * <ul>
+ * <li>{@code /status/{code}[?retry-after=v]}: that status, with that {@code Retry-After}</li>
+ * <li>{@code /hang}: never answers until the server closes</li>
+ * <li>{@code /flaky}: the status last given to {@link #flakyStatus(int)} (200 at first)</li>
+ * <li>{@code /slow-body}: 200 headers, then runs {@link #beforeBody(Runnable)}, then the body</li>
+ * </ul>
+ */
+public final class LoopbackServer implements AutoCloseable {
+
+	private final HttpServer server;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	private final AtomicInteger requests = new AtomicInteger();
+
+	private final AtomicInteger flakyStatus = new AtomicInteger(200);
+
+	private final CountDownLatch closing = new CountDownLatch(1);
+
+	private volatile Runnable beforeBody = () -> {
+	};
+
+	public LoopbackServer() throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+		this.server.setExecutor(this.executor);
+		this.server.createContext("/", this::handle);
+		this.server.start();
+	}
+
+	/** {@code http://127.0.0.1:<port>} */
+	public String url() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	public URI uri(String path) {
+		return URI.create(url() + path);
+	}
+
+	/** The name of the breaker guarding this server: {@code http:127.0.0.1:<port>}. */
+	public String breakerName() {
+		return "http:127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	public int requests() {
+		return this.requests.get();
+	}
+
+	public void flakyStatus(int status) {
+		this.flakyStatus.set(status);
+	}
+
+	/** What {@code /slow-body} does between its headers and its body, e.g. advance a ticker. */
+	public void beforeBody(Runnable action) {
+		this.beforeBody = action;
+	}
+
+	/** A URL on loopback where nothing listens: the port was bound, then let go. */
+	public static URI refusingUri() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/");
+		}
+	}
+
+	private void handle(HttpExchange exchange) throws IOException {
+		this.requests.incrementAndGet();
+		try (exchange) {
+			exchange.getRequestBody().readAllBytes();
+			String path = exchange.getRequestURI().getPath();
+			if (path.equals("/hang")) {
+				awaitClose();
+				respond(exchange, 200);
+			}
+			else if (path.equals("/slow-body")) {
+				exchange.getResponseHeaders().add("Content-Type", "text/plain");
+				exchange.sendResponseHeaders(200, 0);
+				try (OutputStream out = exchange.getResponseBody()) {
+					out.write("headers sent; ".getBytes(StandardCharsets.UTF_8));
+					out.flush();
+					this.beforeBody.run();
+					out.write("body".getBytes(StandardCharsets.UTF_8));
+				}
+			}
+			else if (path.equals("/flaky")) {
+				respond(exchange, this.flakyStatus.get());
+			}
+			else if (path.startsWith("/status/")) {
+				String query = exchange.getRequestURI().getRawQuery();
+				if (query != null && query.startsWith("retry-after=")) {
+					String value = URLDecoder.decode(query.substring("retry-after=".length()), StandardCharsets.UTF_8);
+					exchange.getResponseHeaders().add("Retry-After", value);
+				}
+				respond(exchange, Integer.parseInt(path.substring("/status/".length())));
+			}
+			else {
+				respond(exchange, 404);
+			}
+		}
+	}
+
+	private void awaitClose() {
+		try {
+			this.closing.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void respond(HttpExchange exchange, int status) throws IOException {
+		byte[] body = ("status " + status).getBytes(StandardCharsets.UTF_8);
+		exchange.getResponseHeaders().add("Content-Type", "text/plain");
+		exchange.sendResponseHeaders(status, body.length);
+		try (OutputStream out = exchange.getResponseBody()) {
+			out.write(body);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.closing.countDown();
+		this.server.stop(0);
+		this.executor.shutdownNow();
+	}
+
+}

@@ -1,0 +1,387 @@
+package dev.breaker.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.State;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * A {@code RestClient} from Spring Boot's builder against real HTTP servers on loopback: each
+ * answer is recorded as the right outcome, and the breaker of a host opens, rejects and closes
+ * on what that host does.
+ */
+class RestClientBreakerTests {
+
+	private static final int TRIP_AFTER = 4;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
+				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
+				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
+		.withBean(ManualTicker.class, ManualTicker::new)
+		.withPropertyValues("spring.http.clients.imperative.factory=jdk", "spring.http.clients.connect-timeout=2s",
+				"spring.http.clients.read-timeout=200ms", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
+				"breaker.defaults.minimum-calls=" + TRIP_AFTER, "breaker.defaults.failure-rate-threshold=50",
+				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
+				"breaker.defaults.half-open.successes-to-close=2");
+
+	private LoopbackServer server;
+
+	private LoopbackServer other;
+
+	@BeforeEach
+	void startServers() throws IOException {
+		this.server = new LoopbackServer();
+		this.other = new LoopbackServer();
+	}
+
+	@AfterEach
+	void stopServers() {
+		this.server.close();
+		this.other.close();
+	}
+
+	@Test
+	void okIsASuccess() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			assertThat(client.get().uri(this.server.uri("/status/200")).retrieve().body(String.class))
+				.isEqualTo("status 200");
+			assertThat(recorded(context, this.server, Outcome.SUCCESS)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void notFoundIsIgnored() {
+		this.runner.run((context) -> {
+			Throwable thrown = send(client(context), this.server.uri("/status/404"));
+			assertThat(thrown).isInstanceOf(HttpClientErrorException.NotFound.class);
+			assertThat(recorded(context, this.server, Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker(context, this.server).snapshot().calls()).isZero();
+		});
+	}
+
+	@Test
+	void tooManyRequestsIsThrottled() {
+		this.runner.run((context) -> {
+			Throwable thrown = send(client(context), this.server.uri("/status/429?retry-after=120"));
+			assertThat(thrown).isInstanceOf(HttpClientErrorException.TooManyRequests.class);
+			assertThat(recorded(context, this.server, Outcome.THROTTLED)).isEqualTo(1);
+			assertThat(recorded(context, this.server, Outcome.FAILURE)).isZero();
+		});
+	}
+
+	@Test
+	void retryAfterSecondsIsTheLeastTheBreakerStaysOpen() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			send(client, this.server.uri("/status/429?retry-after=120"));
+			tripWithServerErrors(client, this.server);
+			Breaker breaker = breaker(context, this.server);
+			assertThat(breaker.state()).isEqualTo(State.OPEN);
+			assertThat(breaker.snapshot().openUntil()).isAfter(Instant.now().plus(Duration.ofSeconds(110)));
+		});
+	}
+
+	@Test
+	void retryAfterIsCappedAtTheMaxOpenWait() {
+		this.runner.withPropertyValues("breaker.defaults.max-open-wait=5m").run((context) -> {
+			RestClient client = client(context);
+			send(client, this.server.uri("/status/429?retry-after=86400"));
+			tripWithServerErrors(client, this.server);
+			assertThat(breaker(context, this.server).snapshot().openUntil())
+				.isAfter(Instant.now().plus(Duration.ofSeconds(290)))
+				.isBefore(Instant.now().plus(Duration.ofSeconds(301)));
+		});
+	}
+
+	@Test
+	void retryAfterDateIsTheLeastTheBreakerStaysOpen() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			String date = DateTimeFormatter.RFC_1123_DATE_TIME
+				.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(200));
+			send(client, this.server.uri("/status/503?retry-after=" + URLEncoder.encode(date, StandardCharsets.UTF_8)));
+			assertThat(recorded(context, this.server, Outcome.THROTTLED)).isEqualTo(1);
+			tripWithServerErrors(client, this.server);
+			assertThat(breaker(context, this.server).snapshot().openUntil())
+				.isAfter(Instant.now().plus(Duration.ofSeconds(180)));
+		});
+	}
+
+	@Test
+	void withoutRetryAfterTheBreakerKeepsItsOwnOpenWait() {
+		this.runner.run((context) -> {
+			tripWithServerErrors(client(context), this.server);
+			assertThat(breaker(context, this.server).snapshot().openUntil())
+				.isBefore(Instant.now().plus(Duration.ofSeconds(31)));
+		});
+	}
+
+	@Test
+	void serverErrorIsAFailure() {
+		this.runner.run((context) -> {
+			Throwable thrown = send(client(context), this.server.uri("/status/500"));
+			assertThat(thrown).isInstanceOf(HttpServerErrorException.InternalServerError.class);
+			assertThat(recorded(context, this.server, Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void unavailableWithoutRetryAfterIsAFailure() {
+		this.runner.run((context) -> {
+			send(client(context), this.server.uri("/status/503"));
+			assertThat(recorded(context, this.server, Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void unavailableWithRetryAfterIsThrottled() {
+		this.runner.run((context) -> {
+			send(client(context), this.server.uri("/status/503?retry-after=30"));
+			assertThat(recorded(context, this.server, Outcome.THROTTLED)).isEqualTo(1);
+			assertThat(recorded(context, this.server, Outcome.FAILURE)).isZero();
+		});
+	}
+
+	@Test
+	void hangPastTheReadTimeoutIsATimeout() {
+		this.runner.run((context) -> {
+			Throwable thrown = send(client(context), this.server.uri("/hang"));
+			assertThat(thrown).isInstanceOf(ResourceAccessException.class);
+			assertThat(recorded(context, this.server, Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(breaker(context, this.server).snapshot().inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void refusedConnectionIsAFailure() {
+		this.runner.run((context) -> {
+			URI refusing = LoopbackServer.refusingUri();
+			Throwable thrown = send(client(context), refusing);
+			assertThat(thrown).isInstanceOf(ResourceAccessException.class);
+			Breaker breaker = context.getBean(BreakerRegistry.class)
+				.find("http:127.0.0.1:" + refusing.getPort())
+				.orElseThrow();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void fourHundredStormsNeverTrip() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			for (int i = 0; i < 50; i++) {
+				send(client, this.server.uri("/status/" + ((i % 2 == 0) ? 404 : 400)));
+			}
+			Breaker breaker = breaker(context, this.server);
+			assertThat(breaker.state()).isEqualTo(State.CLOSED);
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(50);
+			assertThat(breaker.totals().trips()).isZero();
+			assertThat(this.server.requests()).isEqualTo(50);
+		});
+	}
+
+	@Test
+	void fiveHundredStormsTrip() {
+		this.runner.run((context) -> {
+			tripWithServerErrors(client(context), this.server);
+			assertThat(breaker(context, this.server).state()).isEqualTo(State.OPEN);
+			assertThat(breaker(context, this.server).totals().trips()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void hangsTrip() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			for (int i = 0; i < TRIP_AFTER; i++) {
+				assertThat(send(client, this.server.uri("/hang"))).isInstanceOf(ResourceAccessException.class);
+			}
+			assertThat(breaker(context, this.server).state()).isEqualTo(State.OPEN);
+			assertThat(recorded(context, this.server, Outcome.TIMEOUT)).isEqualTo(TRIP_AFTER);
+		});
+	}
+
+	@Test
+	void refusedConnectionsTrip() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			URI refusing = LoopbackServer.refusingUri();
+			for (int i = 0; i < TRIP_AFTER; i++) {
+				send(client, refusing);
+			}
+			Throwable thrown = send(client, refusing);
+			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
+		});
+	}
+
+	@Test
+	void openBreakerRejectsWithoutTouchingTheNetwork() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			tripWithServerErrors(client, this.server);
+			int requestsWhenOpened = this.server.requests();
+
+			Throwable thrown = send(client, this.server.uri("/status/200"));
+
+			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
+			BreakerRejectedException rejected = (BreakerRejectedException) thrown;
+			assertThat(rejected.breaker()).isEqualTo(this.server.breakerName());
+			assertThat(rejected.openUntil()).isEqualTo(breaker(context, this.server).snapshot().openUntil());
+			assertThat(rejected.openUntil()).isAfter(Instant.now());
+			assertThat(rejected).hasMessageStartingWith("GET " + this.server.url() + "/status/200 not sent: ");
+			assertThat(this.server.requests()).isEqualTo(requestsWhenOpened);
+		});
+	}
+
+	@Test
+	void breakerClosesAfterTheServerRecovers() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			this.server.flakyStatus(500);
+			for (int i = 0; i < TRIP_AFTER; i++) {
+				send(client, this.server.uri("/flaky"));
+			}
+			Breaker breaker = breaker(context, this.server);
+			assertThat(breaker.state()).isEqualTo(State.OPEN);
+
+			this.server.flakyStatus(200);
+			context.getBean(ManualTicker.class).advance(Duration.ofSeconds(31));
+			assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+			int probes = 0;
+			while (breaker.state() == State.HALF_OPEN && probes < 20) {
+				assertThat(send(client, this.server.uri("/flaky"))).isNull();
+				probes++;
+			}
+			assertThat(breaker.state()).isEqualTo(State.CLOSED);
+			assertThat(probes).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void oneFailingHostDoesNotAffectAnother() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			tripWithServerErrors(client, this.server);
+
+			for (int i = 0; i < 10; i++) {
+				assertThat(send(client, this.other.uri("/status/200"))).isNull();
+			}
+			assertThat(send(client, this.server.uri("/status/200"))).isInstanceOf(BreakerRejectedException.class);
+			assertThat(breaker(context, this.other).state()).isEqualTo(State.CLOSED);
+			assertThat(recorded(context, this.other, Outcome.SUCCESS)).isEqualTo(10);
+			assertThat(this.other.requests()).isEqualTo(10);
+		});
+	}
+
+	@Test
+	void aHostCanJudgeStatusesOtherwise() {
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("host", Map.of(
+						"breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.404", "success",
+						"breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.409", "failure"))))
+			.run((context) -> {
+				RestClient client = client(context);
+				send(client, this.server.uri("/status/404"));
+				send(client, this.server.uri("/status/409"));
+				send(client, this.other.uri("/status/404"));
+				send(client, this.other.uri("/status/409"));
+				assertThat(recorded(context, this.server, Outcome.SUCCESS)).isEqualTo(1);
+				assertThat(recorded(context, this.server, Outcome.FAILURE)).isEqualTo(1);
+				assertThat(recorded(context, this.other, Outcome.IGNORED)).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void aHostCanBeTunedLikeAnyBreaker() {
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("host",
+						Map.of("breaker.http.instances[" + hostKey(this.server) + "].consecutive-failures", "2"))))
+			.run((context) -> {
+				RestClient client = client(context);
+				for (int i = 0; i < 2; i++) {
+					send(client, this.server.uri("/status/500"));
+					send(client, this.other.uri("/status/500"));
+				}
+				assertThat(breaker(context, this.server).state()).isEqualTo(State.OPEN);
+				assertThat(breaker(context, this.other).state()).isEqualTo(State.CLOSED);
+			});
+	}
+
+	@Test
+	void callTimeIncludesReadingTheBody() {
+		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=2s").run((context) -> {
+			ManualTicker ticker = context.getBean(ManualTicker.class);
+			this.server.beforeBody(() -> ticker.advance(Duration.ofSeconds(3)));
+			String body = client(context).get().uri(this.server.uri("/slow-body")).retrieve().body(String.class);
+			assertThat(body).isEqualTo("headers sent; body");
+			assertThat(breaker(context, this.server).totals().slowCalls()).isEqualTo(1);
+		});
+	}
+
+	private static String hostKey(LoopbackServer server) {
+		return server.breakerName().substring("http:".length());
+	}
+
+	private static RestClient client(AssertableApplicationContext context) {
+		return context.getBean(RestClient.Builder.class).build();
+	}
+
+	/** Sends a GET and returns what it threw, or {@code null}. */
+	private static Throwable send(RestClient client, URI uri) {
+		return catchThrowable(() -> client.get().uri(uri).retrieve().toBodilessEntity());
+	}
+
+	private static void tripWithServerErrors(RestClient client, LoopbackServer server) {
+		for (int i = 0; i < TRIP_AFTER; i++) {
+			assertThat(send(client, server.uri("/status/500"))).isInstanceOf(HttpServerErrorException.class);
+		}
+	}
+
+	private static Breaker breaker(AssertableApplicationContext context, LoopbackServer server) {
+		return context.getBean(BreakerRegistry.class).find(server.breakerName()).orElseThrow();
+	}
+
+	private static long recorded(AssertableApplicationContext context, LoopbackServer server, Outcome outcome) {
+		return breaker(context, server).totals().calls(outcome);
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.breaker.http;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RetryAfterTest {
+
+	private final Clock clock = Clock.fixed(Instant.parse("2026-11-29T21:00:00Z"), ZoneOffset.UTC);
+
+	@Test
+	void readsDeltaSeconds() {
+		assertThat(RetryAfter.parse("120", this.clock)).isEqualTo(Duration.ofSeconds(120));
+		assertThat(RetryAfter.parse(" 7 ", this.clock)).isEqualTo(Duration.ofSeconds(7));
+	}
+
+	@Test
+	void readsAnHttpDateAsTheWaitUntilThen() {
+		assertThat(RetryAfter.parse("Sun, 29 Nov 2026 21:01:30 GMT", this.clock)).isEqualTo(Duration.ofSeconds(90));
+	}
+
+	@Test
+	void aDateInThePastIsNoHint() {
+		assertThat(RetryAfter.parse("Sun, 29 Nov 2026 20:59:00 GMT", this.clock)).isNull();
+	}
+
+	@Test
+	void zeroIsNoHint() {
+		assertThat(RetryAfter.parse("0", this.clock)).isNull();
+	}
+
+	@Test
+	void unreadableValuesAreNoHint() {
+		assertThat(RetryAfter.parse(null, this.clock)).isNull();
+		assertThat(RetryAfter.parse("", this.clock)).isNull();
+		assertThat(RetryAfter.parse("soon", this.clock)).isNull();
+		assertThat(RetryAfter.parse("-5", this.clock)).isNull();
+		assertThat(RetryAfter.parse("1.5", this.clock)).isNull();
+		assertThat(RetryAfter.parse("99999999999999999999999", this.clock)).isNull();
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.breaker.http;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.State;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
+import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientResponseException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * A {@code WebClient} from Spring Boot's builder gets the per-host breaker as a filter.
+ */
+class WebClientBreakerTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
+				HttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
+				CodecsAutoConfiguration.class, WebClientAutoConfiguration.class))
+		.withBean(ManualTicker.class, ManualTicker::new)
+		.withPropertyValues("spring.http.clients.reactive.connector=jdk", "spring.http.clients.connect-timeout=2s",
+				"spring.http.clients.read-timeout=200ms", "breaker.defaults.consecutive-failures=3",
+				"breaker.defaults.minimum-calls=3");
+
+	private LoopbackServer server;
+
+	@BeforeEach
+	void startServer() throws IOException {
+		this.server = new LoopbackServer();
+	}
+
+	@AfterEach
+	void stopServer() {
+		this.server.close();
+	}
+
+	@Test
+	void eachAnswerIsRecordedAsItsOutcome() {
+		this.runner.run((context) -> {
+			WebClient client = client(context);
+			assertThat(send(client, "/status/200")).isNull();
+			assertThat(send(client, "/status/404")).isInstanceOf(WebClientResponseException.NotFound.class);
+			assertThat(send(client, "/status/503?retry-after=5"))
+				.isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
+			assertThat(send(client, "/status/500")).isInstanceOf(WebClientResponseException.class);
+			Breaker breaker = breaker(context);
+			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.THROTTLED)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void hangPastTheReadTimeoutIsATimeout() {
+		this.runner.run((context) -> {
+			assertThat(send(client(context), "/hang")).isNotNull();
+			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(breaker(context).snapshot().inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void subscriberGivingUpBeforeTheAnswerIsATimeout() {
+		this.runner.withPropertyValues("spring.http.clients.read-timeout=10s").run((context) -> {
+			Throwable thrown = catchThrowable(() -> client(context).get()
+				.uri(this.server.uri("/hang"))
+				.retrieve()
+				.toBodilessEntity()
+				.timeout(Duration.ofMillis(100))
+				.block(Duration.ofSeconds(5)));
+			assertThat(thrown).isNotNull();
+			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(breaker(context).snapshot().inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void openBreakerRejectsWithoutTouchingTheNetwork() {
+		this.runner.run((context) -> {
+			WebClient client = client(context);
+			for (int i = 0; i < 3; i++) {
+				send(client, "/status/500");
+			}
+			assertThat(breaker(context).state()).isEqualTo(State.OPEN);
+			Throwable thrown = send(client, "/status/200");
+			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
+			assertThat(((BreakerRejectedException) thrown).breaker()).isEqualTo(this.server.breakerName());
+			assertThat(this.server.requests()).isEqualTo(3);
+		});
+	}
+
+	private static WebClient client(AssertableApplicationContext context) {
+		return context.getBean(WebClient.Builder.class).build();
+	}
+
+	private Throwable send(WebClient client, String path) {
+		return catchThrowable(() -> client.get()
+			.uri(this.server.uri(path))
+			.retrieve()
+			.toBodilessEntity()
+			.block(Duration.ofSeconds(5)));
+	}
+
+	private Breaker breaker(AssertableApplicationContext context) {
+		return context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
+	}
+
+}
