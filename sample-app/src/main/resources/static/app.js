@@ -21,11 +21,23 @@ const el = (tag, attrs = {}, ...children) => {
 
 // ---- breakers -----------------------------------------------------------------------------
 
-// The endpoint lists breakers either as an array or as an object keyed by name; accept both.
-function breakerList(json) {
-  const list = Array.isArray(json) ? json : (json.breakers ?? json);
-  if (Array.isArray(list)) return list;
-  return Object.entries(list).map(([name, snapshot]) => ({ name, ...snapshot }));
+// /actuator/breakers lists every top-level breaker with a summary and its children (tenants,
+// hosts); /actuator/breakers/{name} has the full snapshot: thresholds, transitions, reasons.
+const MAX_TENANT_CARDS = 6;
+
+function detailNames(breakers) {
+  const names = [];
+  for (const [name, summary] of Object.entries(breakers)) {
+    if (summary.state !== null && summary.state !== undefined) names.push(name);
+    const children = Object.entries(summary.children || {});
+    if (summary.state === null || summary.state === undefined) {
+      names.push(...children.map(([child]) => child));            // a group like http: every host
+    } else {
+      names.push(...children.filter(([, c]) => c.state !== 'CLOSED')  // tenants: only the troubled ones
+        .slice(0, MAX_TENANT_CARDS).map(([child]) => child));
+    }
+  }
+  return names;
 }
 
 const percent = (value) => (value === null || value === undefined || Number.isNaN(value)) ? '–' : `${Number(value).toFixed(1)} %`;
@@ -60,9 +72,11 @@ async function override(name, state) {
 
 function card(b) {
   const config = b.config || {};
-  const children = b.children || b.tenants;
+  const children = Object.values((summaries[b.name] || {}).children || {});
+  const host = b.name.startsWith('http:') ? hosts[b.name.slice('http:'.length)] : null;
   return el('div', { class: `breaker state-${b.state}`, 'data-name': b.name, 'data-state': b.state },
     el('h3', {}, el('span', { class: 'name' }, b.name), el('span', { class: 'state' }, b.state)),
+    host ? el('div', { class: 'muted host' }, `per-host breaker of the ${host} client`) : null,
     meter('failure rate', b.failureRate, config.failureRateThreshold),
     meter('slow-call rate', b.slowCallRate, config.slowCallRateThreshold),
     el('div', { class: 'facts' },
@@ -72,9 +86,9 @@ function card(b) {
       el('span', {}, `in flight: ${b.inFlight ?? '–'}${config.stallCalls ? ` (stall at ${config.stallCalls})` : ''}`),
       el('span', {}, `trips: ${b.trips ?? '–'}`),
       el('span', {}, b.openUntil ? `open until ${time(b.openUntil)}` : (b.since ? `since ${time(b.since)}` : ''))),
-    Array.isArray(children) && children.length
+    children.length
       ? el('div', { class: 'tenants muted' }, `${children.length} tenant breakers, `
-          + `${children.filter((c) => (c.state ?? c) !== 'CLOSED').length} not closed`)
+          + `${children.filter((c) => c.state !== 'CLOSED').length} not closed`)
       : null,
     transitions(b.transitions),
     el('div', { class: 'actions' },
@@ -84,16 +98,24 @@ function card(b) {
       el('button', { onclick: () => override(b.name, 'RESET') }, 'reset')));
 }
 
+let summaries = {};
+let hosts = {};   // "127.0.0.1:41234" -> "payments", from /chaos
+
 async function pollBreakers() {
   const status = document.getElementById('status');
   try {
     const response = await fetch('actuator/breakers', { headers: { Accept: 'application/json' } });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const list = breakerList(await response.json()).sort((a, b) => a.name.localeCompare(b.name));
+    summaries = (await response.json()).breakers || {};
+    const details = await Promise.all(detailNames(summaries).map(async (name) => {
+      const detail = await fetch(`actuator/breakers/${encodeURIComponent(name)}`);
+      return detail.ok ? detail.json() : null;
+    }));
+    const list = details.filter((d) => d !== null);
     const container = document.getElementById('breakers');
     container.replaceChildren(...(list.length ? list.map(card)
       : [el('p', { class: 'muted' }, 'no breakers yet: they appear with their first call')]));
-    document.getElementById('breaker-count').textContent = `(${list.length})`;
+    document.getElementById('breaker-count').textContent = `(${list.length} shown)`;
     status.textContent = `updated ${new Date().toLocaleTimeString()}`;
   } catch (error) {
     status.textContent = `/actuator/breakers: ${error.message}`;
@@ -113,6 +135,7 @@ async function pollChaos() {
     const response = await fetch('chaos');
     if (!response.ok) return;
     const dependencies = await response.json();
+    hosts = Object.fromEntries(Object.entries(dependencies).map(([name, d]) => [new URL(d.url).host, name]));
     const container = document.getElementById('chaos');
     container.replaceChildren(...Object.entries(dependencies).map(([name, d]) =>
       el('div', { class: 'dependency', 'data-dependency': name },

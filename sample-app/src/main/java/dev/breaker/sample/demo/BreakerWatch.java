@@ -84,14 +84,20 @@ final class BreakerWatch {
 		return drained;
 	}
 
-	/** When {@code breaker} first moved to {@code to} after {@code afterNanos}, if it did. */
-	OptionalLong first(String breaker, State to, long afterNanos) {
+	/** When {@code breaker} first moved from {@code from} to {@code to} after {@code afterNanos}, if it did. */
+	OptionalLong first(String breaker, State from, State to, long afterNanos) {
 		drainTransitions();
 		return this.all.stream()
 			.filter((seen) -> seen.nanos() >= afterNanos)
-			.filter((seen) -> seen.transition().breaker().equals(breaker) && seen.transition().to() == to)
+			.filter((seen) -> seen.transition().breaker().equals(breaker))
+			.filter((seen) -> seen.transition().from() == from && seen.transition().to() == to)
 			.mapToLong(Seen::nanos)
 			.findFirst();
+	}
+
+	/** The state of a breaker now, null when it does not exist (yet) or breakers are off. */
+	State state(String name) {
+		return (this.registry != null) ? this.registry.find(name).map(Breaker::state).orElse(null) : null;
 	}
 
 }

@@ -37,13 +37,13 @@ public final class IncidentDemo {
 
 	private static final int RATE = 200;
 
-	private static final int WARMUP = 3;
+	private static final int WARMUP = 4;
 
-	private static final int WEDGE_AT = WARMUP + 7;
+	private static final int WEDGE_AT = WARMUP + 6;
 
 	private static final int RECOVER_AT = WEDGE_AT + 12;
 
-	private static final int END_AT = RECOVER_AT + 12;
+	private static final int END_AT = RECOVER_AT + 10;
 
 	private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -64,11 +64,15 @@ public final class IncidentDemo {
 	}
 
 	void run() throws InterruptedException {
-		this.out.printf("Incident demo: %d requests/s to the checkout app (4 in 10 POST /checkout, 5 GET /catalog,"
+		this.out.printf("Incident demo: %d requests/s to the checkout app (3 in 10 POST /checkout, 6 GET /catalog,"
 				+ " 1 GET /recommendations)%n", RATE);
-		this.out.printf("script: %ds warm-up, healthy until %ds, payments gateway WEDGED at %ds (calls hang past the"
-				+ " client's read timeout), recovered at %ds, end at %ds%n%n", WARMUP, WEDGE_AT, WEDGE_AT, RECOVER_AT,
-				END_AT);
+		this.out.printf("script: %ds warm-up (load ramps up, not counted), healthy until %ds, payments gateway WEDGED"
+				+ " at %ds (calls hang past the client's read timeout), recovered at %ds, end at %ds%n", WARMUP,
+				WEDGE_AT, WEDGE_AT, RECOVER_AT, END_AT);
+		this.out.println("columns: requests sent and finished in the second; of those finished: answered ok, answered by a"
+				+ " fallback, failed (error, time-out, not sent); their latencies in ms; request threads busy/max and"
+				+ " requests waiting for one; calls rejected by breakers");
+		this.out.println();
 		List<RunResult> results = new ArrayList<>();
 		results.add(runOnce(true));
 		results.add(runOnce(false));
@@ -87,21 +91,19 @@ public final class IncidentDemo {
 			Names names = new Names(dependencies);
 			this.out.printf("=== %s (breaker.enabled=%s): app on port %d, %s, %s, %d request threads%n", label,
 					breakersOn, port, payments, dependencies.recommendations(), threads.read().max());
-			this.out.println("   t phase       sent   ok   fb  err | checkout p50   p99 | catalog p50   p99 |"
+			this.out.println("   t phase      sent done   ok   fb  err | checkout p50   p99 | catalog p50   p99 |"
 					+ " threads wait | rejected | breakers");
 			return drive(label, port, payments, breakers, threads, names);
 		}
 	}
 
 	private ConfigurableApplicationContext start(boolean breakersOn) {
-		Map<String, Object> properties = new LinkedHashMap<>();
-		properties.put("server.port", 0);
-		properties.put("breaker.enabled", breakersOn);
-		properties.put("server.shutdown", "immediate");
-		properties.put("spring.main.banner-mode", "off");
-		properties.put("logging.level.root", "WARN");
-		properties.put("logging.level.dev.breaker", "ERROR");
-		return new SpringApplicationBuilder(SampleApplication.class).properties(properties).run(this.args);
+		// Command-line arguments, so that they win over application.yml; the user's come last and win over these.
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--breaker.enabled=" + breakersOn,
+				"--server.shutdown=immediate", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+				"--logging.level.dev.breaker=ERROR"));
+		args.addAll(List.of(this.args));
+		return new SpringApplicationBuilder(SampleApplication.class).run(args.toArray(String[]::new));
 	}
 
 	private RunResult drive(String label, int port, DependencyServer payments, BreakerWatch breakers,
@@ -114,8 +116,10 @@ public final class IncidentDemo {
 		int maxBusy = 0;
 		int maxWaiting = 0;
 		long lastRejected = breakers.rejected();
+		long lastSent = 0;
+		State stateAtWedge = null;
 		try (LoadGenerator load = new LoadGenerator(URI.create("http://127.0.0.1:" + port), RATE,
-				Duration.ofSeconds(END_AT), CLIENT_TIMEOUT, MAX_IN_FLIGHT)) {
+				Duration.ofSeconds(WARMUP), Duration.ofSeconds(END_AT), CLIENT_TIMEOUT, MAX_IN_FLIGHT)) {
 			long start = System.nanoTime();
 			load.start();
 			for (int second = 1; second <= END_AT; second++) {
@@ -140,10 +144,13 @@ public final class IncidentDemo {
 					maxWaiting = Math.max(maxWaiting, pool.waiting());
 				}
 				long rejected = breakers.rejected();
-				printSecond(second, thisSecond, pool, rejected - lastRejected, breakers, names);
+				long sent = load.sent();
+				printSecond(second, sent - lastSent, thisSecond, pool, rejected - lastRejected, breakers, names);
 				lastRejected = rejected;
+				lastSent = sent;
 				printTransitions(start, breakers, names);
 				if (second == WEDGE_AT) {
+					stateAtWedge = breakers.state("payments");
 					payments.chaos(payments.chaos().withMode(ChaosMode.WEDGED));
 					wedgeAt = System.nanoTime();
 					this.out.printf("  >> %5.2fs payments gateway WEDGED%n", seconds(wedgeAt - start));
@@ -163,15 +170,19 @@ public final class IncidentDemo {
 			printTransitions(start, breakers, names);
 		}
 		this.out.println();
-		return new RunResult(label, since(wedgeAt, breakers.first("payments", State.OPEN, wedgeAt)),
-				since(recoverAt, breakers.first("payments", State.CLOSED, recoverAt)), healthy, wedged, recovered,
-				maxBusy, threads.read().max(), maxWaiting);
+		// The trip counts only from a closed breaker: one still open from an earlier blip did not detect this wedge.
+		long wedgeToTrip = (stateAtWedge == State.CLOSED)
+				? since(wedgeAt, breakers.first("payments", State.CLOSED, State.OPEN, wedgeAt)) : -1;
+		long recoveryToClosed = since(recoverAt, breakers.first("payments", State.HALF_OPEN, State.CLOSED, recoverAt));
+		return new RunResult(label, wedgeToTrip, recoveryToClosed, healthy, wedged, recovered, maxBusy,
+				threads.read().max(), maxWaiting);
 	}
 
-	private void printSecond(int second, PhaseStats stats, ServerThreads.Reading pool, long rejected,
+	private void printSecond(int second, long sent, PhaseStats stats, ServerThreads.Reading pool, long rejected,
 			BreakerWatch breakers, Names names) {
-		this.out.printf(Locale.ROOT, "%4d %-10s %5d %4d %4d %4d | %12s %5s | %11s %5s | %4d/%-2d %4d | %8s | %s%n",
-				second, phase(second), stats.total(), stats.count(Result.OK), stats.count(Result.FALLBACK),
+		this.out.printf(Locale.ROOT,
+				"%4d %-10s %4d %4d %4d %4d %4d | %12s %5s | %11s %5s | %4d/%-2d %4d | %8s | %s%n", second,
+				phase(second), sent, stats.total(), stats.count(Result.OK), stats.count(Result.FALLBACK),
 				stats.failed(), stats.latencies(Endpoint.CHECKOUT).format(50, 8),
 				stats.latencies(Endpoint.CHECKOUT).format(99, 5), stats.latencies(Endpoint.CATALOG).format(50, 7),
 				stats.latencies(Endpoint.CATALOG).format(99, 5), pool.busy(), pool.max(), pool.waiting(),

@@ -58,14 +58,16 @@ final class LoadGenerator implements AutoCloseable {
 
 	}
 
-	// Four checkouts, five catalog views and one recommendation in every ten requests.
-	private static final Endpoint[] MIX = { Endpoint.CHECKOUT, Endpoint.CATALOG, Endpoint.CHECKOUT, Endpoint.CATALOG,
-			Endpoint.RECOMMENDATIONS, Endpoint.CATALOG, Endpoint.CHECKOUT, Endpoint.CATALOG, Endpoint.CHECKOUT,
-			Endpoint.CATALOG };
+	// Three checkouts, six catalog views and one recommendation in every ten requests.
+	private static final Endpoint[] MIX = { Endpoint.CHECKOUT, Endpoint.CATALOG, Endpoint.CATALOG,
+			Endpoint.RECOMMENDATIONS, Endpoint.CATALOG, Endpoint.CHECKOUT, Endpoint.CATALOG, Endpoint.CATALOG,
+			Endpoint.CHECKOUT, Endpoint.CATALOG };
 
 	private final URI base;
 
 	private final int ratePerSecond;
+
+	private final long rampNanos;
 
 	private final long maxRequests;
 
@@ -87,10 +89,21 @@ final class LoadGenerator implements AutoCloseable {
 
 	private Thread dispatcher;
 
-	LoadGenerator(URI base, int ratePerSecond, Duration maxDuration, Duration timeout, int maxInFlight) {
+	/**
+	 * @param base where the app listens
+	 * @param ratePerSecond the steady rate
+	 * @param ramp how long the rate takes to climb from 0 to the steady rate (a cold JVM is not
+	 * hit at full rate)
+	 * @param maxDuration when sending stops
+	 * @param timeout how long a request may take before it counts as unanswered
+	 * @param maxInFlight the most requests waiting for an answer at once
+	 */
+	LoadGenerator(URI base, int ratePerSecond, Duration ramp, Duration maxDuration, Duration timeout,
+			int maxInFlight) {
 		this.base = base;
 		this.ratePerSecond = ratePerSecond;
-		this.maxRequests = ratePerSecond * maxDuration.toSeconds();
+		this.rampNanos = ramp.toNanos();
+		this.maxRequests = due(maxDuration.toNanos());
 		this.timeout = timeout;
 		this.maxInFlight = maxInFlight;
 		this.clientThreads = Executors.newFixedThreadPool(4, (task) -> {
@@ -117,7 +130,7 @@ final class LoadGenerator implements AutoCloseable {
 		long start = System.nanoTime();
 		long count = 0;
 		while (this.running && count < this.maxRequests) {
-			long due = Math.min(this.maxRequests, (System.nanoTime() - start) * this.ratePerSecond / 1_000_000_000L);
+			long due = Math.min(this.maxRequests, due(System.nanoTime() - start));
 			while (count < due) {
 				send(MIX[(int) (count % MIX.length)], count);
 				count++;
@@ -126,6 +139,16 @@ final class LoadGenerator implements AutoCloseable {
 			LockSupport.parkNanos(1_000_000L);
 		}
 		this.running = false;
+	}
+
+	/** How many requests are due after {@code elapsed} ns: the integral of a linear ramp, then the steady rate. */
+	private long due(long elapsed) {
+		double seconds = elapsed / 1e9;
+		double ramp = this.rampNanos / 1e9;
+		if (seconds < ramp) {
+			return (long) (this.ratePerSecond * seconds * seconds / (2 * ramp));
+		}
+		return (long) (this.ratePerSecond * (seconds - ramp / 2));
 	}
 
 	private void send(Endpoint endpoint, long number) {
