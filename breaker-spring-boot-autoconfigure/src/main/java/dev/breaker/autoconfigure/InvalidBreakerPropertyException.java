@@ -86,8 +86,15 @@ public class InvalidBreakerPropertyException extends RuntimeException {
 		catch (ArithmeticException ex) {
 			return duration.toString();
 		}
+		long seconds = nanos / 1_000_000_000L;
+		if (nanos % 1_000_000_000L == 0 && seconds != 0 && seconds % 3600 == 0) {
+			return (seconds / 3600) + "h";
+		}
+		if (nanos % 1_000_000_000L == 0 && seconds != 0 && seconds % 60 == 0) {
+			return (seconds / 60) + "m";
+		}
 		if (nanos % 1_000_000_000L == 0) {
-			return (nanos / 1_000_000_000L) + "s";
+			return seconds + "s";
 		}
 		if (nanos % 1_000_000L == 0) {
 			return (nanos / 1_000_000L) + "ms";
