@@ -1,8 +1,11 @@
 package dev.breaker.http;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +13,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
@@ -18,6 +22,7 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +35,9 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
@@ -52,8 +60,10 @@ class RestClientBreakerTests {
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
-		.withPropertyValues("spring.http.clients.imperative.factory=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=200ms", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
+		// HttpURLConnection's read timeout is per read, so a busy machine slowing the client
+		// down cannot make a prompt answer time out; the JDK client's covers the whole exchange.
+		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
+				"spring.http.clients.read-timeout=1s", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
 				"breaker.defaults.minimum-calls=" + TRIP_AFTER, "breaker.defaults.failure-rate-threshold=50",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
 				"breaker.defaults.half-open.successes-to-close=2");
@@ -181,9 +191,20 @@ class RestClientBreakerTests {
 	void hangPastTheReadTimeoutIsATimeout() {
 		this.runner.run((context) -> {
 			Throwable thrown = send(client(context), this.server.uri("/hang"));
-			assertThat(thrown).isInstanceOf(ResourceAccessException.class);
+			assertThat(thrown).isInstanceOf(ResourceAccessException.class)
+				.hasCauseInstanceOf(SocketTimeoutException.class);
 			assertThat(recorded(context, this.server, Outcome.TIMEOUT)).isEqualTo(1);
 			assertThat(breaker(context, this.server).snapshot().inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void hangPastTheJdkClientsReadTimeoutIsATimeout() {
+		this.runner.withPropertyValues("spring.http.clients.imperative.factory=jdk").run((context) -> {
+			Throwable thrown = send(client(context), this.server.uri("/hang"));
+			assertThat(thrown).isInstanceOf(ResourceAccessException.class)
+				.hasCauseInstanceOf(HttpTimeoutException.class);
+			assertThat(recorded(context, this.server, Outcome.TIMEOUT)).isEqualTo(1);
 		});
 	}
 
@@ -350,11 +371,38 @@ class RestClientBreakerTests {
 	void callTimeIncludesReadingTheBody() {
 		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=2s").run((context) -> {
 			ManualTicker ticker = context.getBean(ManualTicker.class);
-			this.server.beforeBody(() -> ticker.advance(Duration.ofSeconds(3)));
-			String body = client(context).get().uri(this.server.uri("/slow-body")).retrieve().body(String.class);
-			assertThat(body).isEqualTo("headers sent; body");
+			// Inside the breaker's interceptor: the body takes 3s (on the breaker's clock) to arrive.
+			RestClient client = context.getBean(RestClient.Builder.class)
+				.requestInterceptor((request, body, execution) -> new SlowBody(execution.execute(request, body),
+						() -> ticker.advance(Duration.ofSeconds(3))))
+				.build();
+			String body = client.get().uri(this.server.uri("/status/200")).retrieve().body(String.class);
+			assertThat(body).isEqualTo("status 200");
 			assertThat(breaker(context, this.server).totals().slowCalls()).isEqualTo(1);
 		});
+	}
+
+	@Test
+	void requestsHangingInFlightTripTheBreakerBeforeTheyFinish() {
+		this.runner
+			.withPropertyValues("spring.http.clients.read-timeout=20s", "breaker.defaults.stall-calls=1",
+					"breaker.defaults.slow-call-duration=1s")
+			.run((context) -> {
+				RestClient client = client(context);
+				CompletableFuture<Throwable> hanging = CompletableFuture
+					.supplyAsync(() -> send(client, this.server.uri("/hang")));
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> this.server.requests() == 1);
+				Breaker breaker = breaker(context, this.server);
+				assertThat(breaker.snapshot().inFlight()).isEqualTo(1);
+
+				context.getBean(ManualTicker.class).advance(Duration.ofSeconds(2));
+				send(client, this.server.uri("/status/200"));
+
+				assertThat(breaker.state()).isEqualTo(State.OPEN);
+				assertThat(breaker.snapshot().transitions()).last()
+					.satisfies((transition) -> assertThat(transition.reason()).startsWith("stall"));
+				assertThat(hanging).isNotDone();
+			});
 	}
 
 	private static String hostKey(LoopbackServer server) {
@@ -382,6 +430,37 @@ class RestClientBreakerTests {
 
 	private static long recorded(AssertableApplicationContext context, LoopbackServer server, Outcome outcome) {
 		return breaker(context, server).totals().calls(outcome);
+	}
+
+	/** A response whose body is slow to arrive: {@code beforeBody} runs when the body is asked for. */
+	private record SlowBody(ClientHttpResponse response, Runnable beforeBody) implements ClientHttpResponse {
+
+		@Override
+		public HttpStatusCode getStatusCode() throws IOException {
+			return this.response.getStatusCode();
+		}
+
+		@Override
+		public String getStatusText() throws IOException {
+			return this.response.getStatusText();
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.response.getHeaders();
+		}
+
+		@Override
+		public InputStream getBody() throws IOException {
+			this.beforeBody.run();
+			return this.response.getBody();
+		}
+
+		@Override
+		public void close() {
+			this.response.close();
+		}
+
 	}
 
 }

@@ -38,7 +38,7 @@ class WebClientBreakerTests {
 				CodecsAutoConfiguration.class, WebClientAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
 		.withPropertyValues("spring.http.clients.reactive.connector=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=200ms", "breaker.defaults.consecutive-failures=3",
+				"spring.http.clients.read-timeout=1s", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.minimum-calls=3");
 
 	private LoopbackServer server;

@@ -14,6 +14,10 @@ import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpClassifier;
 
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+
 /**
  * What {@code breaker.http.*} asks of the registry: a bounded set of per-host children of the
  * {@code http} group, and a config for each host tuned on its own. Validated when built, so a
@@ -32,7 +36,7 @@ final class HostsPolicy {
 		this.hostConfigs = hostConfigs;
 	}
 
-	static HostsPolicy of(HttpBreakerProperties http, BreakerProperties breaker, Ticker ticker) {
+	static HostsPolicy of(HttpBreakerProperties http, BreakerProperties breaker, Ticker ticker, Binder binder) {
 		if (http.getMaxHosts() < 1) {
 			throw new InvalidBreakerPropertyException(PREFIX + ".max-hosts", http.getMaxHosts(), "at least 1");
 		}
@@ -43,12 +47,25 @@ final class HostsPolicy {
 		// Hosts never consult the "http" group breaker: one failing host must not stop calls to another.
 		BreakerRegistry.Children children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false);
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
-		http.getInstances().forEach((host, settings) -> {
+		for (String host : http.getInstances().keySet()) {
 			String path = PREFIX + ".instances." + host;
 			String name = HostBreakers.GROUP + ":" + host.toLowerCase(Locale.ROOT);
-			configs.put(name, settings.toConfig(path, breaker.getDefaults(), ticker));
-		});
+			configs.put(name, layered(host, binder).toConfig(path, breaker.getDefaults(), ticker));
+		}
 		return new HostsPolicy(children, configs);
+	}
+
+	/**
+	 * A host's settings over those of the {@code http} group ({@code breaker.instances.http}, which
+	 * every host without settings of its own uses), so tuning one host keeps the rest of the
+	 * group's tuning. {@code breaker.defaults} lie underneath.
+	 */
+	private static BreakerProperties.Instance layered(String host, Binder binder) {
+		HttpBreakerProperties.Host layered = new HttpBreakerProperties.Host();
+		binder.bind(BreakerProperties.path(HostBreakers.GROUP), Bindable.ofInstance(layered));
+		binder.bind(ConfigurationPropertyName.of(PREFIX + ".instances").append("[" + host + "]"),
+				Bindable.ofInstance(layered));
+		return layered;
 	}
 
 	void applyTo(BreakerRegistry.Builder builder) {

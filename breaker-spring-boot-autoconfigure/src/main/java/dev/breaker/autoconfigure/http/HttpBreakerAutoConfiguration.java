@@ -20,11 +20,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
@@ -46,8 +48,8 @@ public final class HttpBreakerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "httpBreakerRegistryCustomizer")
 	BreakerRegistryCustomizer httpBreakerRegistryCustomizer(HttpBreakerProperties http, BreakerProperties breaker,
-			Ticker ticker) {
-		HostsPolicy policy = HostsPolicy.of(http, breaker, ticker);
+			Ticker ticker, Environment environment) {
+		HostsPolicy policy = HostsPolicy.of(http, breaker, ticker, Binder.get(environment));
 		return policy::applyTo;
 	}
 

@@ -2,9 +2,11 @@ package dev.breaker.autoconfigure.http;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.http.HostBreakers;
@@ -135,6 +137,32 @@ class HttpBreakerAutoConfigurationTests {
 					.isEqualTo(2);
 				assertThat(registry.breaker(HostBreakers.GROUP, "other.acme.com").config().consecutiveFailures())
 					.isEqualTo(7);
+			});
+	}
+
+	@Test
+	void hostsWithoutTheirOwnSettingsUseTheHttpGroupSettings() {
+		this.runner
+			.withPropertyValues("breaker.instances.http.consecutive-failures=3", "breaker.defaults.consecutive-failures=7")
+			.run((context) -> assertThat(context.getBean(BreakerRegistry.class)
+				.breaker(HostBreakers.GROUP, "any.acme.com")
+				.config()
+				.consecutiveFailures()).isEqualTo(3));
+	}
+
+	@Test
+	void aHostsOwnSettingsLayerOverTheHttpGroupSettings() {
+		this.runner
+			.withPropertyValues("breaker.defaults.consecutive-failures=7", "breaker.defaults.minimum-calls=9",
+					"breaker.instances.http.consecutive-failures=3", "breaker.instances.http.open-wait=20s",
+					"breaker.http.instances[api.acme.com].open-wait=10s")
+			.run((context) -> {
+				BreakerConfig config = context.getBean(BreakerRegistry.class)
+					.breaker(HostBreakers.GROUP, "api.acme.com")
+					.config();
+				assertThat(config.openWait()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(config.consecutiveFailures()).isEqualTo(3);
+				assertThat(config.minimumCalls()).isEqualTo(9);
 			});
 	}
 
