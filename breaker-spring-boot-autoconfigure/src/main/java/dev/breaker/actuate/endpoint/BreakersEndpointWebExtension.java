@@ -1,0 +1,71 @@
+package dev.breaker.actuate.endpoint;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+
+/**
+ * The web form of the breakers endpoint's writes: an unknown breaker is a 404 and a bad state
+ * a 400 that lists the allowed values, never a 500.
+ */
+@EndpointWebExtension(endpoint = BreakersEndpoint.class)
+public class BreakersEndpointWebExtension {
+
+	private final BreakersEndpoint delegate;
+
+	public BreakersEndpointWebExtension(BreakersEndpoint delegate) {
+		this.delegate = delegate;
+	}
+
+	/**
+	 * Puts a breaker in the state an operator asked for.
+	 * @param name the breaker's full name
+	 * @param state one of {@link OperatorOverride#ALLOWED}
+	 * @return 200 with the new snapshot, 400 for a bad state, 404 for an unknown breaker
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> override(@Selector String name, @Nullable String state) {
+		OperatorOverride override = OperatorOverride.parse(state);
+		if (override == null) {
+			return badRequest(BreakersEndpoint.invalidStateMessage(state));
+		}
+		return this.delegate.override(name, override)
+			.map(BreakersEndpointWebExtension::ok)
+			.orElseGet(() -> notFound(name));
+	}
+
+	/**
+	 * Resets a breaker.
+	 * @param name the breaker's full name
+	 * @return 200 with the new snapshot, 404 for an unknown breaker
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<Object> reset(@Selector String name) {
+		return this.delegate.override(name, OperatorOverride.CLOSED)
+			.map(BreakersEndpointWebExtension::ok)
+			.orElseGet(() -> notFound(name));
+	}
+
+	private static WebEndpointResponse<Object> ok(SnapshotDescriptor snapshot) {
+		return new WebEndpointResponse<>(snapshot);
+	}
+
+	private static WebEndpointResponse<Object> badRequest(String message) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("error", message);
+		body.put("allowed", OperatorOverride.ALLOWED);
+		return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
+	}
+
+	private static WebEndpointResponse<Object> notFound(String name) {
+		return new WebEndpointResponse<>(Map.of("error", "no breaker named '" + name + "'"),
+				WebEndpointResponse.STATUS_NOT_FOUND);
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.breaker.actuate.endpoint;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.Snapshot;
+import dev.breaker.core.Snapshot.BucketCounts;
+import dev.breaker.core.Snapshot.Probes;
+import dev.breaker.core.Transition;
+
+/**
+ * One breaker's full {@link Snapshot} in a form that renders as plain JSON.
+ * <p>
+ * The snapshot's {@link BreakerConfig} holds a ticker, a clock and a classifier that have no
+ * useful JSON form, so the effective settings are listed by name instead, durations in ISO-8601.
+ *
+ * @param name the breaker's full name
+ * @param state the current state
+ * @param since when the breaker entered that state
+ * @param openUntil when an open breaker lets probes through, null unless OPEN
+ * @param calls finished calls in the window that count toward the rates
+ * @param failures failed calls in the window
+ * @param timeouts timed-out calls in the window
+ * @param ignored calls in the window that count neither way
+ * @param throttled throttled calls in the window
+ * @param slowCalls slow calls in the window
+ * @param failureRate failure rate in the window, percent (timeouts weighted)
+ * @param slowCallRate slow-call rate in the window, percent
+ * @param consecutiveFailures failures in a row
+ * @param inFlight calls started and not yet finished
+ * @param probes half-open probe progress
+ * @param trips how many times the breaker has tripped
+ * @param buckets the window's counts per bucket, oldest first
+ * @param transitions the recent transitions with their reasons, most recent last
+ * @param config the effective settings
+ */
+public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls,
+		long failures, long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
+		double slowCallRate, int consecutiveFailures, int inFlight, Probes probes, long trips,
+		List<BucketCounts> buckets, List<Transition> transitions, Map<String, Object> config) {
+
+	static SnapshotDescriptor of(Snapshot s) {
+		return new SnapshotDescriptor(s.name(), s.state().name(), s.since(), s.openUntil(), s.calls(), s.failures(),
+				s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(), s.slowCallRate(),
+				s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(), s.buckets(), s.transitions(),
+				settings(s.config()));
+	}
+
+	private static Map<String, Object> settings(BreakerConfig c) {
+		Map<String, Object> settings = new LinkedHashMap<>();
+		settings.put("window", iso(c.window()));
+		settings.put("bucket", iso(c.bucket()));
+		settings.put("consecutiveFailures", c.consecutiveFailures());
+		settings.put("failureRateThreshold", c.failureRateThreshold());
+		settings.put("minimumCalls", c.minimumCalls());
+		settings.put("slowCallDuration", iso(c.slowCallDuration()));
+		settings.put("slowCallRateThreshold", c.slowCallRateThreshold());
+		settings.put("stallCalls", c.stallCalls());
+		settings.put("timeoutWeight", c.timeoutWeight());
+		settings.put("openWait", iso(c.openWait()));
+		settings.put("openWaitMultiplier", c.openWaitMultiplier());
+		settings.put("maxOpenWait", iso(c.maxOpenWait()));
+		settings.put("openWaitJitter", c.openWaitJitter());
+		settings.put("halfOpenMaxProbes", c.halfOpenMaxProbes());
+		settings.put("halfOpenSuccessesToClose", c.halfOpenSuccessesToClose());
+		settings.put("halfOpenFailuresToReopen", c.halfOpenFailuresToReopen());
+		settings.put("halfOpenMaxWait", iso(c.halfOpenMaxWait()));
+		return settings;
+	}
+
+	private static String iso(Duration duration) {
+		return duration.toString();
+	}
+
+}

@@ -1,0 +1,201 @@
+package dev.breaker.actuate.metrics;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.State;
+import dev.breaker.core.Transition;
+
+/**
+ * The meters of one breaker in one registry.
+ * <p>
+ * Everything a call changes is read from the engine when the registry is scraped (function
+ * counters over {@link Breaker#totals()}, gauges over the state and snapshot), so a call pays
+ * nothing for metrics. Only transitions, which are rare, increment a counter here, and they
+ * also mark the start and end of an open episode for {@code breaker_open_seconds}.
+ */
+final class BreakerMeters {
+
+	/** Buckets of the open-episode histogram: a blip, a cooldown or two, a real outage. */
+	private static final Duration[] OPEN_EPISODE_BUCKETS = { Duration.ofSeconds(1), Duration.ofSeconds(5),
+			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(2),
+			Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1) };
+
+	/** Transitions a breaker makes on its own: their series exist from the start so that
+	 * {@code increase()} sees the first one. */
+	private static final State[][] USUAL_TRANSITIONS = { { State.CLOSED, State.OPEN }, { State.OPEN, State.HALF_OPEN },
+			{ State.HALF_OPEN, State.OPEN }, { State.HALF_OPEN, State.CLOSED } };
+
+	private static final long NOT_OPEN = Long.MIN_VALUE;
+
+	private static final int STATES = State.values().length;
+
+	private final Breaker breaker;
+
+	private final MeterRegistry registry;
+
+	private final Tags tags;
+
+	private final List<Meter> meters = new ArrayList<>();
+
+	private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
+
+	/** Ticker time the current open episode began, or {@link #NOT_OPEN}. */
+	private final AtomicLong openSince = new AtomicLong(NOT_OPEN);
+
+	private Timer openEpisodes;
+
+	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags) {
+		this.breaker = breaker;
+		this.registry = registry;
+		this.tags = tags;
+		if (isOpenEpisode(breaker.state())) {
+			this.openSince.set(breaker.nanos());
+		}
+	}
+
+	Breaker breaker() {
+		return this.breaker;
+	}
+
+	/** Registers every meter; called once, before any transition is reported. */
+	void register() {
+		for (State state : State.values()) {
+			gauge("breaker.state", "1 for the breaker's current state, 0 for the others",
+					(b) -> (b.state() == state) ? 1 : 0, Tags.of("state", state.name()));
+		}
+		for (Outcome outcome : Outcome.values()) {
+			functionCounter("breaker.calls", "Finished calls by outcome", (b) -> b.totals().calls(outcome),
+					Tags.of("outcome", outcome.name().toLowerCase(Locale.ROOT)));
+		}
+		functionCounter("breaker.slow.calls", "Calls slower than the slow-call duration",
+				(b) -> b.totals().slowCalls(), Tags.empty());
+		functionCounter("breaker.rejected.calls", "Calls rejected because the breaker was open",
+				(b) -> b.totals().rejected(), Tags.empty());
+		functionCounter("breaker.probes", "Half-open probes by result", (b) -> b.totals().probeSuccesses(),
+				Tags.of("result", "success"));
+		functionCounter("breaker.probes", "Half-open probes by result", (b) -> b.totals().probeFailures(),
+				Tags.of("result", "failure"));
+		functionCounter("breaker.trips", "Times the breaker tripped open", (b) -> b.totals().trips(), Tags.empty());
+		gauge("breaker.failure.rate", "Failure rate in the window, percent", (b) -> b.snapshot().failureRate(),
+				Tags.empty());
+		gauge("breaker.slow.call.rate", "Slow-call rate in the window, percent", (b) -> b.snapshot().slowCallRate(),
+				Tags.empty());
+		gauge("breaker.in.flight.calls", "Calls started and not yet finished", (b) -> b.snapshot().inFlight(),
+				Tags.empty());
+		gauge("breaker.failure.rate.threshold", "Failure rate that trips the breaker, percent (0 = rule off)",
+				(b) -> b.config().failureRateThreshold(), Tags.empty());
+		gauge("breaker.slow.call.rate.threshold", "Slow-call rate that trips the breaker, percent (0 = rule off)",
+				(b) -> b.config().slowCallRateThreshold(), Tags.empty());
+		secondsGauge("breaker.open.wait", "Configured base open wait", (b) -> seconds(b.config().openWait().toNanos()));
+		secondsGauge("breaker.open.episode", "How long the current open episode has lasted, 0 when closed",
+				(b) -> currentEpisodeSeconds());
+		this.openEpisodes = add(Timer.builder("breaker.open")
+			.description("Time from a trip until the breaker closed again, one sample per open episode")
+			.serviceLevelObjectives(OPEN_EPISODE_BUCKETS)
+			.tags(this.tags)
+			.register(this.registry));
+		for (State[] transition : USUAL_TRANSITIONS) {
+			transitionCounter(transition[0], transition[1]);
+		}
+	}
+
+	/** Counts a transition and opens or closes the open episode it starts or ends. */
+	void onTransition(Transition transition) {
+		transitionCounter(transition.from(), transition.to()).increment();
+		if (isOpenEpisode(transition.to())) {
+			this.openSince.compareAndSet(NOT_OPEN, this.breaker.nanos());
+		}
+		else {
+			long since = this.openSince.getAndSet(NOT_OPEN);
+			if (since != NOT_OPEN) {
+				this.openEpisodes.record(Math.max(0, this.breaker.nanos() - since), TimeUnit.NANOSECONDS);
+			}
+		}
+	}
+
+	/** Removes every meter of this breaker from the registry. */
+	void remove() {
+		synchronized (this.meters) {
+			this.meters.forEach(this.registry::remove);
+			this.meters.clear();
+		}
+	}
+
+	/** OPEN, HALF_OPEN and FORCED_OPEN: the breaker is not letting traffic flow as normal. */
+	private static boolean isOpenEpisode(State state) {
+		return state == State.OPEN || state == State.HALF_OPEN || state == State.FORCED_OPEN;
+	}
+
+	private double currentEpisodeSeconds() {
+		long since = this.openSince.get();
+		return (since != NOT_OPEN) ? seconds(Math.max(0, this.breaker.nanos() - since)) : 0;
+	}
+
+	private static double seconds(long nanos) {
+		return nanos / 1e9;
+	}
+
+	private Counter transitionCounter(State from, State to) {
+		int index = from.ordinal() * STATES + to.ordinal();
+		Counter counter = this.transitions.get(index);
+		if (counter == null) {
+			counter = add(Counter.builder("breaker.transitions")
+				.description("State transitions")
+				.tags(this.tags)
+				.tag("from", from.name())
+				.tag("to", to.name())
+				.register(this.registry));
+			this.transitions.compareAndSet(index, null, counter);
+		}
+		return counter;
+	}
+
+	private void gauge(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {
+		add(Gauge.builder(name, this.breaker, value)
+			.description(description)
+			.tags(this.tags.and(extra))
+			.strongReference(true)
+			.register(this.registry));
+	}
+
+	private void secondsGauge(String name, String description, ToDoubleFunction<Breaker> value) {
+		add(Gauge.builder(name, this.breaker, value)
+			.description(description)
+			.baseUnit("seconds")
+			.tags(this.tags)
+			.strongReference(true)
+			.register(this.registry));
+	}
+
+	private void functionCounter(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {
+		add(FunctionCounter.builder(name, this.breaker, value)
+			.description(description)
+			.tags(this.tags.and(extra))
+			.register(this.registry));
+	}
+
+	private <M extends Meter> M add(M meter) {
+		synchronized (this.meters) {
+			this.meters.add(meter);
+		}
+		return meter;
+	}
+
+}

@@ -1,0 +1,2 @@
+/** Micrometer meters over the engine's counters and snapshots, named {@code breaker_*} in Prometheus. */
+package dev.breaker.actuate.metrics;

@@ -1,0 +1,60 @@
+package dev.breaker.autoconfigure.actuate;
+
+import java.util.Map;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import dev.breaker.actuate.BreakerTree;
+import dev.breaker.actuate.health.BreakersHealthIndicator;
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.BreakerProperties;
+import dev.breaker.autoconfigure.BreakerProperties.Instance;
+import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+
+/**
+ * Auto-configuration of the {@code breakers} health contributor
+ * ({@code management.health.breakers.enabled}).
+ */
+@AutoConfiguration(after = BreakerAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(BreakerRegistry.class)
+@ConditionalOnEnabledHealthIndicator("breakers")
+@Import(BreakerTreeConfiguration.class)
+public final class BreakerHealthAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "breakersHealthIndicator")
+	BreakersHealthIndicator breakersHealthIndicator(BreakerTree tree, BreakerProperties properties) {
+		return new BreakersHealthIndicator(tree, (breaker) -> statusWhenOpen(breaker, properties));
+	}
+
+	/**
+	 * The {@code health-when-open} of a breaker's own instance, else of its parent's (for a
+	 * per-tenant or per-host child), inherited from {@code breaker.defaults}; UP when set nowhere.
+	 */
+	static Status statusWhenOpen(Breaker breaker, BreakerProperties properties) {
+		Map<String, Instance> instances = properties.getInstances();
+		Instance instance = instances.get(breaker.name());
+		if (instance == null && breaker.key() != null) {
+			instance = instances.get(breaker.group());
+		}
+		Instance defaults = properties.getDefaults();
+		OpenHealth health = (instance != null) ? instance.healthWhenOpen(defaults) : defaults.healthWhenOpen(defaults);
+		return switch (health) {
+			case UP -> Status.UP;
+			case OUT_OF_SERVICE -> Status.OUT_OF_SERVICE;
+			case DOWN -> Status.DOWN;
+		};
+	}
+
+}

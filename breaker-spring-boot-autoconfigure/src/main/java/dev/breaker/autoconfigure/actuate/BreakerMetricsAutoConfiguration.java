@@ -1,0 +1,44 @@
+package dev.breaker.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import dev.breaker.actuate.BreakerTree;
+import dev.breaker.actuate.metrics.BreakerMetrics;
+import dev.breaker.actuate.metrics.FallbackMetrics;
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.BreakerRegistry;
+
+/**
+ * Auto-configuration of the {@code breaker.*} Micrometer meters and the fallback counter.
+ */
+@AutoConfiguration(after = { BreakerAutoConfiguration.class, MetricsAutoConfiguration.class,
+		CompositeMeterRegistryAutoConfiguration.class })
+@ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
+@ConditionalOnBean({ BreakerRegistry.class, MeterRegistry.class })
+@EnableConfigurationProperties(BreakerMetricsProperties.class)
+@Import(BreakerTreeConfiguration.class)
+public final class BreakerMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	BreakerMetrics breakerMetrics(BreakerRegistry registry, BreakerTree tree, BreakerMetricsProperties properties) {
+		return new BreakerMetrics(registry, tree, properties.isTenantTags());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	FallbackMetrics breakerFallbackMetrics(MeterRegistry registry) {
+		return new FallbackMetrics(registry);
+	}
+
+}

@@ -1,0 +1,2 @@
+/** Auto-configuration of the breakers endpoint, health contributor and metrics. */
+package dev.breaker.autoconfigure.actuate;

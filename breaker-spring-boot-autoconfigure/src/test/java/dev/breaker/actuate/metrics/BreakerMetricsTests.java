@@ -1,0 +1,237 @@
+package dev.breaker.actuate.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import dev.breaker.actuate.BreakerTree;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerOpenException;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.BreakerRegistry.Children;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+class BreakerMetricsTests {
+
+	private final ManualTicker ticker = new ManualTicker();
+
+	private final BreakerConfig config = BreakerConfig.builder()
+		.consecutiveFailures(3)
+		.openWait(Duration.ofSeconds(30))
+		.openWaitJitter(0)
+		.halfOpenSuccessesToClose(1)
+		.ticker(this.ticker)
+		.build();
+
+	private final BreakerRegistry breakers = BreakerRegistry.builder()
+		.defaults(this.config)
+		.config("wedged", this.config.toBuilder().stallCalls(5).build())
+		.children("recommendations", new Children(2, Duration.ofMinutes(10), false))
+		.children("http", new Children(10, Duration.ofMinutes(10), false))
+		.build();
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	@Test
+	void bindsBreakersCreatedBeforeAndAfterBinding() {
+		this.breakers.breaker("payments");
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		this.breakers.breaker("search");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("name"))
+			.containsExactlyInAnyOrder("payments", "search");
+	}
+
+	@Test
+	void stateGaugeIsOneForTheCurrentStateOnly() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		failTimes(payments, 3);
+
+		assertThat(stateGauge("payments", "OPEN")).isEqualTo(1);
+		assertThat(stateGauge("payments", "CLOSED")).isZero();
+		assertThat(stateGauge("payments", "HALF_OPEN")).isZero();
+	}
+
+	@Test
+	void callCountersFollowTheEngineTotals() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		payments.call(() -> "ok");
+		payments.call(() -> "ok");
+		failTimes(payments, 3);
+		assertThatExceptionOfType(BreakerOpenException.class).isThrownBy(() -> payments.call(() -> "rejected"));
+
+		assertThat(counter("breaker.calls", "payments", "outcome", "success")).isEqualTo(2);
+		assertThat(counter("breaker.calls", "payments", "outcome", "failure")).isEqualTo(3);
+		assertThat(counter("breaker.calls", "payments", "outcome", "timeout")).isZero();
+		assertThat(this.registry.get("breaker.rejected.calls").tag("name", "payments").functionCounter().count())
+			.isEqualTo(1);
+		assertThat(this.registry.get("breaker.trips").tag("name", "payments").functionCounter().count()).isEqualTo(1);
+	}
+
+	@Test
+	void countsEachTransitionByFromAndTo() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		failTimes(payments, 3);
+		this.ticker.advance(Duration.ofSeconds(30));
+		payments.call(() -> "probe");
+
+		assertThat(transitions("payments", "CLOSED", "OPEN")).isEqualTo(1);
+		assertThat(transitions("payments", "OPEN", "HALF_OPEN")).isEqualTo(1);
+		assertThat(transitions("payments", "HALF_OPEN", "CLOSED")).isEqualTo(1);
+		assertThat(transitions("payments", "HALF_OPEN", "OPEN")).isZero();
+	}
+
+	@Test
+	void usualTransitionsExistBeforeTheFirstOneSoThatIncreaseSeesIt() {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		this.breakers.breaker("payments");
+
+		assertThat(transitions("payments", "CLOSED", "OPEN")).isZero();
+		assertThat(transitions("payments", "HALF_OPEN", "OPEN")).isZero();
+	}
+
+	@Test
+	void recordsTheTimeFromTripUntilClosedAsOneOpenEpisode() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		failTimes(payments, 3);
+		this.ticker.advance(Duration.ofSeconds(20));
+		assertThat(this.registry.get("breaker.open.episode").tag("name", "payments").gauge().value()).isEqualTo(20);
+
+		this.ticker.advance(Duration.ofSeconds(25));
+		payments.call(() -> "probe");
+
+		var episodes = this.registry.get("breaker.open").tag("name", "payments").timer();
+		assertThat(episodes.count()).isEqualTo(1);
+		assertThat(episodes.totalTime(TimeUnit.SECONDS)).isEqualTo(45);
+		assertThat(this.registry.get("breaker.open.episode").tag("name", "payments").gauge().value()).isZero();
+	}
+
+	@Test
+	void exportsThresholdsAndOpenWaitForDashboardsAndAlerts() {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		this.breakers.breaker("payments");
+
+		assertThat(gauge("breaker.failure.rate.threshold", "payments")).isEqualTo(this.config.failureRateThreshold());
+		assertThat(gauge("breaker.slow.call.rate.threshold", "payments")).isEqualTo(this.config.slowCallRateThreshold());
+		assertThat(gauge("breaker.open.wait", "payments")).isEqualTo(30);
+	}
+
+	@Test
+	void inFlightGaugeCountsCallsNotYetFinishedWhenTheStallRuleIsOn() {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker wedged = this.breakers.breaker("wedged");
+		Permit permit = wedged.acquire();
+
+		assertThat(gauge("breaker.in.flight.calls", "wedged")).isEqualTo(1);
+		wedged.release(permit, Outcome.SUCCESS, 0);
+		assertThat(gauge("breaker.in.flight.calls", "wedged")).isZero();
+	}
+
+	@Test
+	void tenantChildrenGetNoMetersByDefault() {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		this.breakers.breaker("recommendations");
+		this.breakers.breaker("recommendations", "user-42");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("name"))
+			.containsExactly("recommendations");
+	}
+
+	@Test
+	void tenantChildrenAreTaggedWithTheirParentAndTenantWhenAsked() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations");
+		this.breakers.breaker("recommendations", "user-42").call(() -> "ok");
+
+		assertThat(this.registry.get("breaker.calls")
+			.tags("name", "recommendations", "tenant", "user-42", "outcome", "success")
+			.functionCounter()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("breaker.calls")
+			.tags("name", "recommendations", "tenant", "", "outcome", "success")
+			.functionCounter()
+			.count()).isZero();
+	}
+
+	@Test
+	void perHostChildrenAreBreakersWithTheirOwnName() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		this.breakers.breaker("http", "api.acme.com").call(() -> "ok");
+
+		assertThat(counter("breaker.calls", "http:api.acme.com", "outcome", "success")).isEqualTo(1);
+	}
+
+	@Test
+	void anEvictedChildLosesItsMeters() {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+		this.breakers.breaker("recommendations", "user-2");
+		this.breakers.breaker("recommendations", "user-3");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.hasSize(2)
+			.doesNotContain("user-1");
+		assertThat(this.registry.find("breaker.calls").tag("tenant", "user-1").meters()).isEmpty();
+	}
+
+	@Test
+	void aFailingRegistryNeverBreaksACall() throws Exception {
+		MeterRegistry failing = new SimpleMeterRegistry() {
+			@Override
+			protected Counter newCounter(Meter.Id id) {
+				throw new IllegalStateException("registry is broken");
+			}
+		};
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(failing);
+		Breaker payments = this.breakers.breaker("payments");
+
+		assertThat(payments.call(() -> "ok")).isEqualTo("ok");
+		assertThatNoException().isThrownBy(() -> failTimes(payments, 3));
+		assertThat(payments.state()).hasToString("OPEN");
+	}
+
+	private void failTimes(Breaker breaker, int times) throws Exception {
+		for (int i = 0; i < times; i++) {
+			assertThatExceptionOfType(IllegalStateException.class)
+				.isThrownBy(() -> breaker.call(() -> {
+					throw new IllegalStateException("down");
+				}));
+		}
+	}
+
+	private double stateGauge(String name, String state) {
+		return this.registry.get("breaker.state").tags("name", name, "state", state).gauge().value();
+	}
+
+	private double gauge(String meter, String name) {
+		return this.registry.get(meter).tag("name", name).gauge().value();
+	}
+
+	private double counter(String meter, String name, String tag, String value) {
+		return this.registry.get(meter).tags("name", name, tag, value).functionCounter().count();
+	}
+
+	private double transitions(String name, String from, String to) {
+		return this.registry.get("breaker.transitions").tags("name", name, "from", from, "to", to).counter().count();
+	}
+
+}

@@ -1,0 +1,115 @@
+package dev.breaker.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.breaker.actuate.BreakerTree;
+import dev.breaker.actuate.endpoint.BreakersEndpoint;
+import dev.breaker.actuate.endpoint.BreakersEndpointWebExtension;
+import dev.breaker.actuate.health.BreakersHealthIndicator;
+import dev.breaker.actuate.metrics.BreakerMetrics;
+import dev.breaker.actuate.metrics.FallbackMetrics;
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.BreakerRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BreakerActuateAutoConfigurationTests {
+
+	private static final BreakerRegistry EMPTY = BreakerRegistry.builder().build();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class,
+				BreakerEndpointAutoConfiguration.class, BreakerHealthAutoConfiguration.class,
+				BreakerMetricsAutoConfiguration.class))
+		.withPropertyValues("management.endpoints.web.exposure.include=breakers");
+
+	@Test
+	void everyPartIsOnByDefault() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).hasSingleBean(BreakersEndpoint.class)
+				.hasSingleBean(BreakersEndpointWebExtension.class)
+				.hasSingleBean(BreakersHealthIndicator.class)
+				.hasSingleBean(BreakerMetrics.class)
+				.hasSingleBean(FallbackMetrics.class));
+	}
+
+	@Test
+	void breakerMetersAreBoundToTheAutoConfiguredMeterRegistry() {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+			.run((context) -> {
+				context.getBean(BreakerRegistry.class).breaker("payments");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("breaker.state").tag("name", "payments").gauges()).hasSize(5);
+			});
+	}
+
+	@Test
+	void theEndpointIsAbsentWhenNotExposed() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class,
+					BreakerEndpointAutoConfiguration.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(BreakersEndpoint.class)
+				.doesNotHaveBean(BreakersEndpointWebExtension.class));
+	}
+
+	@Test
+	void theHealthContributorCanBeSwitchedOff() {
+		this.runner.withPropertyValues("management.health.breakers.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(BreakersHealthIndicator.class));
+	}
+
+	@Test
+	void noMetersWithoutAMeterRegistry() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(BreakerMetrics.class)
+			.doesNotHaveBean(FallbackMetrics.class));
+	}
+
+	@Test
+	void nothingWhenBreakersAreSwitchedOff() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("breaker.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(BreakersEndpoint.class)
+				.doesNotHaveBean(BreakersHealthIndicator.class)
+				.doesNotHaveBean(BreakerMetrics.class));
+	}
+
+	@Test
+	void theUsersOwnBeansWin() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean("breakersEndpoint", BreakersEndpoint.class,
+					() -> new BreakersEndpoint(EMPTY, new BreakerTree(EMPTY)))
+			.withBean("breakersHealthIndicator", BreakersHealthIndicator.class,
+					() -> new BreakersHealthIndicator(new BreakerTree(EMPTY), (breaker) -> Status.DOWN))
+			.withBean("myBreakerMetrics", BreakerMetrics.class,
+					() -> new BreakerMetrics(EMPTY, new BreakerTree(EMPTY), true))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(BreakersEndpoint.class)
+					.hasSingleBean(BreakersHealthIndicator.class)
+					.hasSingleBean(BreakerMetrics.class);
+				assertThat(context).getBean(BreakerMetrics.class).isSameAs(context.getBean("myBreakerMetrics"));
+				assertThat(context).getBean(BreakersHealthIndicator.class)
+					.isSameAs(context.getBean("breakersHealthIndicator"));
+			});
+	}
+
+	@Test
+	void tenantTagsAreOffByDefaultAndCanBeTurnedOn() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isFalse());
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("breaker.metrics.tenant-tags=true")
+			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isTrue());
+	}
+
+}

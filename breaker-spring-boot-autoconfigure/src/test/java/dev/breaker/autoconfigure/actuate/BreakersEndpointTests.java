@@ -1,0 +1,220 @@
+package dev.breaker.autoconfigure.actuate;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.State;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=breakers",
+				"management.endpoint.breakers.access=unrestricted", "breaker.defaults.consecutive-failures=3",
+				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
+				"breaker.instances.recommendations.tenants.max=100" })
+@ExtendWith(OutputCaptureExtension.class)
+class BreakersEndpointTests {
+
+	@Autowired
+	private BreakerRegistry registry;
+
+	@Autowired
+	private ManualTicker ticker;
+
+	@LocalServerPort
+	private int port;
+
+	private Actuator actuator;
+
+	@BeforeEach
+	void connect() {
+		this.actuator = new Actuator(this.port);
+	}
+
+	@Test
+	void listsEveryBreakerWithItsChildrenGroupedUnderIt() throws Exception {
+		this.registry.breaker("catalog");
+		Calls.succeed(this.registry.breaker("catalog"), 4);
+		this.registry.breaker("recommendations");
+		this.registry.breaker("recommendations", "user-42");
+		this.registry.breaker("http", "api.acme.com");
+
+		Actuator.Response response = this.actuator.get("breakers");
+
+		assertThat(response.status()).isEqualTo(200);
+		JsonNode breakers = response.json().get("breakers");
+		JsonNode catalog = breakers.get("catalog");
+		assertThat(catalog.get("state").asString()).isEqualTo("CLOSED");
+		assertThat(catalog.get("since").asString()).isNotEmpty();
+		assertThat(catalog.get("calls").asLong()).isEqualTo(4);
+		assertThat(catalog.get("failureRate").asDouble()).isZero();
+		assertThat(catalog.get("slowCallRate").asDouble()).isZero();
+		assertThat(catalog.get("children").size()).isZero();
+		assertThat(breakers.get("recommendations").get("children").propertyNames())
+			.containsExactly("recommendations:user-42");
+		assertThat(breakers.get("http").get("children").get("http:api.acme.com").get("state").asString())
+			.isEqualTo("CLOSED");
+		assertThat(breakers.propertyNames()).doesNotContain("recommendations:user-42", "http:api.acme.com");
+	}
+
+	@Test
+	void showsOneBreakersFullSnapshot() throws Exception {
+		Calls.succeed(this.registry.breaker("ledger"), 2);
+		Calls.fail(this.registry.breaker("ledger"), 3);
+
+		Actuator.Response response = this.actuator.get("breakers/ledger");
+
+		assertThat(response.status()).isEqualTo(200);
+		JsonNode snapshot = response.json();
+		assertThat(snapshot.get("name").asString()).isEqualTo("ledger");
+		assertThat(snapshot.get("state").asString()).isEqualTo("OPEN");
+		assertThat(snapshot.get("openUntil").asString()).isNotEmpty();
+		assertThat(snapshot.get("trips").asLong()).isEqualTo(1);
+		assertThat(snapshot.get("calls").asLong()).isEqualTo(5);
+		assertThat(snapshot.get("failures").asLong()).isEqualTo(3);
+		assertThat(snapshot.get("failureRate").asDouble()).isEqualTo(60.0);
+		assertThat(snapshot.get("buckets").size()).isEqualTo(10);
+		assertThat(snapshot.get("probes").has("limit")).isTrue();
+		JsonNode trip = snapshot.get("transitions").get(snapshot.get("transitions").size() - 1);
+		assertThat(trip.get("from").asString()).isEqualTo("CLOSED");
+		assertThat(trip.get("to").asString()).isEqualTo("OPEN");
+		assertThat(trip.get("reason").asString()).contains("consecutive failures");
+		assertThat(snapshot.get("config").get("consecutiveFailures").asInt()).isEqualTo(3);
+		assertThat(snapshot.get("config").get("openWait").asString()).isEqualTo("PT30S");
+	}
+
+	@Test
+	void readsAChildByItsFullName() {
+		this.registry.breaker("http", "inventory.internal");
+
+		Actuator.Response response = this.actuator.get("breakers/http:inventory.internal");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().get("name").asString()).isEqualTo("http:inventory.internal");
+	}
+
+	@Test
+	void anUnknownBreakerIsNotFound() {
+		assertThat(this.actuator.get("breakers/nope").status()).isEqualTo(404);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "FORCED_OPEN", "DISABLED", "HALF_OPEN" })
+	void anOperatorOverridePutsTheBreakerInThatStateAndReturnsTheNewSnapshot(String state) {
+		String name = "override-" + state.toLowerCase();
+		this.registry.breaker(name);
+
+		Actuator.Response response = this.actuator.postJson("breakers/" + name, "{\"state\": \"" + state + "\"}");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().get("state").asString()).isEqualTo(state);
+		assertThat(response.json().get("name").asString()).isEqualTo(name);
+		assertThat(this.registry.breaker(name).state()).isEqualTo(State.valueOf(state));
+	}
+
+	@Test
+	void overridingToClosedBringsAnOpenBreakerBack() {
+		Calls.fail(this.registry.breaker("billing"), 3);
+
+		Actuator.Response response = this.actuator.postJson("breakers/billing", "{\"state\": \"CLOSED\"}");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().get("state").asString()).isEqualTo("CLOSED");
+		assertThat(this.registry.breaker("billing").state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void anOverrideIsLoggedWithTheBreakerAndItsNewState(CapturedOutput output) {
+		this.registry.breaker("audit");
+
+		this.actuator.postJson("breakers/audit", "{\"state\": \"FORCED_OPEN\"}");
+
+		assertThat(output).contains("Breaker 'audit' set to FORCED_OPEN by an operator");
+	}
+
+	@Test
+	void aStateThatIsNotAnOverrideIsABadRequestListingTheAllowedValues() {
+		this.registry.breaker("mailer");
+
+		Actuator.Response response = this.actuator.postJson("breakers/mailer", "{\"state\": \"OPEN\"}");
+
+		assertThat(response.status()).isEqualTo(400);
+		assertThat(response.json().get("error").asString())
+			.isEqualTo("'state' must be one of FORCED_OPEN, DISABLED, HALF_OPEN, CLOSED but was 'OPEN'");
+		assertThat(response.json().get("allowed").toString())
+			.isEqualTo("[\"FORCED_OPEN\",\"DISABLED\",\"HALF_OPEN\",\"CLOSED\"]");
+		assertThat(this.registry.breaker("mailer").state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aMissingStateIsABadRequestListingTheAllowedValues() {
+		this.registry.breaker("mailer");
+
+		Actuator.Response response = this.actuator.postJson("breakers/mailer", "{}");
+
+		assertThat(response.status()).isEqualTo(400);
+		assertThat(response.json().get("error").asString())
+			.isEqualTo("'state' must be one of FORCED_OPEN, DISABLED, HALF_OPEN, CLOSED but was missing");
+	}
+
+	@Test
+	void aBodyThatIsNotJsonIsABadRequest() {
+		this.registry.breaker("mailer");
+
+		assertThat(this.actuator.postJson("breakers/mailer", "state=FORCED_OPEN").status()).isEqualTo(400);
+		assertThat(this.registry.breaker("mailer").state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aStateThatIsNotTextIsABadRequest() {
+		this.registry.breaker("mailer");
+
+		assertThat(this.actuator.postJson("breakers/mailer", "{\"state\": {\"to\": \"OPEN\"}}").status())
+			.isEqualTo(400);
+		assertThat(this.actuator.postJson("breakers/mailer", "{\"state\": 3}").status()).isEqualTo(400);
+		assertThat(this.registry.breaker("mailer").state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void overridingAnUnknownBreakerIsNotFound() {
+		Actuator.Response response = this.actuator.postJson("breakers/nope", "{\"state\": \"FORCED_OPEN\"}");
+
+		assertThat(response.status()).isEqualTo(404);
+		assertThat(this.registry.find("nope")).isEmpty();
+	}
+
+	@Test
+	void deleteResetsTheBreakerAndReturnsTheNewSnapshot() {
+		Calls.fail(this.registry.breaker("pricing"), 3);
+		this.ticker.advance(Duration.ofSeconds(5));
+
+		Actuator.Response response = this.actuator.delete("breakers/pricing");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().get("state").asString()).isEqualTo("CLOSED");
+		assertThat(response.json().get("calls").asLong()).isZero();
+		assertThat(this.registry.breaker("pricing").state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void deletingAnUnknownBreakerIsNotFound() {
+		assertThat(this.actuator.delete("breakers/nope").status()).isEqualTo(404);
+		assertThat(this.registry.find("nope")).isEmpty();
+	}
+
+}
