@@ -37,7 +37,8 @@ function detailNames(breakers) {
         .slice(0, MAX_TENANT_CARDS).map(([child]) => child));
     }
   }
-  return names;
+  // the breakers the app's code names first, then the per-host and per-tenant children
+  return names.sort((a, b) => (a.includes(':') - b.includes(':')) || a.localeCompare(b));
 }
 
 const percent = (value) => (value === null || value === undefined || Number.isNaN(value)) ? '–' : `${Number(value).toFixed(1)} %`;

@@ -6,6 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.sample.dependency.ChaosMode;
+import dev.breaker.sample.dependency.Dependencies;
+import dev.breaker.sample.dependency.DependencyServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +23,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -42,12 +48,27 @@ class LivePageBrowserTests {
 	@LocalServerPort
 	private int port;
 
+	@Autowired
+	private BreakerRegistry registry;
+
+	@Autowired
+	private Dependencies dependencies;
+
 	private Path profile;
 
 	private WebDriver browser;
 
 	@BeforeEach
 	void openBrowser() throws IOException {
+		// The context is shared with other tests: start from healthy dependencies and closed breakers.
+		for (DependencyServer dependency : this.dependencies.all()) {
+			dependency.chaos(dependency.chaos().withMode(ChaosMode.HEALTHY));
+		}
+		for (Breaker breaker : this.registry.breakers()) {
+			breaker.reset();
+			this.registry.children(breaker.name()).forEach(Breaker::reset);
+		}
+		this.registry.children("http").forEach(Breaker::reset);
 		assumeTrue(CHROMEDRIVER.canExecute() && CHROMIUM.canExecute(),
 				"needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver");
 		this.profile = Files.createTempDirectory("live-page-chromium");
