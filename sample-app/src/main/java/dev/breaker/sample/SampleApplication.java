@@ -6,9 +6,11 @@ import dev.breaker.sample.demo.IncidentDemo;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** The checkout demo: a service that keeps answering while its payment gateway fails. */
 @SpringBootApplication
+@EnableScheduling
 public class SampleApplication {
 
 	/** Starts the app; with {@code --demo}, runs the scripted incident instead and exits. */

@@ -7,6 +7,7 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.sample.checkout.PaymentQueue;
+import dev.breaker.sample.checkout.QueuedPayments;
 import dev.breaker.sample.dependency.ChaosMode;
 import dev.breaker.sample.dependency.Dependencies;
 import dev.breaker.sample.dependency.DependencyServer;
@@ -43,6 +44,9 @@ class CheckoutIncidentTests {
 
 	@Autowired
 	private PaymentQueue paymentQueue;
+
+	@Autowired
+	private QueuedPayments queuedPayments;
 
 	private RestClient http;
 
@@ -113,6 +117,23 @@ class CheckoutIncidentTests {
 			assertThat(this.registry.breaker("payments").state()).isEqualTo(State.CLOSED);
 		});
 		assertThat(checkout().path("payment").path("status").asString()).isEqualTo("PAID");
+	}
+
+	@Test
+	void queuedPaymentsAreTakenOnceTheBreakerIsClosedAgain() {
+		chaos("payments", "down");
+		for (int i = 0; i < 3; i++) {
+			checkout();
+		}
+		assertThat(this.paymentQueue.size()).isGreaterThanOrEqualTo(3);
+		assertThat(this.queuedPayments.retryQueued()).as("nothing is taken while the breaker is open").isZero();
+		chaos("payments", "healthy");
+		this.registry.breaker("payments").reset();
+		long takenBefore = this.paymentQueue.settledCount();
+		while (this.paymentQueue.size() > 0) {
+			assertThat(this.queuedPayments.retryQueued()).isPositive();
+		}
+		assertThat(this.paymentQueue.settledCount()).isGreaterThanOrEqualTo(takenBefore + 3);
 	}
 
 	@Test

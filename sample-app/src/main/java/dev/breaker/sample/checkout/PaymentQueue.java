@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.springframework.stereotype.Component;
 
@@ -27,6 +28,8 @@ public class PaymentQueue {
 
 	private final Clock clock = Clock.systemUTC();
 
+	private final LongAdder settled = new LongAdder();
+
 	/**
 	 * Queues the payment of an order.
 	 * @throws IllegalStateException when the queue is full
@@ -39,6 +42,16 @@ public class PaymentQueue {
 
 	public int size() {
 		return this.queued.size();
+	}
+
+	/** Counts a queued payment that was taken later. */
+	void settled() {
+		this.settled.increment();
+	}
+
+	/** How many queued payments were taken later. */
+	public long settledCount() {
+		return this.settled.sum();
 	}
 
 	/** The oldest queued payment, removed from the queue, or null when there is none. */
