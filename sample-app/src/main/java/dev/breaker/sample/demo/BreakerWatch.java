@@ -74,6 +74,28 @@ final class BreakerWatch {
 		return rejected;
 	}
 
+	/** Resets every breaker, children too (an operator's reset); returns how many were not closed. */
+	int resetAll() {
+		if (this.registry == null) {
+			return 0;
+		}
+		List<Breaker> all = new ArrayList<>();
+		for (Breaker breaker : this.registry.breakers()) {
+			all.add(breaker);
+			all.addAll(this.registry.children(breaker.name()));
+		}
+		// Per-host breakers are children of a group that has no breaker of its own.
+		all.addAll(this.registry.children("http"));
+		int notClosed = 0;
+		for (Breaker breaker : all) {
+			if (breaker.state() != State.CLOSED) {
+				notClosed++;
+				breaker.reset();
+			}
+		}
+		return notClosed;
+	}
+
 	/** The transitions since the last call, oldest first. */
 	List<Seen> drainTransitions() {
 		List<Seen> drained = new ArrayList<>();

@@ -37,7 +37,9 @@ public final class IncidentDemo {
 
 	private static final int RATE = 200;
 
-	private static final int WARMUP = 4;
+	private static final int RAMP = 4;
+
+	private static final int WARMUP = 6;
 
 	private static final int WEDGE_AT = WARMUP + 6;
 
@@ -66,9 +68,9 @@ public final class IncidentDemo {
 	void run() throws InterruptedException {
 		this.out.printf("Incident demo: %d requests/s to the checkout app (3 in 10 POST /checkout, 6 GET /catalog,"
 				+ " 1 GET /recommendations)%n", RATE);
-		this.out.printf("script: %ds warm-up (load ramps up, not counted), healthy until %ds, payments gateway WEDGED"
-				+ " at %ds (calls hang past the client's read timeout), recovered at %ds, end at %ds%n", WARMUP,
-				WEDGE_AT, WEDGE_AT, RECOVER_AT, END_AT);
+		this.out.printf("script: %ds warm-up (load ramps up over %ds, not counted, then any breaker a cold JVM tripped"
+				+ " is reset), healthy until %ds, payments gateway WEDGED at %ds (calls hang past the client's read"
+				+ " timeout), recovered at %ds, end at %ds%n", WARMUP, RAMP, WEDGE_AT, WEDGE_AT, RECOVER_AT, END_AT);
 		this.out.println("columns: requests sent and finished in the second; of those finished: answered ok, answered by a"
 				+ " fallback, failed (error, time-out, not sent); their latencies in ms; request threads busy/max and"
 				+ " requests waiting for one; calls rejected by breakers");
@@ -119,7 +121,7 @@ public final class IncidentDemo {
 		long lastSent = 0;
 		State stateAtWedge = null;
 		try (LoadGenerator load = new LoadGenerator(URI.create("http://127.0.0.1:" + port), RATE,
-				Duration.ofSeconds(WARMUP), Duration.ofSeconds(END_AT), CLIENT_TIMEOUT, MAX_IN_FLIGHT)) {
+				Duration.ofSeconds(RAMP), Duration.ofSeconds(END_AT), CLIENT_TIMEOUT, MAX_IN_FLIGHT)) {
 			long start = System.nanoTime();
 			load.start();
 			for (int second = 1; second <= END_AT; second++) {
@@ -149,6 +151,11 @@ public final class IncidentDemo {
 				lastRejected = rejected;
 				lastSent = sent;
 				printTransitions(start, breakers, names);
+				if (second == WARMUP && breakers.resetAll() > 0) {
+					printTransitions(start, breakers, names);
+					this.out.printf("  >> %5.2fs breakers tripped during the warm-up are reset%n",
+							seconds(System.nanoTime() - start));
+				}
 				if (second == WEDGE_AT) {
 					stateAtWedge = breakers.state("payments");
 					payments.chaos(payments.chaos().withMode(ChaosMode.WEDGED));

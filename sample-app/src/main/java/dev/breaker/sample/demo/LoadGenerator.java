@@ -106,7 +106,7 @@ final class LoadGenerator implements AutoCloseable {
 		this.maxRequests = due(maxDuration.toNanos());
 		this.timeout = timeout;
 		this.maxInFlight = maxInFlight;
-		this.clientThreads = Executors.newFixedThreadPool(4, (task) -> {
+		this.clientThreads = Executors.newFixedThreadPool(8, (task) -> {
 			Thread thread = new Thread(task, "demo-load-client");
 			thread.setDaemon(true);
 			return thread;
