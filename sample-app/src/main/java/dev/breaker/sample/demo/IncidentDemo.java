@@ -43,7 +43,7 @@ public final class IncidentDemo {
 
 	private static final int WEDGE_AT = WARMUP + 6;
 
-	private static final int RECOVER_AT = WEDGE_AT + 12;
+	private static final int RECOVER_AT = WEDGE_AT + 10;
 
 	private static final int END_AT = RECOVER_AT + 10;
 
