@@ -11,12 +11,21 @@ import org.springframework.web.client.RestClientException;
  */
 public class BreakerRejectedException extends RestClientException {
 
+	private static final long serialVersionUID = 1L;
+
 	private final String breaker;
 
 	private final Instant openUntil;
 
+	/**
+	 * @param breaker the name of the breaker that refused the request
+	 * @param openUntil when its open wait ends, or {@code null}
+	 * @param method the request's method
+	 * @param uri the request's URI; only scheme, host, port and path go into the message
+	 * @param reason why the breaker refused, e.g. {@code breaker 'http:api.acme.com' is OPEN until ...}
+	 */
 	public BreakerRejectedException(String breaker, Instant openUntil, HttpMethod method, URI uri, String reason) {
-		super(method + " " + withoutQuery(uri) + " not sent: " + reason);
+		super(method + " " + withoutSecrets(uri) + " not sent: " + reason);
 		this.breaker = breaker;
 		this.openUntil = openUntil;
 	}
@@ -31,10 +40,11 @@ public class BreakerRejectedException extends RestClientException {
 		return this.openUntil;
 	}
 
-	// The query string may carry tokens; the message only names where the request was going.
-	private static String withoutQuery(URI uri) {
+	// User info and query string may carry secrets; the message only names where the request was going.
+	private static String withoutSecrets(URI uri) {
+		String port = (uri.getPort() != -1) ? ":" + uri.getPort() : "";
 		String path = (uri.getRawPath() != null) ? uri.getRawPath() : "";
-		return uri.getScheme() + "://" + uri.getRawAuthority() + path;
+		return uri.getScheme() + "://" + uri.getHost() + port + path;
 	}
 
 }

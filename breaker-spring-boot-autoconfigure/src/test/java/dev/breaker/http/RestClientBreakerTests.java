@@ -55,15 +55,18 @@ class RestClientBreakerTests {
 
 	private static final int TRIP_AFTER = 4;
 
+	private static final String HANG = "spring.http.clients.read-timeout=300ms";
+
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
-		// HttpURLConnection's read timeout is per read, so a busy machine slowing the client
-		// down cannot make a prompt answer time out; the JDK client's covers the whole exchange.
+		// A prompt answer must never time out on a busy machine: a generous read timeout here,
+		// a short one (HANG) only where the server hangs on purpose. HttpURLConnection's read
+		// timeout is per read; the JDK client's covers the whole exchange.
 		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=1s", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
+				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
 				"breaker.defaults.minimum-calls=" + TRIP_AFTER, "breaker.defaults.failure-rate-threshold=50",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
 				"breaker.defaults.half-open.successes-to-close=2");
@@ -189,7 +192,7 @@ class RestClientBreakerTests {
 
 	@Test
 	void hangPastTheReadTimeoutIsATimeout() {
-		this.runner.run((context) -> {
+		this.runner.withPropertyValues(HANG).run((context) -> {
 			Throwable thrown = send(client(context), this.server.uri("/hang"));
 			assertThat(thrown).isInstanceOf(ResourceAccessException.class)
 				.hasCauseInstanceOf(SocketTimeoutException.class);
@@ -200,7 +203,7 @@ class RestClientBreakerTests {
 
 	@Test
 	void hangPastTheJdkClientsReadTimeoutIsATimeout() {
-		this.runner.withPropertyValues("spring.http.clients.imperative.factory=jdk").run((context) -> {
+		this.runner.withPropertyValues(HANG, "spring.http.clients.imperative.factory=jdk").run((context) -> {
 			Throwable thrown = send(client(context), this.server.uri("/hang"));
 			assertThat(thrown).isInstanceOf(ResourceAccessException.class)
 				.hasCauseInstanceOf(HttpTimeoutException.class);
@@ -237,6 +240,20 @@ class RestClientBreakerTests {
 	}
 
 	@Test
+	void throttlingStormsNeverTrip() {
+		this.runner.run((context) -> {
+			RestClient client = client(context);
+			for (int i = 0; i < 30; i++) {
+				send(client, this.server.uri((i % 2 == 0) ? "/status/429" : "/status/503?retry-after=1"));
+			}
+			Breaker breaker = breaker(context, this.server);
+			assertThat(breaker.state()).isEqualTo(State.CLOSED);
+			assertThat(breaker.totals().calls(Outcome.THROTTLED)).isEqualTo(30);
+			assertThat(this.server.requests()).isEqualTo(30);
+		});
+	}
+
+	@Test
 	void fiveHundredStormsTrip() {
 		this.runner.run((context) -> {
 			tripWithServerErrors(client(context), this.server);
@@ -247,7 +264,7 @@ class RestClientBreakerTests {
 
 	@Test
 	void hangsTrip() {
-		this.runner.run((context) -> {
+		this.runner.withPropertyValues(HANG).run((context) -> {
 			RestClient client = client(context);
 			for (int i = 0; i < TRIP_AFTER; i++) {
 				assertThat(send(client, this.server.uri("/hang"))).isInstanceOf(ResourceAccessException.class);

@@ -41,7 +41,7 @@ class RestTemplateBreakerTests {
 				HttpMessageConvertersAutoConfiguration.class, RestTemplateAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
 		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=1s", "breaker.defaults.consecutive-failures=3",
+				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.minimum-calls=3");
 
 	private LoopbackServer server;
@@ -65,13 +65,19 @@ class RestTemplateBreakerTests {
 			assertThat(send(restTemplate, "/status/429?retry-after=5"))
 				.isInstanceOf(HttpClientErrorException.TooManyRequests.class);
 			assertThat(send(restTemplate, "/status/500")).isInstanceOf(HttpServerErrorException.class);
-			assertThat(send(restTemplate, "/hang")).isInstanceOf(ResourceAccessException.class);
 			Breaker breaker = breaker(context);
 			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.THROTTLED)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
-			assertThat(breaker.totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void hangPastTheReadTimeoutIsATimeout() {
+		this.runner.withPropertyValues("spring.http.clients.read-timeout=300ms").run((context) -> {
+			assertThat(send(restTemplate(context), "/hang")).isInstanceOf(ResourceAccessException.class);
+			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
 		});
 	}
 

@@ -2,6 +2,7 @@ package dev.breaker.http;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
@@ -38,7 +39,7 @@ class WebClientBreakerTests {
 				CodecsAutoConfiguration.class, WebClientAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
 		.withPropertyValues("spring.http.clients.reactive.connector=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=1s", "breaker.defaults.consecutive-failures=3",
+				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.minimum-calls=3");
 
 	private LoopbackServer server;
@@ -72,7 +73,7 @@ class WebClientBreakerTests {
 
 	@Test
 	void hangPastTheReadTimeoutIsATimeout() {
-		this.runner.run((context) -> {
+		this.runner.withPropertyValues("spring.http.clients.read-timeout=300ms").run((context) -> {
 			assertThat(send(client(context), "/hang")).isNotNull();
 			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
 			assertThat(breaker(context).snapshot().inFlight()).isZero();
@@ -86,7 +87,7 @@ class WebClientBreakerTests {
 				.uri(this.server.uri("/hang"))
 				.retrieve()
 				.toBodilessEntity()
-				.timeout(Duration.ofMillis(100))
+				.timeout(Duration.ofMillis(500))
 				.block(Duration.ofSeconds(5)));
 			assertThat(thrown).isNotNull();
 			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
@@ -107,6 +108,39 @@ class WebClientBreakerTests {
 			assertThat(((BreakerRejectedException) thrown).breaker()).isEqualTo(this.server.breakerName());
 			assertThat(this.server.requests()).isEqualTo(3);
 		});
+	}
+
+	@Test
+	void retryAfterIsTheLeastTheBreakerStaysOpen() {
+		this.runner.run((context) -> {
+			WebClient client = client(context);
+			send(client, "/status/429?retry-after=120");
+			for (int i = 0; i < 3; i++) {
+				send(client, "/status/500");
+			}
+			assertThat(breaker(context).state()).isEqualTo(State.OPEN);
+			assertThat(breaker(context).snapshot().openUntil()).isAfter(Instant.now().plusSeconds(110));
+		});
+	}
+
+	@Test
+	void oneFailingHostDoesNotAffectAnother() throws IOException {
+		try (LoopbackServer other = new LoopbackServer()) {
+			this.runner.run((context) -> {
+				WebClient client = client(context);
+				for (int i = 0; i < 3; i++) {
+					send(client, "/status/500");
+				}
+				assertThat(send(client, "/status/200")).isInstanceOf(BreakerRejectedException.class);
+				Throwable toOther = catchThrowable(() -> client.get()
+					.uri(other.uri("/status/200"))
+					.retrieve()
+					.toBodilessEntity()
+					.block(Duration.ofSeconds(5)));
+				assertThat(toOther).isNull();
+				assertThat(other.requests()).isEqualTo(1);
+			});
+		}
 	}
 
 	private static WebClient client(AssertableApplicationContext context) {

@@ -19,9 +19,9 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 /**
- * What {@code breaker.http.*} asks of the registry: a bounded set of per-host children of the
- * {@code http} group, and a config for each host tuned on its own. Validated when built, so a
- * bad value stops start-up naming the property.
+ * What {@code breaker.http.*} means: a bounded set of per-host children of the registry's
+ * {@code http} group, a config for each host tuned on its own, and how each host's statuses
+ * are judged. Validated when read, so a bad value stops start-up naming the property.
  */
 final class HostsPolicy {
 
@@ -73,8 +73,18 @@ final class HostsPolicy {
 		this.hostConfigs.forEach(builder::config);
 	}
 
+	/** The per-host breakers, judging statuses as {@code breaker.http.*status-outcomes} say. */
+	static HostBreakers hostBreakers(BreakerRegistry registry, HttpBreakerProperties http) {
+		HttpClassifier classifier = classifier(HttpClassifier.defaults(), http.getStatusOutcomes(),
+				PREFIX + ".status-outcomes");
+		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
+		http.getInstances().forEach((host, settings) -> perHost.put(host.toLowerCase(Locale.ROOT), classifier(
+				classifier, settings.getStatusOutcomes(), PREFIX + ".instances." + host + ".status-outcomes")));
+		return new HostBreakers(registry, classifier, perHost);
+	}
+
 	/** {@code base} with {@code outcomes} over it; a status outside 100..599 names its property. */
-	static HttpClassifier classifier(HttpClassifier base, Map<Integer, Outcome> outcomes, String path) {
+	private static HttpClassifier classifier(HttpClassifier base, Map<Integer, Outcome> outcomes, String path) {
 		for (Integer status : outcomes.keySet()) {
 			if (status == null || status < 100 || status > 599) {
 				throw new InvalidBreakerPropertyException(path + "." + status, status, "an HTTP status in 100..599");

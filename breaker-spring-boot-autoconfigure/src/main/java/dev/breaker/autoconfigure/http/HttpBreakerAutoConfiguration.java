@@ -1,9 +1,5 @@
 package dev.breaker.autoconfigure.http;
 
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
-
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
@@ -12,7 +8,6 @@ import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpBreakerFilter;
 import dev.breaker.http.HttpBreakerInterceptor;
-import dev.breaker.http.HttpClassifier;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -43,8 +38,6 @@ import org.springframework.web.reactive.function.client.WebClient;
 @EnableConfigurationProperties(HttpBreakerProperties.class)
 public final class HttpBreakerAutoConfiguration {
 
-	private static final String PREFIX = "breaker.http";
-
 	@Bean
 	@ConditionalOnMissingBean(name = "httpBreakerRegistryCustomizer")
 	BreakerRegistryCustomizer httpBreakerRegistryCustomizer(HttpBreakerProperties http, BreakerProperties breaker,
@@ -56,13 +49,7 @@ public final class HttpBreakerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	HostBreakers hostBreakers(BreakerRegistry registry, HttpBreakerProperties properties) {
-		HttpClassifier classifier = HostsPolicy.classifier(HttpClassifier.defaults(), properties.getStatusOutcomes(),
-				PREFIX + ".status-outcomes");
-		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
-		properties.getInstances().forEach((host, settings) -> perHost.put(host.toLowerCase(Locale.ROOT),
-				HostsPolicy.classifier(classifier, settings.getStatusOutcomes(),
-						PREFIX + ".instances." + host + ".status-outcomes")));
-		return new HostBreakers(registry, classifier, perHost);
+		return HostsPolicy.hostBreakers(registry, properties);
 	}
 
 	@Bean

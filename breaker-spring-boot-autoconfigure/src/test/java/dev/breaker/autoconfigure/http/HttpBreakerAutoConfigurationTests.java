@@ -6,6 +6,7 @@ import java.time.Duration;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
@@ -122,6 +123,22 @@ class HttpBreakerAutoConfigurationTests {
 				get(client, second.uri("/status/200"));
 				get(client, third.uri("/status/200"));
 				assertThat(context.getBean(BreakerRegistry.class).children(HostBreakers.GROUP)).hasSize(2);
+			});
+		}
+	}
+
+	@Test
+	void idleHostsExpire() throws IOException {
+		try (LoopbackServer second = new LoopbackServer()) {
+			this.runner.withPropertyValues("breaker.http.idle-expiry=1m").run((context) -> {
+				RestClient client = context.getBean(RestClient.Builder.class).build();
+				BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+				get(client, this.server.uri("/status/200"));
+				context.getBean(ManualTicker.class).advance(Duration.ofMinutes(2));
+				get(client, second.uri("/status/200"));
+				assertThat(registry.children(HostBreakers.GROUP)).extracting(Breaker::name)
+					.containsExactly(second.breakerName());
+				assertThat(registry.find(this.server.breakerName())).isEmpty();
 			});
 		}
 	}
