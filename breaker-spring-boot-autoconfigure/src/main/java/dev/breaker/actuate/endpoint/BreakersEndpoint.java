@@ -82,7 +82,7 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * Resets a breaker: closed, window cleared, open wait back to its base.
+	 * Resets a breaker: CLOSED, with an empty window.
 	 * @param name the breaker's full name
 	 * @return the new snapshot, or null when there is no such breaker
 	 */
