@@ -147,10 +147,10 @@ public final class IncidentDemo {
 				}
 				long rejected = breakers.rejected();
 				long sent = load.sent();
+				printTransitions(start, breakers, names);
 				printSecond(second, sent - lastSent, thisSecond, pool, rejected - lastRejected, breakers, names);
 				lastRejected = rejected;
 				lastSent = sent;
-				printTransitions(start, breakers, names);
 				if (second == WARMUP && breakers.resetAll() > 0) {
 					printTransitions(start, breakers, names);
 					this.out.printf("  >> %5.2fs breakers tripped during the warm-up are reset%n",
