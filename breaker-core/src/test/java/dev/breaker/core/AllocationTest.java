@@ -43,6 +43,14 @@ class AllocationTest {
     }
 
     @Test
+    void aMillionClosedPathPairsTrackingCallsInFlightAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().trackInFlight(true).build());
+        closedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> closedPath(breaker, CALLS))).isZero();
+        assertThat(breaker.snapshot().inFlight()).isZero();
+    }
+
+    @Test
     void aMillionCallsOnAClosedBreakerAllocateNothing() {
         Breaker breaker = Breaker.of("alloc", BreakerConfig.defaults());
         Runnable calls = () -> {
@@ -101,5 +109,21 @@ class AllocationTest {
         Breaker child = registry.breaker("tenants", "t-1");
         closedPath(child, CALLS);
         assertThat(Allocations.steady(() -> closedPath(child, CALLS))).isZero();
+    }
+
+    @Test
+    void lookingUpAnExistingChildAllocatesNothing() {
+        BreakerRegistry registry = BreakerRegistry.builder()
+                .children("tenants", new BreakerRegistry.Children(10, Duration.ofHours(1), true)).build();
+        String[] keys = {"t-1", "t-2", "t-3"};
+        Runnable lookups = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                if (registry.breaker("tenants", keys[i % 3]).key() == null) {
+                    throw new AssertionError("a child has a key");
+                }
+            }
+        };
+        lookups.run();
+        assertThat(Allocations.steady(lookups)).isZero();
     }
 }

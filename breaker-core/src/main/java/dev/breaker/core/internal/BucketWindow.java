@@ -25,6 +25,11 @@ public final class BucketWindow {
      * Readers use getVolatile per cell and count only cells whose tag matches the epoch that slot
      * holds inside the window, so a stale bucket reads as empty without anyone having to zero it.
      *
+     * The window doubles as the cumulative totals, so a finished call costs one atomic update, not
+     * two: whoever displaces a stale word (or clears one) adds its count to `folded` (getAndAdd), and
+     * total() = folded + every cell. A count is always in exactly one of the two places, except
+     * between the displacing CAS and its getAndAdd, when total() may read it in neither (never twice).
+     *
      * `clock` caches (epoch << 12 | slot) for the current bucket to avoid two divisions per call; it
      * is read and written opaquely (atomic, no ordering needed): a stale value is detected by the
      * range check and recomputed, and any value written was correct at some instant.
@@ -50,6 +55,7 @@ public final class BucketWindow {
     private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle CLOCK;
     private static final VarHandle ANCIENT;
+    private static final VarHandle FOLDED = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
         try {
@@ -66,6 +72,8 @@ public final class BucketWindow {
     private final int kinds;
     private final int stripeMask;
     private final long[] cells;
+    /** Per finished-call kind: counts that left the cells (displaced by a newer bucket, or cleared). */
+    private final long[] folded = new long[IN_FLIGHT];
     private long clock;
     private long ancient;
 
@@ -109,7 +117,25 @@ public final class BucketWindow {
     /** Counts one finished call of {@code kind} at {@code now}. */
     public void record(int kind, long now) {
         long c = clock(now);
-        bump(cell(stripe(), (int) (c & (1 << SLOT_BITS) - 1), kind), tag(c >> SLOT_BITS), 1);
+        int displaced = bump(cell(stripe(), (int) (c & (1 << SLOT_BITS) - 1), kind), tag(c >> SLOT_BITS), 1);
+        if (displaced != 0) {
+            FOLDED.getAndAdd(folded, kind, (long) displaced);
+        }
+    }
+
+    /**
+     * Every call of {@code kind} ever recorded (not only in the window): the folded counts plus every
+     * cell, live or stale. Reads `folded` before the cells, so a count moving from a cell to `folded`
+     * meanwhile is missed, never counted twice: the result may lag by that count, never exceed the truth.
+     */
+    public long total(int kind) {
+        long sum = (long) FOLDED.getVolatile(folded, kind);
+        for (int s = 0; s <= stripeMask; s++) {
+            for (int b = 0; b < buckets; b++) {
+                sum += (int) (long) CELLS.getVolatile(cells, cell(s, b, kind));
+            }
+        }
+        return sum;
     }
 
     /** Marks a call as started at {@code now}; pair with {@link #finish}. */
@@ -196,12 +222,15 @@ public final class BucketWindow {
         return Math.max(0, sum);
     }
 
-    /** Forgets every finished call (in-flight counts stay: those calls are still running). */
+    /** Empties the window of finished calls (kept in {@link #total}); in-flight counts stay: those calls still run. */
     public void clear() {
         for (int s = 0; s <= stripeMask; s++) {
             for (int b = 0; b < buckets; b++) {
                 for (int k = 0; k < IN_FLIGHT; k++) {
-                    CELLS.setVolatile(cells, cell(s, b, k), 0L);
+                    int count = (int) (long) CELLS.getAndSet(cells, cell(s, b, k), 0L);
+                    if (count != 0) {
+                        FOLDED.getAndAdd(folded, k, (long) count);
+                    }
                 }
             }
         }
