@@ -18,6 +18,7 @@ import dev.breaker.core.BreakerRegistry;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodClassKey;
 import org.springframework.expression.Expression;
@@ -105,17 +106,15 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		}
 		this.scanned = true;
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
+			if (this.beanFactory.getBeanDefinition(beanName).getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+				continue;
+			}
 			Class<?> type = this.beanFactory.getType(beanName, false);
-			if (type == null || Proxy.isProxyClass(type) || isFramework(type)) {
+			if (type == null || Proxy.isProxyClass(type) || type.getName().startsWith("java.")) {
 				continue;
 			}
 			register(beanName, ClassUtils.getUserClass(type));
 		}
-	}
-
-	private static boolean isFramework(Class<?> type) {
-		String name = type.getName();
-		return name.startsWith("org.springframework.") || name.startsWith("java.") || name.startsWith("jdk.");
 	}
 
 	/**
@@ -176,7 +175,9 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		if (annotation != null) {
 			return annotation;
 		}
-		if (Modifier.isPublic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
+		if (Modifier.isPublic(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method)
+				&& !ReflectionUtils.isEqualsMethod(method) && !ReflectionUtils.isHashCodeMethod(method)
+				&& !ReflectionUtils.isToStringMethod(method)) {
 			return method.getDeclaringClass().getAnnotation(CircuitGuarded.class);
 		}
 		return null;

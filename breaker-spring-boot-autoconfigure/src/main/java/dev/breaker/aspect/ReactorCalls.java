@@ -34,7 +34,7 @@ final class ReactorCalls {
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return Mono.fromDirect(fallback(method, pjp, breaker.rejection(), true));
+				return Mono.fromDirect(fallback(method, pjp, GuardedMethod.rejection(breaker), true));
 			}
 			return Mono.fromDirect(recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0, true), true));
 		});
@@ -49,7 +49,7 @@ final class ReactorCalls {
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, pjp, breaker.rejection(), false);
+				return fallback(method, pjp, GuardedMethod.rejection(breaker), false);
 			}
 			return recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0, false), false);
 		});
@@ -61,7 +61,7 @@ final class ReactorCalls {
 		return Flux.defer(() -> {
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, pjp, breaker.rejection(), mono);
+				return fallback(method, pjp, GuardedMethod.rejection(breaker), mono);
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
 			Flux<Object> attempt = withTimeout(method, source(pjp, mono)).doOnNext((value) -> emitted.set(true));
@@ -141,7 +141,7 @@ final class ReactorCalls {
 			return source;
 		}
 		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono.error(() -> new TimeoutException(
-				"breaker '" + method.name() + "': not complete within " + timeout)));
+				"breaker '" + method.name() + "': did not complete within " + timeout)));
 		return source.takeUntilOther(expiry);
 	}
 

@@ -56,7 +56,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(this.breaker.rejection());
+			fallback(GuardedMethod.rejection(this.breaker));
 			return false;
 		}
 		this.start = this.breaker.nanos();
@@ -80,7 +80,7 @@ final class StageCall {
 		CompletableFuture<Object> attempt = new CompletableFuture<>();
 		Future<?> timer = (this.timeout != null) ? this.method.delays()
 			.schedule(this.timeout, () -> attempt.completeExceptionally(new TimeoutException(
-					"breaker '" + this.method.name() + "': no result within " + this.timeout))) : null;
+					"breaker '" + this.method.name() + "': did not complete within " + this.timeout))) : null;
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {
 			if (error != null) {

@@ -62,6 +62,7 @@ class CompletionStageTests {
 			search.answerWith(CompletableFuture.failedFuture(new IOException("index offline")));
 			assertThat(search.search("boots")).isCompletedWithValue("cached boots after IOException");
 			assertThat(breaker(context, "search").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(RecordingObserver.class).runs).containsExactly("search:cached:true");
 		});
 	}
 
@@ -121,7 +122,7 @@ class CompletionStageTests {
 			context.getBean(ManualDelays.class).runPending();
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
 				.withCauseInstanceOf(TimeoutException.class)
-				.withMessageContaining("breaker 'bare': no result within PT2S");
+				.withMessageContaining("breaker 'bare': did not complete within PT2S");
 		});
 	}
 
@@ -172,6 +173,11 @@ class CompletionStageTests {
 		@Bean
 		ManualDelays delays() {
 			return new ManualDelays();
+		}
+
+		@Bean
+		RecordingObserver observer() {
+			return new RecordingObserver();
 		}
 
 		@Bean

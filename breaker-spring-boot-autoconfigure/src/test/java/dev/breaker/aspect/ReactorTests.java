@@ -53,6 +53,7 @@ class ReactorTests {
 			prices.answerWith(Mono.error(new IOException("pricing down")));
 			assertThat(prices.price("sku-1").block()).isEqualTo("cached sku-1 after IOException");
 			assertThat(breaker(context, "prices").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(RecordingObserver.class).runs).containsExactly("prices:cachedPrice:true");
 		});
 	}
 
@@ -143,6 +144,11 @@ class ReactorTests {
 		@Bean
 		ManualDelays delays() {
 			return new ManualDelays();
+		}
+
+		@Bean
+		RecordingObserver observer() {
+			return new RecordingObserver();
 		}
 
 		@Bean
