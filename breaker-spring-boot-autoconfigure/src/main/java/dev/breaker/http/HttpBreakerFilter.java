@@ -16,9 +16,11 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * Guards every exchange of a {@code WebClient} with the breaker of its host: an exchange the
  * breaker refuses fails with {@link BreakerRejectedException} before anything is sent.
  *
- * <p>The call is timed from subscription to the response headers. A subscriber that cancels
- * before the headers arrive (for example {@code Mono.timeout}) gave up waiting on the host,
- * which counts as a {@link Outcome#TIMEOUT}.
+ * <p>The call is timed from subscription to the end of the response body, so a server that
+ * sends its headers and then stalls is a slow call, and an error while the body streams counts
+ * against the host. A subscriber that cancels before the headers arrive (for example
+ * {@code Mono.timeout}) gave up waiting on the host, which counts as a {@link Outcome#TIMEOUT};
+ * one that cancels the body part way keeps the verdict of the status.
  */
 public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
@@ -41,9 +43,9 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			}
 			Exchange exchange = new Exchange(breaker, permit);
 			return next.exchange(request)
-				.doOnNext(exchange::responded)
+				.map(exchange::responded)
 				.doOnError(exchange::failed)
-				.doOnCancel(() -> exchange.release(Outcome.TIMEOUT))
+				.doOnCancel(exchange::gaveUp)
 				// an exchange that completes empty never reached the host's verdict
 				.doOnSuccess((response) -> {
 					if (response == null) {
@@ -64,17 +66,39 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 		private final AtomicBoolean released = new AtomicBoolean();
 
+		private volatile boolean answered;
+
 		Exchange(Breaker breaker, Permit permit) {
 			this.breaker = breaker;
 			this.permit = permit;
 			this.start = breaker.nanos();
 		}
 
-		void responded(ClientResponse response) {
+		/** The response, its body watched so the permit is released when the body ends. */
+		ClientResponse responded(ClientResponse response) {
+			this.answered = true;
 			int status = response.statusCode().value();
 			HostBreakers breakers = HttpBreakerFilter.this.breakers;
 			breakers.honourRetryAfter(this.breaker, status, response.headers().asHttpHeaders());
-			release(breakers.classify(this.breaker, status, response.headers().asHttpHeaders()));
+			Outcome outcome = breakers.classify(this.breaker, status, response.headers().asHttpHeaders());
+			return response.mutate()
+				.body((body) -> body.doOnComplete(() -> release(outcome))
+					.doOnCancel(() -> release(outcome))
+					.doOnError((error) -> bodyFailed(error, outcome)))
+				.build();
+		}
+
+		private void bodyFailed(Throwable error, Outcome statusOutcome) {
+			// A timeout or reset half way through the body is the host's fault, whatever the status said.
+			Outcome failed = HttpBreakerFilter.this.breakers.classify(this.breaker, error);
+			release((failed != Outcome.IGNORED) ? failed : statusOutcome);
+		}
+
+		/** The subscriber cancelled: before the answer it gave up waiting; after, the body decides. */
+		void gaveUp() {
+			if (!this.answered) {
+				release(Outcome.TIMEOUT);
+			}
 		}
 
 		void failed(Throwable error) {

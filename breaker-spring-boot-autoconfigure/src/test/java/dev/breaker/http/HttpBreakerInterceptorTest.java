@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class HttpBreakerInterceptorTest {
 
-	private static final URI URI = java.net.URI.create("https://api.acme.com/orders");
+	private static final URI ORDERS = URI.create("https://api.acme.com/orders");
 
 	private final ManualTicker ticker = new ManualTicker();
 
@@ -98,7 +98,7 @@ class HttpBreakerInterceptorTest {
 		intercept(new MockClientHttpResponse(new byte[0], 500)).close();
 		intercept(new MockClientHttpResponse(new byte[0], 500)).close();
 		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.POST,
-				java.net.URI.create("https://bob:secret@api.acme.com/orders?token=abc"));
+				URI.create("https://bob:secret@api.acme.com/orders?token=abc"));
 		assertThatExceptionOfType(BreakerRejectedException.class)
 			.isThrownBy(() -> this.interceptor.intercept(request, new byte[0],
 					execution(new MockClientHttpResponse(new byte[0], 200))))
@@ -114,7 +114,7 @@ class HttpBreakerInterceptorTest {
 			throw reset;
 		};
 		assertThatExceptionOfType(IOException.class)
-			.isThrownBy(() -> this.interceptor.intercept(new MockClientHttpRequest(HttpMethod.GET, URI), new byte[0],
+			.isThrownBy(() -> this.interceptor.intercept(new MockClientHttpRequest(HttpMethod.GET, ORDERS), new byte[0],
 					failing))
 			.isSameAs(reset);
 		assertThat(breaker().totals().calls(Outcome.FAILURE)).isEqualTo(1);
@@ -123,7 +123,7 @@ class HttpBreakerInterceptorTest {
 
 	@Test
 	void aRequestWithoutAHostIsNotGuarded() throws IOException {
-		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.GET, java.net.URI.create("/relative"));
+		MockClientHttpRequest request = new MockClientHttpRequest(HttpMethod.GET, URI.create("/relative"));
 		this.interceptor.intercept(request, new byte[0], execution(new MockClientHttpResponse(new byte[0], 500)))
 			.close();
 		assertThat(this.executions).hasValue(1);
@@ -131,7 +131,7 @@ class HttpBreakerInterceptorTest {
 	}
 
 	private ClientHttpResponse intercept(ClientHttpResponse answer) throws IOException {
-		return this.interceptor.intercept(new MockClientHttpRequest(HttpMethod.GET, URI), new byte[0],
+		return this.interceptor.intercept(new MockClientHttpRequest(HttpMethod.GET, ORDERS), new byte[0],
 				execution(answer));
 	}
 
