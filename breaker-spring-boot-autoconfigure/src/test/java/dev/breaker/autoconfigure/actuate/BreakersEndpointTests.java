@@ -181,13 +181,35 @@ class BreakersEndpointTests {
 	}
 
 	@Test
-	void aStateThatIsNotTextIsABadRequest() {
+	void aNumberForStateIsABadRequestListingTheAllowedValues() {
+		this.registry.breaker("mailer");
+
+		Actuator.Response response = this.actuator.postJson("breakers/mailer", "{\"state\": 3}");
+
+		assertThat(response.status()).isEqualTo(400);
+		assertThat(response.json().get("error").asString())
+			.isEqualTo("'state' must be one of FORCED_OPEN, DISABLED, HALF_OPEN, CLOSED but was '3'");
+	}
+
+	@Test
+	void anObjectForStateIsABadRequestNotAServerError() {
+		// Spring MVC reads actuator bodies as a map of strings and refuses this before the
+		// endpoint runs, with its own error body.
 		this.registry.breaker("mailer");
 
 		assertThat(this.actuator.postJson("breakers/mailer", "{\"state\": {\"to\": \"OPEN\"}}").status())
 			.isEqualTo(400);
-		assertThat(this.actuator.postJson("breakers/mailer", "{\"state\": 3}").status()).isEqualTo(400);
 		assertThat(this.registry.breaker("mailer").state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void anEmptyBodyIsABadRequestListingTheAllowedValues() {
+		this.registry.breaker("mailer");
+
+		Actuator.Response response = this.actuator.postJson("breakers/mailer", "");
+
+		assertThat(response.status()).isEqualTo(400);
+		assertThat(response.json().get("allowed").size()).isEqualTo(4);
 	}
 
 	@Test
