@@ -21,11 +21,13 @@ final class SummaryTable {
 		row("wedge -> payments breaker OPEN", duration(on.wedgeToTripMillis()), duration(off.wedgeToTripMillis()));
 		row("recovery -> payments breaker CLOSED", duration(on.recoveryToClosedMillis()),
 				duration(off.recoveryToClosedMillis()));
-		row("/catalog p99, healthy", millis(on.healthy(), Endpoint.CATALOG), millis(off.healthy(), Endpoint.CATALOG));
-		row("/catalog p99, payments wedged", millis(on.wedged(), Endpoint.CATALOG),
+		row("/catalog p50 / p99, healthy", millis(on.healthy(), Endpoint.CATALOG),
+				millis(off.healthy(), Endpoint.CATALOG));
+		row("/catalog p50 / p99, payments wedged", millis(on.wedged(), Endpoint.CATALOG),
 				millis(off.wedged(), Endpoint.CATALOG));
-		row("/checkout p99, healthy", millis(on.healthy(), Endpoint.CHECKOUT), millis(off.healthy(), Endpoint.CHECKOUT));
-		row("/checkout p99, payments wedged", millis(on.wedged(), Endpoint.CHECKOUT),
+		row("/checkout p50 / p99, healthy", millis(on.healthy(), Endpoint.CHECKOUT),
+				millis(off.healthy(), Endpoint.CHECKOUT));
+		row("/checkout p50 / p99, payments wedged", millis(on.wedged(), Endpoint.CHECKOUT),
 				millis(off.wedged(), Endpoint.CHECKOUT));
 		row("checkouts answered, payments wedged", answered(on.wedged(), Endpoint.CHECKOUT),
 				answered(off.wedged(), Endpoint.CHECKOUT));
@@ -58,7 +60,7 @@ final class SummaryTable {
 	}
 
 	private void row(String what, String on, String off) {
-		this.out.printf("%-38s %16s %16s%n", what, on, off);
+		this.out.printf("%-38s %18s %18s%n", what, on, off);
 	}
 
 	private static String duration(long millis) {
@@ -66,8 +68,12 @@ final class SummaryTable {
 	}
 
 	private static String millis(PhaseStats stats, Endpoint endpoint) {
-		double millis = stats.latencies(endpoint).percentileMillis(99);
-		return (millis < 0) ? "-" : String.format(Locale.ROOT, "%.1f ms", millis);
+		Latencies latencies = stats.latencies(endpoint);
+		if (latencies.count() == 0) {
+			return "-";
+		}
+		return String.format(Locale.ROOT, "%.1f / %.0f ms", latencies.percentileMillis(50),
+				latencies.percentileMillis(99));
 	}
 
 	private static String answered(PhaseStats stats, Endpoint endpoint) {
