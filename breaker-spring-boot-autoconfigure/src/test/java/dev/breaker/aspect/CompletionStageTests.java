@@ -34,7 +34,7 @@ class CompletionStageTests {
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
 		.withUserConfiguration(Services.class)
 		.withPropertyValues("breaker.instances.search.ignore-exceptions=java.lang.IllegalArgumentException",
-				"breaker.instances.search.stall-calls=5", "breaker.instances.slow.timeout=2s",
+				"breaker.instances.search.track-in-flight=true", "breaker.instances.slow.timeout=2s",
 				"breaker.instances.bare.timeout=2s",
 				"breaker.instances.retried.retry.intervals=100ms,200ms");
 
@@ -135,6 +135,22 @@ class CompletionStageTests {
 			pending.complete("in time");
 			assertThat(result).isCompletedWithValue("in time");
 			assertThat(context.getBean(ManualDelays.class).waiting()).isZero();
+		});
+	}
+
+	@Test
+	void cancelsTheMethodsStageWhenTheCallerCancelsAndRecordsNoFailure() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.search("boots");
+			result.cancel(true);
+			assertThat(pending).isCancelled();
+			Breaker breaker = breaker(context, "search");
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(context.getBean(RecordingObserver.class).runs).isEmpty();
 		});
 	}
 

@@ -117,7 +117,7 @@ class ReactorTests {
 
 	@Test
 	void releasesThePermitOfACancelledSubscriptionAsIgnored() {
-		this.runner.withPropertyValues("breaker.instances.feed.stall-calls=5").run((context) -> {
+		this.runner.withPropertyValues("breaker.instances.feed.track-in-flight=true").run((context) -> {
 			Prices prices = context.getBean(Prices.class);
 			prices.answerWith(Flux.never());
 			Disposable subscription = prices.feed("news").subscribe();

@@ -2,8 +2,11 @@ package dev.breaker.autoconfigure;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -31,6 +34,7 @@ class ConfigurationMetadataTests {
 			Map.entry("slow-call-duration", BreakerConfig::slowCallDuration),
 			Map.entry("slow-call-rate-threshold", BreakerConfig::slowCallRateThreshold),
 			Map.entry("stall-calls", BreakerConfig::stallCalls),
+			Map.entry("track-in-flight", BreakerConfig::trackInFlight),
 			Map.entry("timeout-weight", BreakerConfig::timeoutWeight),
 			Map.entry("open-wait", BreakerConfig::openWait),
 			Map.entry("open-wait-multiplier", BreakerConfig::openWaitMultiplier),
@@ -68,7 +72,10 @@ class ConfigurationMetadataTests {
 		ENGINE_DEFAULTS.forEach((name, accessor) -> {
 			Object stated = defaults.get("breaker.defaults." + name);
 			Object actual = accessor.apply(engine);
-			if (actual instanceof Duration duration) {
+			if (actual instanceof Boolean flag) {
+				assertThat(stated).as(name).isEqualTo(flag);
+			}
+			else if (actual instanceof Duration duration) {
 				assertThat(DurationStyle.detectAndParse((String) stated)).as(name).isEqualTo(duration);
 			}
 			else {
@@ -78,18 +85,37 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void coversEveryEngineSetting() throws IOException {
+		List<String> names = properties().stream().map((property) -> (String) property.get("name")).toList();
+		List<String> settings = Arrays.stream(BreakerConfig.Builder.class.getDeclaredMethods())
+			.filter((method) -> Modifier.isPublic(method.getModifiers()) && method.getParameterCount() == 1)
+			.map(Method::getName)
+			.filter((name) -> !List.of("classifier", "ticker", "clock").contains(name))
+			.toList();
+		assertThat(settings).hasSizeGreaterThan(15)
+			.allSatisfy((setting) -> assertThat(names).contains("breaker.defaults." + property(setting)));
+		assertThat(ENGINE_DEFAULTS.keySet()).hasSameSizeAs(settings);
+	}
+
+	/** {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code openWait} is {@code open-wait}. */
+	private static String property(String setting) {
+		String kebab = setting.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+		return kebab.startsWith("half-open-") ? "half-open." + kebab.substring("half-open-".length()) : kebab;
+	}
+
+	@Test
 	void statesTheStartersOwnDefaults() throws IOException {
 		Map<String, Object> defaults = new java.util.HashMap<>();
 		for (Map<String, Object> property : properties()) {
 			defaults.put((String) property.get("name"), property.get("defaultValue"));
 		}
 		assertThat(((Number) defaults.get("breaker.defaults.retry.jitter")).doubleValue())
-			.isEqualTo(BreakerProperties.Retry.DEFAULT_JITTER);
-		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(BreakerProperties.Tenants.DEFAULT_MAX);
+			.isEqualTo(MergedInstance.DEFAULT_RETRY_JITTER);
+		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX);
 		assertThat(DurationStyle.detectAndParse((String) defaults.get("breaker.defaults.tenants.idle-expiry")))
-			.isEqualTo(BreakerProperties.Tenants.DEFAULT_IDLE_EXPIRY);
+			.isEqualTo(MergedInstance.DEFAULT_TENANTS_IDLE_EXPIRY);
 		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
-		assertThat(BreakerProperties.Retry.DEFAULT_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
 	}
 
 	private static List<Map<String, Object>> properties() throws IOException {
