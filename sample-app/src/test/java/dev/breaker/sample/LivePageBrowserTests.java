@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -97,23 +97,21 @@ class LivePageBrowserTests {
 	void pageShowsTheBreakersAndOneTurningOpenAfterAChaosButtonIsClicked() {
 		this.browser.get("http://127.0.0.1:" + this.port + "/");
 		assertThat(this.browser.getTitle()).contains("checkout");
+		// The page redraws its cards every second: every check looks the element up again.
 		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(20), Duration.ofMillis(100));
+		wait.ignoring(StaleElementReferenceException.class);
 
 		// The page's own traffic makes the first calls, which create the breakers.
-		WebElement payments = wait.until(ExpectedConditions
-			.presenceOfElementLocated(By.cssSelector(".breaker[data-name='payments']")));
-		assertThat(payments.findElement(By.cssSelector(".state")).getText()).isEqualTo("CLOSED");
+		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "CLOSED"));
 		wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".breaker[data-name='recommendations']")));
 
 		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
 		wait.until(ExpectedConditions.presenceOfElementLocated(
 				By.cssSelector("button.active[data-dependency='payments'][data-mode='wedged']")));
 
-		wait.until(ExpectedConditions.presenceOfElementLocated(
-				By.cssSelector(".breaker[data-name='payments'][data-state='OPEN']")));
-		WebElement open = this.browser.findElement(By.cssSelector(".breaker[data-name='payments']"));
-		assertThat(open.findElement(By.cssSelector(".state")).getText()).isEqualTo("OPEN");
-		assertThat(open.findElement(By.cssSelector(".transitions")).getText()).contains("CLOSED → OPEN");
+		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "OPEN"));
+		wait.until(ExpectedConditions.textToBePresentInElementLocated(
+				By.cssSelector(".breaker[data-name='payments'] .transitions"), "CLOSED → OPEN"));
 
 		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='healthy']")).click();
 	}
