@@ -1,13 +1,24 @@
 package dev.breaker.sample;
 
+import java.util.Arrays;
+
+import dev.breaker.sample.demo.IncidentDemo;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** The checkout demo: a service that keeps answering while its payment gateway fails. */
 @SpringBootApplication
+@EnableScheduling
 public class SampleApplication {
 
-	public static void main(String[] args) {
+	/** Starts the app; with {@code --demo}, runs the scripted incident instead and exits. */
+	public static void main(String[] args) throws InterruptedException {
+		if (Arrays.asList(args).contains("--demo")) {
+			IncidentDemo.main(Arrays.stream(args).filter((arg) -> !arg.equals("--demo")).toArray(String[]::new));
+			System.exit(0);
+		}
 		SpringApplication.run(SampleApplication.class, args);
 	}
 

@@ -1,0 +1,119 @@
+package dev.breaker.sample;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.sample.dependency.ChaosMode;
+import dev.breaker.sample.dependency.Dependencies;
+import dev.breaker.sample.dependency.DependencyServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.util.FileSystemUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The live page in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
+ * which {@code .ci/run} installs when they are missing).
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("test")
+class LivePageBrowserTests {
+
+	private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+
+	private static final File CHROMIUM = new File("/usr/bin/chromium");
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private BreakerRegistry registry;
+
+	@Autowired
+	private Dependencies dependencies;
+
+	private Path profile;
+
+	private WebDriver browser;
+
+	@BeforeEach
+	void openBrowser() throws IOException {
+		// The context is shared with other tests: start from healthy dependencies and closed breakers.
+		for (DependencyServer dependency : this.dependencies.all()) {
+			dependency.chaos(dependency.chaos().withMode(ChaosMode.HEALTHY));
+		}
+		for (Breaker breaker : this.registry.breakers()) {
+			breaker.reset();
+			this.registry.children(breaker.name()).forEach(Breaker::reset);
+		}
+		this.registry.children("http").forEach(Breaker::reset);
+		assumeTrue(CHROMEDRIVER.canExecute() && CHROMIUM.canExecute(),
+				"needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver");
+		this.profile = Files.createTempDirectory("live-page-chromium");
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(CHROMIUM);
+		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+				"--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,1000",
+				"--user-data-dir=" + this.profile);
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
+			.usingAnyFreePort()
+			.build();
+		this.browser = new ChromeDriver(service, options);
+	}
+
+	@AfterEach
+	void closeBrowser() {
+		if (this.browser != null) {
+			this.browser.quit();
+		}
+		if (this.profile != null) {
+			FileSystemUtils.deleteRecursively(this.profile.toFile());
+		}
+	}
+
+	@Test
+	void pageShowsTheBreakersAndOneTurningOpenAfterAChaosButtonIsClicked() {
+		this.browser.get("http://127.0.0.1:" + this.port + "/");
+		assertThat(this.browser.getTitle()).contains("checkout");
+		// The page redraws its cards every second: every check looks the element up again.
+		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(20), Duration.ofMillis(100));
+		wait.ignoring(StaleElementReferenceException.class);
+
+		// The page's own traffic makes the first calls, which create the breakers.
+		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "CLOSED"));
+		wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".breaker[data-name='recommendations']")));
+
+		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
+		wait.until(ExpectedConditions.presenceOfElementLocated(
+				By.cssSelector("button.active[data-dependency='payments'][data-mode='wedged']")));
+
+		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "OPEN"));
+		wait.until(ExpectedConditions.textToBePresentInElementLocated(
+				By.cssSelector(".breaker[data-name='payments'] .transitions"), "CLOSED → OPEN"));
+
+		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='healthy']")).click();
+	}
+
+}
