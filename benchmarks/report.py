@@ -18,7 +18,7 @@ CASES = {
     "OpenPath.TwoThreads": "Open path (rejection + fallback), 2 threads",
     "WrappedCall.Closed": "Wrapped call, closed (each library's call wrapper), 1 thread",
     "WrappedCall.Open": "Wrapped call, open (the wrapper throws, the caller falls back), 1 thread",
-    "AspectCall": "Aspect on a Spring bean (Boot 4 context), 1 thread",
+    "aspect.AspectCall": "Aspect on a Spring bean (Boot 4 context), 1 thread",
 }
 
 CONTENDERS = {
@@ -140,7 +140,7 @@ def targets(cases):
         if alloc is not None:
             lines.append(verdict(alloc < 0.5, f"open path, {threads} thread{'s' if threads > 1 else ''}: "
                                               f"{fmt_bytes(alloc)} B/op, target 0"))
-    rows = cases.get("AspectCall", {})
+    rows = cases.get("aspect.AspectCall", {})
     if all(c in rows for c in ("noopAspect", "circuitGuarded", "r4jCircuitBreaker")):
         noop = rows["noopAspect"][0]
         ours = rows["circuitGuarded"][0] - noop

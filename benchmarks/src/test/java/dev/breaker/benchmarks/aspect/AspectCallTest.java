@@ -1,0 +1,31 @@
+package dev.breaker.benchmarks.aspect;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.infra.Blackhole;
+
+/** The aspect benchmark starts its Boot context, every client goes through its aspect, and the breakers stay closed. */
+class AspectCallTest {
+
+    private static final int CALLS = 10_000;
+
+    private final Blackhole blackhole = new Blackhole(
+            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+
+    @Test
+    void everyClientCallsThroughItsAspectAndTheBreakersStayClosed() {
+        AspectCall benchmark = new AspectCall();
+        benchmark.startContext();
+        try {
+            for (int i = 0; i < CALLS; i++) {
+                benchmark.plainBean(blackhole);
+                benchmark.noopAspect(blackhole);
+                benchmark.r4jCircuitBreaker(blackhole);
+            }
+            assertThatCode(benchmark::requireClosed).doesNotThrowAnyException();
+        } finally {
+            benchmark.closeContext();
+        }
+    }
+}
