@@ -1,0 +1,223 @@
+package dev.breaker.core;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/** The immutable, validated settings of one breaker; a rule whose threshold is 0 is off. */
+public final class BreakerConfig {
+
+    private static final BreakerConfig DEFAULTS = new Builder().build();
+
+    private final Duration window;
+    private final Duration bucket;
+    private final int consecutiveFailures;
+    private final double failureRateThreshold;
+    private final int minimumCalls;
+    private final Duration slowCallDuration;
+    private final double slowCallRateThreshold;
+    private final int stallCalls;
+    private final double timeoutWeight;
+    private final Duration openWait;
+    private final double openWaitMultiplier;
+    private final Duration maxOpenWait;
+    private final double openWaitJitter;
+    private final int halfOpenMaxProbes;
+    private final int halfOpenSuccessesToClose;
+    private final int halfOpenFailuresToReopen;
+    private final Duration halfOpenMaxWait;
+    private final OutcomeClassifier classifier;
+    private final Ticker ticker;
+    private final Clock clock;
+
+    private BreakerConfig(Builder b) {
+        window = b.window;
+        bucket = b.bucket;
+        consecutiveFailures = b.consecutiveFailures;
+        failureRateThreshold = b.failureRateThreshold;
+        minimumCalls = b.minimumCalls;
+        slowCallDuration = b.slowCallDuration;
+        slowCallRateThreshold = b.slowCallRateThreshold;
+        stallCalls = b.stallCalls;
+        timeoutWeight = b.timeoutWeight;
+        openWait = b.openWait;
+        openWaitMultiplier = b.openWaitMultiplier;
+        maxOpenWait = b.maxOpenWait;
+        openWaitJitter = b.openWaitJitter;
+        halfOpenMaxProbes = b.halfOpenMaxProbes;
+        halfOpenSuccessesToClose = b.halfOpenSuccessesToClose;
+        halfOpenFailuresToReopen = b.halfOpenFailuresToReopen;
+        halfOpenMaxWait = b.halfOpenMaxWait;
+        classifier = b.classifier;
+        ticker = b.ticker;
+        clock = b.clock;
+    }
+
+    /** The defaults: see each accessor. */
+    public static BreakerConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this config. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Length of the sliding window the rates are computed over; default 10s. */
+    public Duration window() { return window; }
+
+    /** Length of one bucket of the window (the window is a whole number of buckets); default 1s. */
+    public Duration bucket() { return bucket; }
+
+    /** Consecutive failures that trip the breaker; default 5, 0 = rule off. */
+    public int consecutiveFailures() { return consecutiveFailures; }
+
+    /** Failure rate in percent that trips the breaker with at least {@link #minimumCalls()} calls; default 50, 0 = off. */
+    public double failureRateThreshold() { return failureRateThreshold; }
+
+    /** Calls the window must hold before a rate rule may trip; default 20. */
+    public int minimumCalls() { return minimumCalls; }
+
+    /** A call strictly longer than this is slow; default 2s. */
+    public Duration slowCallDuration() { return slowCallDuration; }
+
+    /** Slow-call rate in percent that trips the breaker with at least {@link #minimumCalls()} calls; default 0 = off. */
+    public double slowCallRateThreshold() { return slowCallRateThreshold; }
+
+    /** Calls in flight longer than {@link #slowCallDuration()} that trip the breaker before they finish; default 0 = off. */
+    public int stallCalls() { return stallCalls; }
+
+    /** What one TIMEOUT counts toward the failure rate (a FAILURE counts 1); default 1, in [0, 100]. */
+    public double timeoutWeight() { return timeoutWeight; }
+
+    /** How long the breaker stays OPEN after its first trip; default 30s. */
+    public Duration openWait() { return openWait; }
+
+    /** Factor applied to the open wait on each consecutive trip (reset when the breaker closes); default 2. */
+    public double openWaitMultiplier() { return openWaitMultiplier; }
+
+    /** Cap of the multiplied open wait; default 5m. */
+    public Duration maxOpenWait() { return maxOpenWait; }
+
+    /** Random spread of the open wait, as a fraction (0.2 = +/-20%), so replicas do not return in lockstep; default 0.2. */
+    public double openWaitJitter() { return openWaitJitter; }
+
+    /** Most concurrent half-open probes (the ramp goes 1, 2, 4... up to this); default 10, in [1, 32]. */
+    public int halfOpenMaxProbes() { return halfOpenMaxProbes; }
+
+    /** Probe successes that close the breaker; default 5. */
+    public int halfOpenSuccessesToClose() { return halfOpenSuccessesToClose; }
+
+    /** Probe failures that reopen the breaker; default 3. */
+    public int halfOpenFailuresToReopen() { return halfOpenFailuresToReopen; }
+
+    /** With no verdict within this time after entering HALF_OPEN, the breaker reopens; default 1m. */
+    public Duration halfOpenMaxWait() { return halfOpenMaxWait; }
+
+    /** Maps a call's result or exception to an {@link Outcome}; default {@link OutcomeClassifier#defaults()}. */
+    public OutcomeClassifier classifier() { return classifier; }
+
+    /** Time source of every rule; default {@link Ticker#cached()}. */
+    public Ticker ticker() { return ticker; }
+
+    /** Wall clock for the timestamps of snapshots and transitions only; default UTC system clock. */
+    public Clock clock() { return clock; }
+
+    @Override
+    public String toString() {
+        return "BreakerConfig[window=" + window + ", bucket=" + bucket + ", consecutiveFailures=" + consecutiveFailures
+                + ", failureRateThreshold=" + failureRateThreshold + ", minimumCalls=" + minimumCalls
+                + ", slowCallDuration=" + slowCallDuration + ", slowCallRateThreshold=" + slowCallRateThreshold
+                + ", stallCalls=" + stallCalls + ", timeoutWeight=" + timeoutWeight + ", openWait=" + openWait
+                + ", openWaitMultiplier=" + openWaitMultiplier + ", maxOpenWait=" + maxOpenWait
+                + ", openWaitJitter=" + openWaitJitter + ", halfOpenMaxProbes=" + halfOpenMaxProbes
+                + ", halfOpenSuccessesToClose=" + halfOpenSuccessesToClose
+                + ", halfOpenFailuresToReopen=" + halfOpenFailuresToReopen + ", halfOpenMaxWait=" + halfOpenMaxWait + "]";
+    }
+
+    /** Builds a {@link BreakerConfig}; {@link #build()} validates every setting. */
+    public static final class Builder {
+
+        Duration window = Duration.ofSeconds(10);
+        Duration bucket = Duration.ofSeconds(1);
+        int consecutiveFailures = 5;
+        double failureRateThreshold = 50;
+        int minimumCalls = 20;
+        Duration slowCallDuration = Duration.ofSeconds(2);
+        double slowCallRateThreshold = 0;
+        int stallCalls = 0;
+        double timeoutWeight = 1;
+        Duration openWait = Duration.ofSeconds(30);
+        double openWaitMultiplier = 2;
+        Duration maxOpenWait = Duration.ofMinutes(5);
+        double openWaitJitter = 0.2;
+        int halfOpenMaxProbes = 10;
+        int halfOpenSuccessesToClose = 5;
+        int halfOpenFailuresToReopen = 3;
+        Duration halfOpenMaxWait = Duration.ofMinutes(1);
+        OutcomeClassifier classifier = OutcomeClassifier.defaults();
+        Ticker ticker = Ticker.cached();
+        Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        private Builder(BreakerConfig c) {
+            window = c.window;
+            bucket = c.bucket;
+            consecutiveFailures = c.consecutiveFailures;
+            failureRateThreshold = c.failureRateThreshold;
+            minimumCalls = c.minimumCalls;
+            slowCallDuration = c.slowCallDuration;
+            slowCallRateThreshold = c.slowCallRateThreshold;
+            stallCalls = c.stallCalls;
+            timeoutWeight = c.timeoutWeight;
+            openWait = c.openWait;
+            openWaitMultiplier = c.openWaitMultiplier;
+            maxOpenWait = c.maxOpenWait;
+            openWaitJitter = c.openWaitJitter;
+            halfOpenMaxProbes = c.halfOpenMaxProbes;
+            halfOpenSuccessesToClose = c.halfOpenSuccessesToClose;
+            halfOpenFailuresToReopen = c.halfOpenFailuresToReopen;
+            halfOpenMaxWait = c.halfOpenMaxWait;
+            classifier = c.classifier;
+            ticker = c.ticker;
+            clock = c.clock;
+        }
+
+        public Builder window(Duration v) { window = v; return this; }
+        public Builder bucket(Duration v) { bucket = v; return this; }
+        public Builder consecutiveFailures(int v) { consecutiveFailures = v; return this; }
+        public Builder failureRateThreshold(double v) { failureRateThreshold = v; return this; }
+        public Builder minimumCalls(int v) { minimumCalls = v; return this; }
+        public Builder slowCallDuration(Duration v) { slowCallDuration = v; return this; }
+        public Builder slowCallRateThreshold(double v) { slowCallRateThreshold = v; return this; }
+        public Builder stallCalls(int v) { stallCalls = v; return this; }
+        public Builder timeoutWeight(double v) { timeoutWeight = v; return this; }
+        public Builder openWait(Duration v) { openWait = v; return this; }
+        public Builder openWaitMultiplier(double v) { openWaitMultiplier = v; return this; }
+        public Builder maxOpenWait(Duration v) { maxOpenWait = v; return this; }
+        public Builder openWaitJitter(double v) { openWaitJitter = v; return this; }
+        public Builder halfOpenMaxProbes(int v) { halfOpenMaxProbes = v; return this; }
+        public Builder halfOpenSuccessesToClose(int v) { halfOpenSuccessesToClose = v; return this; }
+        public Builder halfOpenFailuresToReopen(int v) { halfOpenFailuresToReopen = v; return this; }
+        public Builder halfOpenMaxWait(Duration v) { halfOpenMaxWait = v; return this; }
+        public Builder classifier(OutcomeClassifier v) { classifier = v; return this; }
+        public Builder ticker(Ticker v) { ticker = v; return this; }
+        public Builder clock(Clock v) { clock = v; return this; }
+
+        /**
+         * Validates every setting and builds the config.
+         *
+         * @throws InvalidBreakerConfigException naming the first bad setting, its value and what is allowed
+         */
+        public BreakerConfig build() {
+            ConfigValidation.validate(this);
+            return new BreakerConfig(this);
+        }
+    }
+}

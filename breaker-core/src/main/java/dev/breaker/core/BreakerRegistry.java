@@ -1,0 +1,214 @@
+package dev.breaker.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/** Breakers by name, with per-name config, and bounded per-key children (tenants, hosts) under a name. */
+public final class BreakerRegistry {
+
+    private static final System.Logger LOG = System.getLogger(BreakerRegistry.class.getName());
+
+    private final BreakerConfig defaults;
+    private final Map<String, BreakerConfig> configs;
+    private final Map<String, Children> childPolicies;
+    private final Children defaultChildren;
+    private final ConcurrentHashMap<String, Breaker> breakers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ChildBreakers> children = new ConcurrentHashMap<>();
+    private final List<Consumer<Breaker>> createdListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Breaker>> removedListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Transition>> transitionListeners = new CopyOnWriteArrayList<>();
+
+    private BreakerRegistry(Builder builder) {
+        this.defaults = builder.defaults;
+        this.configs = Map.copyOf(builder.configs);
+        this.childPolicies = Map.copyOf(builder.childPolicies);
+        this.defaultChildren = builder.defaultChildren;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * How the children of one name are bounded.
+     *
+     * @param maxEntries most children kept (the least recently used is evicted), at least 1
+     * @param idleExpiry a child unused this long is removed, positive
+     * @param consultParent whether a child's calls also go through (and are recorded in) the top-level breaker
+     */
+    public record Children(int maxEntries, Duration idleExpiry, boolean consultParent) {
+
+        /** Used for names with no policy when none was given with {@link Builder#defaultChildren}. */
+        public static final Children DEFAULT = new Children(1000, Duration.ofMinutes(10), false);
+
+        public Children {
+            if (maxEntries < 1) {
+                throw new InvalidBreakerConfigException("maxEntries", maxEntries, "at least 1", ">= 1");
+            }
+            if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
+                throw new InvalidBreakerConfigException("idleExpiry", idleExpiry, "positive", "> 0");
+            }
+        }
+    }
+
+    /** The top-level breaker {@code name}, created on first use. */
+    public Breaker breaker(String name) {
+        Objects.requireNonNull(name, "name");
+        Breaker existing = breakers.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        Breaker created = Breaker.of(name, configs.getOrDefault(name, defaults));
+        Breaker raced = breakers.putIfAbsent(name, created);
+        if (raced != null) {
+            return raced;
+        }
+        announce(created);
+        return created;
+    }
+
+    /**
+     * The child {@code name + ":" + key}, created on first use; bounded per name (least recently used
+     * evicted, idle ones expire). With {@code consultParent}, its calls also go through {@code breaker(name)}.
+     */
+    public Breaker breaker(String name, String key) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(key, "key");
+        Children policy = childPolicies.getOrDefault(name, defaultChildren);
+        Breaker parent = policy.consultParent() ? breaker(name) : null;
+        ChildBreakers group = children.computeIfAbsent(name,
+                n -> new ChildBreakers(policy, configs.getOrDefault(n, defaults).ticker()));
+        List<Breaker> created = new ArrayList<>(1);
+        List<Breaker> removed = new ArrayList<>(0);
+        Breaker child = group.get(key, k -> {
+            String full = name + ":" + k;
+            BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
+            return new Breaker(full, config, parent, name, k);
+        }, created, removed);
+        for (Breaker b : removed) {
+            notify(removedListeners, b);
+        }
+        for (Breaker b : created) {
+            announce(b);
+        }
+        return child;
+    }
+
+    /** A breaker by full name, top-level or child. */
+    public Optional<Breaker> find(String name) {
+        Breaker top = breakers.get(name);
+        if (top != null) {
+            return Optional.of(top);
+        }
+        for (Map.Entry<String, ChildBreakers> group : children.entrySet()) {
+            String prefix = group.getKey() + ":";
+            if (name.startsWith(prefix)) {
+                Breaker child = group.getValue().find(name.substring(prefix.length()));
+                if (child != null) {
+                    return Optional.of(child);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The top-level breakers. */
+    public Collection<Breaker> breakers() {
+        return List.copyOf(breakers.values());
+    }
+
+    /** The current children of {@code name}. */
+    public Collection<Breaker> children(String name) {
+        ChildBreakers group = children.get(name);
+        return group == null ? List.of() : List.copyOf(group.all());
+    }
+
+    /** Runs for every breaker created from now on, children included. */
+    public void onCreated(Consumer<Breaker> listener) {
+        createdListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Runs for every child evicted or expired. */
+    public void onRemoved(Consumer<Breaker> listener) {
+        removedListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Runs for every transition of every breaker of this registry, existing and future. */
+    public void onTransition(Consumer<Transition> listener) {
+        transitionListeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    private void announce(Breaker breaker) {
+        breaker.onTransition(this::transitioned);
+        notify(createdListeners, breaker);
+    }
+
+    private void transitioned(Transition transition) {
+        for (Consumer<Transition> listener : transitionListeners) {
+            try {
+                listener.accept(transition);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "registry transition listener threw on " + transition, e);
+            }
+        }
+    }
+
+    private static void notify(List<Consumer<Breaker>> listeners, Breaker breaker) {
+        for (Consumer<Breaker> listener : listeners) {
+            try {
+                listener.accept(breaker);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "registry listener threw for breaker '" + breaker.name() + "'", e);
+            }
+        }
+    }
+
+    /** Builds a {@link BreakerRegistry}. */
+    public static final class Builder {
+
+        private BreakerConfig defaults = BreakerConfig.defaults();
+        private final Map<String, BreakerConfig> configs = new HashMap<>();
+        private final Map<String, Children> childPolicies = new HashMap<>();
+        private Children defaultChildren = Children.DEFAULT;
+
+        private Builder() {
+        }
+
+        /** The config of names without their own. */
+        public Builder defaults(BreakerConfig config) {
+            defaults = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** The config of one name (a top-level name, or a child's full name). */
+        public Builder config(String name, BreakerConfig config) {
+            configs.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(config, "config"));
+            return this;
+        }
+
+        /** How the children of {@code name} are bounded. */
+        public Builder children(String name, Children policy) {
+            childPolicies.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(policy, "policy"));
+            return this;
+        }
+
+        /** How the children of names without their own policy are bounded; default {@link Children#DEFAULT}. */
+        public Builder defaultChildren(Children policy) {
+            defaultChildren = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        public BreakerRegistry build() {
+            return new BreakerRegistry(this);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.breaker.core;
+
+import java.time.Instant;
+
+/**
+ * One state of one breaker, entered once: every transition publishes a new object, so the object's
+ * identity is its generation, and a permit stamped with it is stale as soon as the state changes.
+ */
+abstract class BreakerState {
+
+    /*
+     * Fields are final and published by the volatile write of Breaker.state, so readers that reached
+     * this object through that field see them. `combined` caches the permit handed to callers of a
+     * child that consults its parent: read and written as a volatile (a lost race only costs one more
+     * small allocation, and only after the parent changed state).
+     */
+
+    final State state;
+    /** Bumped on every transition. */
+    final long generation;
+    /** Consecutive trips so far (the open-wait multiplier's exponent); 0 once the breaker closes. */
+    final int streak;
+    /** Ticker time at which this state was entered. */
+    final long enteredNanos;
+    /** Wall-clock time at which this state was entered. */
+    final Instant since;
+    /** The permit every granted call of this state gets. */
+    final Ticket permit;
+
+    private volatile Ticket combined;
+
+    BreakerState(Breaker owner, State state, BreakerState previous, int streak, long enteredNanos, Instant since,
+                 boolean probe) {
+        this.state = state;
+        this.generation = previous == null ? 0 : previous.generation + 1;
+        this.streak = streak;
+        this.enteredNanos = enteredNanos;
+        this.since = since;
+        this.permit = new Ticket(owner, this, probe, null);
+    }
+
+    /** The permit of this state bound to a parent's permit: cached, so it allocates only when the parent's state changed. */
+    final Ticket withParent(Ticket parentPermit) {
+        Ticket c = combined;
+        if (c == null || c.parent != parentPermit) {
+            c = new Ticket(permit.owner, this, permit.probe, parentPermit);
+            combined = c;
+        }
+        return c;
+    }
+
+    @Override
+    public String toString() {
+        return state + "#" + generation;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.breaker.core;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.Function;
+
+/** The per-key children of one group: at most maxEntries (least recently used evicted), idle ones expire. */
+final class ChildBreakers {
+
+    /*
+     * One lock per group guards an access-ordered LinkedHashMap: a lookup of an existing child is a
+     * hash lookup and a relink, no allocation. Expiry is lazy (checked from the eldest end on every
+     * lookup, stopping at the first entry still fresh), so there is no cleanup thread. Breakers are
+     * created under the lock (their constructor runs no user code); the registry's listeners run after
+     * it is released.
+     */
+
+    private final BreakerRegistry.Children policy;
+    private final long idleNanos;
+    private final Ticker ticker;
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+
+    ChildBreakers(BreakerRegistry.Children policy, Ticker ticker) {
+        this.policy = policy;
+        this.idleNanos = policy.idleExpiry().toNanos();
+        this.ticker = ticker;
+    }
+
+    /** The result of a lookup: the child, whether it was just created, and the children it pushed out. */
+
+    /** Returns the child for {@code key}, creating it with {@code factory}. */
+    Breaker get(String key, Function<String, Breaker> factory, List<Breaker> createdOut, List<Breaker> removedOut) {
+        long now = ticker.nanos();
+        synchronized (entries) {
+            expire(now, removedOut);
+            Entry entry = entries.get(key);
+            if (entry != null) {
+                entry.lastUsed = now;
+                return entry.breaker;
+            }
+            Breaker breaker = factory.apply(key);
+            entries.put(key, new Entry(breaker, now));
+            createdOut.add(breaker);
+            if (entries.size() > policy.maxEntries()) {
+                Iterator<Entry> eldest = entries.values().iterator();
+                removedOut.add(eldest.next().breaker);
+                eldest.remove();
+            }
+            return breaker;
+        }
+    }
+
+    /** The child for {@code key} if present and fresh, without refreshing it. */
+    Breaker find(String key) {
+        long now = ticker.nanos();
+        synchronized (entries) {
+            Entry entry = entries.get(key);
+            return entry == null || now - entry.lastUsed >= idleNanos ? null : entry.breaker;
+        }
+    }
+
+    List<Breaker> all() {
+        synchronized (entries) {
+            List<Breaker> out = new ArrayList<>(entries.size());
+            entries.values().forEach(e -> out.add(e.breaker));
+            return out;
+        }
+    }
+
+    int size() {
+        synchronized (entries) {
+            return entries.size();
+        }
+    }
+
+    private void expire(long now, List<Breaker> removedOut) {
+        Iterator<Entry> it = entries.values().iterator();
+        while (it.hasNext()) {
+            Entry eldest = it.next();
+            if (now - eldest.lastUsed < idleNanos) {
+                return;
+            }
+            removedOut.add(eldest.breaker);
+            it.remove();
+        }
+    }
+
+    private static final class Entry {
+        final Breaker breaker;
+        long lastUsed;
+
+        Entry(Breaker breaker, long lastUsed) {
+            this.breaker = breaker;
+            this.lastUsed = lastUsed;
+        }
+    }
+}

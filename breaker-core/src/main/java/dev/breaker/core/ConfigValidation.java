@@ -1,0 +1,91 @@
+package dev.breaker.core;
+
+import java.time.Duration;
+
+/** The allowed range of every {@link BreakerConfig} setting, checked in {@link BreakerConfig.Builder#build()}. */
+final class ConfigValidation {
+
+    /** Most buckets a window may hold: bounds a breaker's memory. */
+    static final long MAX_BUCKETS = 3600;
+    /** Most concurrent half-open probes any config may allow. */
+    static final int MAX_PROBES = 32;
+
+    private static final Duration MIN_BUCKET = Duration.ofMillis(1);
+
+    private ConfigValidation() {
+    }
+
+    static void validate(BreakerConfig.Builder b) {
+        if (b.bucket == null || b.bucket.compareTo(MIN_BUCKET) < 0) {
+            throw new InvalidBreakerConfigException("bucket", b.bucket, "at least 1ms", "at least 1ms");
+        }
+        positive("window", b.window);
+        if (b.window.toNanos() % b.bucket.toNanos() != 0) {
+            String allowed = "a whole multiple of 'bucket' (" + Numbers.format(b.bucket) + ")";
+            throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
+        }
+        if (b.window.toNanos() / b.bucket.toNanos() > MAX_BUCKETS) {
+            String allowed = "at most " + MAX_BUCKETS + " buckets of " + Numbers.format(b.bucket);
+            throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
+        }
+        atLeast("consecutiveFailures", b.consecutiveFailures, 0, " (0 turns the rule off)");
+        percentOrOff("failureRateThreshold", b.failureRateThreshold);
+        atLeast("minimumCalls", b.minimumCalls, 1, "");
+        positive("slowCallDuration", b.slowCallDuration);
+        percentOrOff("slowCallRateThreshold", b.slowCallRateThreshold);
+        atLeast("stallCalls", b.stallCalls, 0, " (0 turns the rule off)");
+        if (b.stallCalls > 0 && b.slowCallDuration.compareTo(b.window) > 0) {
+            String allowed = "at most 'window' (" + Numbers.format(b.window) + ") when 'stallCalls' is on";
+            throw new InvalidBreakerConfigException("slowCallDuration", b.slowCallDuration, allowed, allowed);
+        }
+        if (!(b.timeoutWeight >= 0 && b.timeoutWeight <= 100)) {
+            throw new InvalidBreakerConfigException("timeoutWeight", b.timeoutWeight, "in [0, 100]", "[0, 100]");
+        }
+        positive("openWait", b.openWait);
+        if (!(b.openWaitMultiplier >= 1 && b.openWaitMultiplier <= 1000)) {
+            throw new InvalidBreakerConfigException("openWaitMultiplier", b.openWaitMultiplier, "in [1, 1000]", "[1, 1000]");
+        }
+        if (b.maxOpenWait == null || b.maxOpenWait.compareTo(b.openWait) < 0) {
+            String allowed = "at least 'openWait' (" + Numbers.format(b.openWait) + ")";
+            throw new InvalidBreakerConfigException("maxOpenWait", b.maxOpenWait, allowed, allowed);
+        }
+        if (!(b.openWaitJitter >= 0 && b.openWaitJitter < 1)) {
+            throw new InvalidBreakerConfigException("openWaitJitter", b.openWaitJitter, "in [0, 1)", "[0, 1)");
+        }
+        if (b.halfOpenMaxProbes < 1 || b.halfOpenMaxProbes > MAX_PROBES) {
+            throw new InvalidBreakerConfigException("halfOpenMaxProbes", b.halfOpenMaxProbes,
+                    "in [1, " + MAX_PROBES + "]", "[1, " + MAX_PROBES + "]");
+        }
+        atLeast("halfOpenSuccessesToClose", b.halfOpenSuccessesToClose, 1, "");
+        atLeast("halfOpenFailuresToReopen", b.halfOpenFailuresToReopen, 1, "");
+        positive("halfOpenMaxWait", b.halfOpenMaxWait);
+        present("classifier", b.classifier);
+        present("ticker", b.ticker);
+        present("clock", b.clock);
+    }
+
+    private static void positive(String setting, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new InvalidBreakerConfigException(setting, value, "positive", "> 0");
+        }
+    }
+
+    private static void atLeast(String setting, int value, int min, String note) {
+        if (value < min) {
+            throw new InvalidBreakerConfigException(setting, value, "at least " + min + note, ">= " + min + note);
+        }
+    }
+
+    private static void percentOrOff(String setting, double value) {
+        if (!(value >= 0 && value <= 100)) {
+            throw new InvalidBreakerConfigException(setting, value,
+                    "in (0, 100] (or 0 to turn the rule off)", "(0, 100], or 0 to turn the rule off");
+        }
+    }
+
+    private static void present(String setting, Object value) {
+        if (value == null) {
+            throw new InvalidBreakerConfigException(setting, null, "set", "not null");
+        }
+    }
+}

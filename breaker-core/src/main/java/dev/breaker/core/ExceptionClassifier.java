@@ -1,0 +1,120 @@
+package dev.breaker.core;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+
+/** The {@link OutcomeClassifier} built from exception lists: walks the cause chain, allocates nothing. */
+final class ExceptionClassifier implements OutcomeClassifier {
+
+    private static final Class<?>[] NONE = {};
+    /** A cause chain longer than this is treated as ending there (guards against cycles). */
+    private static final int MAX_DEPTH = 16;
+
+    static final ExceptionClassifier DEFAULTS =
+            new ExceptionClassifier(NONE, NONE, NONE, new Class<?>[] {TimeoutException.class}, null);
+
+    private final Class<?>[] record;
+    private final Class<?>[] ignore;
+    private final Class<?>[] throttled;
+    private final Class<?>[] timeout;
+    private final Predicate<Object> failureResult;
+
+    private ExceptionClassifier(Class<?>[] record, Class<?>[] ignore, Class<?>[] throttled, Class<?>[] timeout,
+                                Predicate<Object> failureResult) {
+        this.record = record;
+        this.ignore = ignore;
+        this.throttled = throttled;
+        this.timeout = timeout;
+        this.failureResult = failureResult;
+    }
+
+    @Override
+    public Outcome classify(Object result, Throwable error) {
+        if (error == null) {
+            return failureResult != null && failureResult.test(result) ? Outcome.FAILURE : Outcome.SUCCESS;
+        }
+        Throwable t = error;
+        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++) {
+            if (matches(ignore, t)) {
+                return Outcome.IGNORED;
+            }
+            if (matches(throttled, t)) {
+                return Outcome.THROTTLED;
+            }
+            if (matches(timeout, t)) {
+                return Outcome.TIMEOUT;
+            }
+            if (matches(record, t)) {
+                return Outcome.FAILURE;
+            }
+            t = t.getCause() == t ? null : t.getCause();
+        }
+        return record.length == 0 ? Outcome.FAILURE : Outcome.IGNORED;
+    }
+
+    private static boolean matches(Class<?>[] types, Throwable t) {
+        for (Class<?> type : types) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static final class Builder implements OutcomeClassifier.Builder {
+
+        private Class<?>[] record = NONE;
+        private Class<?>[] ignore = NONE;
+        private Class<?>[] throttled = NONE;
+        private Class<?>[] timeout = DEFAULTS.timeout;
+        private Predicate<Object> failureResult;
+
+        @SafeVarargs
+        @Override
+        public final Builder recordExceptions(Class<? extends Throwable>... types) {
+            record = copy("recordExceptions", types);
+            return this;
+        }
+
+        @SafeVarargs
+        @Override
+        public final Builder ignoreExceptions(Class<? extends Throwable>... types) {
+            ignore = copy("ignoreExceptions", types);
+            return this;
+        }
+
+        @SafeVarargs
+        @Override
+        public final Builder throttledExceptions(Class<? extends Throwable>... types) {
+            throttled = copy("throttledExceptions", types);
+            return this;
+        }
+
+        @SafeVarargs
+        @Override
+        public final Builder timeoutExceptions(Class<? extends Throwable>... types) {
+            timeout = copy("timeoutExceptions", types);
+            return this;
+        }
+
+        @Override
+        public Builder failureResult(Predicate<Object> isFailure) {
+            failureResult = isFailure;
+            return this;
+        }
+
+        @Override
+        public OutcomeClassifier build() {
+            return new ExceptionClassifier(record, ignore, throttled, timeout, failureResult);
+        }
+
+        private static Class<?>[] copy(String setting, Class<?>[] types) {
+            if (types == null || Arrays.asList(types).contains(null)) {
+                throw new InvalidBreakerConfigException(setting, types == null ? null : Arrays.toString(types),
+                        "a list of exception types without nulls", "exception types, no nulls");
+            }
+            return types.clone();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.breaker.core;
+
+import dev.breaker.core.internal.BucketWindow;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds a {@link Snapshot} from a breaker's live structures. */
+final class Snapshots {
+
+    private Snapshots() {
+    }
+
+    static Snapshot of(Breaker breaker, BreakerState state, BucketWindow window, TripRules rules,
+                       List<Transition> transitions, long now) {
+        Instant wallNow = breaker.config().clock().instant();
+        long current = window.epoch(now);
+        long bucketNanos = window.bucketNanos();
+        List<Snapshot.BucketCounts> buckets = new ArrayList<>(window.buckets());
+        long[] sums = new long[BucketWindow.SLOW + 1];
+        for (long e = current - window.buckets() + 1; e <= current; e++) {
+            long[] c = new long[BucketWindow.SLOW + 1];
+            for (int k = 0; k <= BucketWindow.SLOW; k++) {
+                c[k] = window.count(k, e);
+                sums[k] += c[k];
+            }
+            Instant start = wallNow.minusNanos(now - e * bucketNanos);
+            buckets.add(new Snapshot.BucketCounts(start, c[BucketWindow.SUCCESS], c[BucketWindow.FAILURE],
+                    c[BucketWindow.TIMEOUT], c[BucketWindow.IGNORED], c[BucketWindow.THROTTLED], c[BucketWindow.SLOW]));
+        }
+        long calls = sums[BucketWindow.SUCCESS] + sums[BucketWindow.FAILURE] + sums[BucketWindow.TIMEOUT];
+        double failureRate = rules.failureRate(sums[BucketWindow.SUCCESS], sums[BucketWindow.FAILURE],
+                sums[BucketWindow.TIMEOUT]);
+        double slowCallRate = TripRules.slowCallRate(sums[BucketWindow.SLOW], calls);
+        int consecutive = state instanceof ClosedState closed ? closed.consecutive() : 0;
+        Snapshot.Probes probes = state instanceof HalfOpenState halfOpen ? halfOpen.probes() : Snapshot.Probes.NONE;
+        Instant openUntil = state instanceof OpenState open ? open.untilInstant() : null;
+        return new Snapshot(breaker.name(), state.state, state.since, List.copyOf(buckets),
+                calls, sums[BucketWindow.FAILURE], sums[BucketWindow.TIMEOUT], sums[BucketWindow.IGNORED],
+                sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate,
+                consecutive, (int) Math.min(Integer.MAX_VALUE, window.inFlight()), probes, openUntil,
+                breaker.totals().trips(), transitions, breaker.config());
+    }
+}

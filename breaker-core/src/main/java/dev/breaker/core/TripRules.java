@@ -1,0 +1,104 @@
+package dev.breaker.core;
+
+import dev.breaker.core.internal.BucketWindow;
+import java.time.Duration;
+
+/** The trip rules of one config: each answers with the reason to trip ("which rule, which numbers"), or null. */
+final class TripRules {
+
+    final int consecutiveFailures;
+    final double failureRateThreshold;
+    final double slowCallRateThreshold;
+    final int minimumCalls;
+    final double timeoutWeight;
+    final long slowNanos;
+    final int stallCalls;
+    private final String slowText;
+
+    TripRules(BreakerConfig config) {
+        consecutiveFailures = config.consecutiveFailures();
+        failureRateThreshold = config.failureRateThreshold();
+        slowCallRateThreshold = config.slowCallRateThreshold();
+        minimumCalls = config.minimumCalls();
+        timeoutWeight = config.timeoutWeight();
+        slowNanos = config.slowCallDuration().toNanos();
+        stallCalls = config.stallCalls();
+        slowText = Numbers.format(config.slowCallDuration());
+    }
+
+    /** Whether an outcome counts as a failure (a TIMEOUT does unless its weight is 0). */
+    boolean isFailure(Outcome outcome) {
+        return outcome == Outcome.FAILURE || outcome == Outcome.TIMEOUT && timeoutWeight > 0;
+    }
+
+    /** Whether an outcome counts toward the rates (and so may be slow). */
+    static boolean counts(Outcome outcome) {
+        return outcome.ordinal() <= Outcome.TIMEOUT.ordinal();
+    }
+
+    boolean slowRuleOn() {
+        return slowCallRateThreshold > 0;
+    }
+
+    String consecutive(int failures) {
+        return consecutiveFailures > 0 && failures >= consecutiveFailures
+                ? "consecutive failures " + failures + " >= " + consecutiveFailures : null;
+    }
+
+    /** The failure-rate and slow-call-rate rules over the window ending at {@code now}. */
+    String rates(BucketWindow window, long now) {
+        if (failureRateThreshold == 0 && slowCallRateThreshold == 0) {
+            return null;
+        }
+        long successes = window.sum(BucketWindow.SUCCESS, now);
+        long failures = window.sum(BucketWindow.FAILURE, now);
+        long timeouts = window.sum(BucketWindow.TIMEOUT, now);
+        long calls = successes + failures + timeouts;
+        if (calls < minimumCalls) {
+            return null;
+        }
+        if (failureRateThreshold > 0) {
+            double rate = failureRate(successes, failures, timeouts);
+            if (rate >= failureRateThreshold) {
+                return "failure rate " + Numbers.format(rate) + "% >= " + Numbers.format(failureRateThreshold)
+                        + "% over " + calls + " calls";
+            }
+        }
+        if (slowCallRateThreshold > 0) {
+            double rate = slowCallRate(window.sum(BucketWindow.SLOW, now), calls);
+            if (rate >= slowCallRateThreshold) {
+                return "slow-call rate " + Numbers.format(rate) + "% >= " + Numbers.format(slowCallRateThreshold)
+                        + "% over " + calls + " calls";
+            }
+        }
+        return null;
+    }
+
+    /** The stall rule: calls of the current state in flight longer than slowCallDuration. */
+    String stall(BucketWindow window, long stateSince, long now) {
+        long stalled = window.inFlightStartedBefore(now - slowNanos, stateSince, now);
+        return stalled >= stallCalls ? "stall: " + stalled + " calls in flight longer than " + slowText : null;
+    }
+
+    /** Percent of weighted failures among weighted calls: (f + w t) / (s + f + w t). */
+    double failureRate(long successes, long failures, long timeouts) {
+        double weighted = failures + timeoutWeight * timeouts;
+        return weighted == 0 ? 0 : 100 * weighted / (successes + weighted);
+    }
+
+    static double slowCallRate(long slow, long calls) {
+        return calls == 0 ? 0 : Math.min(100, 100.0 * slow / calls);
+    }
+
+    /** The open wait of the {@code streak}-th consecutive trip: multiplied, capped, jittered. */
+    static long openWaitNanos(BreakerConfig config, int streak, double random) {
+        double base = config.openWait().toNanos() * Math.pow(config.openWaitMultiplier(), Math.max(0, streak - 1));
+        double max = config.maxOpenWait().toNanos();
+        double jittered = Math.min(base, max) * (1 + config.openWaitJitter() * (2 * random - 1));
+        return (long) Math.max(1, Math.min(jittered, max));
+    }
+
+    static String waitText(long nanos) {
+        return Numbers.format(Duration.ofMillis(Math.max(1, Math.round(nanos / 1e6))));
+    }
+}
