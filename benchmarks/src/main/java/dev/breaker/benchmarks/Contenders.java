@@ -4,6 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
@@ -56,6 +60,7 @@ public abstract class Contenders {
 
     final Dependency dependency = new Dependency();
 
+    Breaker breaker;
     NaiveBreaker naive;
     dev.failsafe.CircuitBreaker<Object> failsafe;
     CircuitBreaker r4jCountSynchronized;
@@ -68,6 +73,7 @@ public abstract class Contenders {
 
     @Setup(Level.Trial)
     public void createBreakers() {
+        breaker = breaker();
         naive = naive();
         failsafe = failsafe();
         r4jCountSynchronized = resilience4j(SlidingWindowType.COUNT_BASED, SlidingWindowSynchronizationStrategy.SYNCHRONIZED);
@@ -75,6 +81,7 @@ public abstract class Contenders {
         r4jTimeSynchronized = resilience4j(SlidingWindowType.TIME_BASED, SlidingWindowSynchronizationStrategy.SYNCHRONIZED);
         r4jTimeLockFree = resilience4j(SlidingWindowType.TIME_BASED, SlidingWindowSynchronizationStrategy.LOCK_FREE);
         if (open()) {
+            trip(breaker);
             trip(naive);
             trip(failsafe);
             resilience4j().forEach(Contenders::trip);
@@ -90,6 +97,17 @@ public abstract class Contenders {
     @TearDown(Level.Trial)
     public void checkBreakersStayed() {
         requireMeasuredState("after measuring");
+    }
+
+    static Breaker breaker() {
+        BreakerConfig config = BreakerConfig.builder()
+                .window(WINDOW)
+                .failureRateThreshold(FAILURE_RATE)
+                .minimumCalls(MINIMUM_CALLS)
+                .openWait(OPEN_WAIT)
+                .maxOpenWait(OPEN_WAIT)
+                .build();
+        return Breaker.of("breaker", config);
     }
 
     static NaiveBreaker naive() {
@@ -112,6 +130,14 @@ public abstract class Contenders {
                 .waitDurationInOpenState(OPEN_WAIT)
                 .build();
         return CircuitBreaker.of("r4j-" + type + "-" + strategy, config);
+    }
+
+    static void trip(Breaker breaker) {
+        for (int i = 0; i < TRIP_ATTEMPTS && breaker.state() != dev.breaker.core.State.OPEN; i++) {
+            Permit permit = breaker.acquire();
+            breaker.release(permit, Outcome.FAILURE, 0);
+        }
+        requireOpen("breaker", breaker.state() == dev.breaker.core.State.OPEN);
     }
 
     static void trip(NaiveBreaker naive) {
@@ -154,6 +180,9 @@ public abstract class Contenders {
     private void requireMeasuredState(String when) {
         boolean open = open();
         StringBuilder wrong = new StringBuilder();
+        if (breaker.state() != (open ? dev.breaker.core.State.OPEN : dev.breaker.core.State.CLOSED)) {
+            wrong.append(" breaker");
+        }
         if (open ? !naive.isOpen() : !naive.isClosed()) {
             wrong.append(" naive");
         }

@@ -1,5 +1,7 @@
 package dev.breaker.benchmarks;
 
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Blackhole;
@@ -16,6 +18,19 @@ public abstract class GuardedCall extends Contenders {
     @Benchmark
     public void unprotected(Blackhole bh) {
         bh.consume(dependency.call());
+    }
+
+    @Benchmark
+    public void breaker(Blackhole bh) {
+        Permit permit = breaker.acquire();
+        if (!permit.granted()) {
+            bh.consume(FALLBACK);
+            return;
+        }
+        long start = breaker.nanos();
+        String reply = dependency.call();
+        breaker.release(permit, Outcome.SUCCESS, breaker.nanos() - start);
+        bh.consume(reply);
     }
 
     @Benchmark

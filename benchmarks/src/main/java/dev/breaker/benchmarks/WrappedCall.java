@@ -2,6 +2,7 @@ package dev.breaker.benchmarks;
 
 import java.util.concurrent.Callable;
 
+import dev.breaker.core.BreakerOpenException;
 import dev.failsafe.CircuitBreakerOpenException;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
@@ -33,6 +34,15 @@ public abstract class WrappedCall extends Contenders {
     @Benchmark
     public void unprotected(Blackhole bh) throws Exception {
         bh.consume(callable.call());
+    }
+
+    @Benchmark
+    public void breaker(Blackhole bh) throws Exception {
+        try {
+            bh.consume(breaker.call(callable));
+        } catch (BreakerOpenException rejected) {
+            bh.consume(FALLBACK);
+        }
     }
 
     @Benchmark

@@ -49,7 +49,7 @@ class GuardedCallTest {
 
     private void callEveryContender(GuardedCall benchmark) {
         List<BiConsumer<GuardedCall, Blackhole>> contenders = List.of(
-                GuardedCall::unprotected, GuardedCall::naive, GuardedCall::failsafe,
+                GuardedCall::unprotected, GuardedCall::breaker, GuardedCall::naive, GuardedCall::failsafe,
                 GuardedCall::r4jCountSynchronized, GuardedCall::r4jCountLockFree,
                 GuardedCall::r4jTimeSynchronized, GuardedCall::r4jTimeLockFree);
         for (BiConsumer<GuardedCall, Blackhole> contender : contenders) {

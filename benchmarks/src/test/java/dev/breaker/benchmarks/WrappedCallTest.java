@@ -41,7 +41,7 @@ class WrappedCallTest {
 
     private void callEveryContender(WrappedCall benchmark) throws Exception {
         List<Contender> contenders = List.of(
-                WrappedCall::unprotected, WrappedCall::failsafe,
+                WrappedCall::unprotected, WrappedCall::breaker, WrappedCall::failsafe,
                 WrappedCall::r4jCountSynchronized, WrappedCall::r4jCountLockFree,
                 WrappedCall::r4jTimeSynchronized, WrappedCall::r4jTimeLockFree);
         for (Contender contender : contenders) {
