@@ -1,0 +1,36 @@
+package dev.breaker.aspect;
+
+import java.time.Duration;
+import java.util.concurrent.Future;
+
+/**
+ * How the aspect waits: the pause before a retry and the timeout of an asynchronous call. Tests
+ * replace it so nothing really sleeps.
+ */
+public interface DelayScheduler {
+
+	/**
+	 * Block the calling thread for the pause before a synchronous retry.
+	 * @param pause how long
+	 * @throws InterruptedException if the thread is interrupted while waiting
+	 */
+	void sleep(Duration pause) throws InterruptedException;
+
+	/**
+	 * Run a task once the delay has passed, on a thread other than the timer's own.
+	 * @param delay how long from now
+	 * @param task what to run
+	 * @return a handle to cancel the task (a cancelled timeout no longer holds its call)
+	 */
+	Future<?> schedule(Duration delay, Runnable task);
+
+	/**
+	 * The real clock: {@link Thread#sleep} and one shared daemon timer thread handing tasks to the
+	 * common fork-join pool.
+	 * @return a new scheduler; close it when done
+	 */
+	static SystemDelayScheduler system() {
+		return new SystemDelayScheduler();
+	}
+
+}

@@ -1,0 +1,246 @@
+package dev.breaker.aspect;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
+import dev.breaker.core.Permit;
+import org.aspectj.lang.ProceedingJoinPoint;
+
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+
+/**
+ * One {@code @CircuitGuarded} method, resolved at start-up: its breaker, tenant expression,
+ * fallbacks and call policy; runs a synchronous call.
+ *
+ * <p>The closed path of a synchronous call without tenant or retries allocates nothing: the
+ * breaker was looked up at start-up, its permit is preallocated, the outcome is an enum and the
+ * call is timed on the breaker's ticker.
+ */
+final class GuardedMethod {
+
+	enum Kind {
+
+		/** Returns a value (or void): recorded when the call returns. */
+		PLAIN,
+
+		/** Returns a CompletionStage or CompletableFuture: recorded when the stage completes. */
+		STAGE,
+
+		/** Returns a Mono: recorded when it terminates. */
+		MONO,
+
+		/** Returns a Flux: recorded when it terminates. */
+		FLUX
+
+	}
+
+	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+
+	private final String name;
+
+	private final Method method;
+
+	private final Class<?> targetClass;
+
+	private final Kind kind;
+
+	private final BreakerRegistry registry;
+
+	private final Breaker breaker;
+
+	private final Expression tenant;
+
+	private final Fallbacks fallbacks;
+
+	private final CallPolicy policy;
+
+	private final DelayScheduler delays;
+
+	private final List<FallbackObserver> observers;
+
+	GuardedMethod(String name, Method method, Class<?> targetClass, Kind kind, BreakerRegistry registry,
+			Expression tenant, Fallbacks fallbacks, CallPolicy policy, DelayScheduler delays,
+			List<FallbackObserver> observers) {
+		this.name = name;
+		this.method = method;
+		this.targetClass = targetClass;
+		this.kind = kind;
+		this.registry = registry;
+		this.breaker = (registry != null) ? registry.breaker(name) : null;
+		this.tenant = tenant;
+		this.fallbacks = fallbacks;
+		this.policy = policy;
+		this.delays = delays;
+		this.observers = observers;
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	Method method() {
+		return this.method;
+	}
+
+	Class<?> targetClass() {
+		return this.targetClass;
+	}
+
+	Kind kind() {
+		return this.kind;
+	}
+
+	Fallbacks fallbacks() {
+		return this.fallbacks;
+	}
+
+	CallPolicy policy() {
+		return this.policy;
+	}
+
+	DelayScheduler delays() {
+		return this.delays;
+	}
+
+	List<FallbackObserver> observers() {
+		return this.observers;
+	}
+
+	Object invoke(ProceedingJoinPoint pjp) throws Throwable {
+		return switch (this.kind) {
+			case PLAIN -> invokePlain(pjp);
+			case STAGE -> new StageCall(this, pjp, breakerFor(pjp)).start();
+			case MONO -> ReactorCalls.mono(this, pjp);
+			case FLUX -> ReactorCalls.flux(this, pjp);
+		};
+	}
+
+	/** The breaker of this call: the tenant's child when the tenant expression names one. */
+	Breaker breakerFor(ProceedingJoinPoint pjp) {
+		if (this.tenant == null) {
+			return this.breaker;
+		}
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(pjp.getTarget(), this.method,
+				pjp.getArgs(), PARAMETER_NAMES);
+		Object key = this.tenant.getValue(context);
+		return (key != null) ? this.registry.breaker(this.name, key.toString()) : this.breaker;
+	}
+
+	private Object invokePlain(ProceedingJoinPoint pjp) throws Throwable {
+		Breaker breaker = breakerFor(pjp);
+		RetryPolicy retry = this.policy.retry();
+		if (retry.recordEachAttempt() && retry.maxRetries() > 0) {
+			return invokeRecordingEachAttempt(pjp, breaker, retry);
+		}
+		Permit permit = breaker.acquire();
+		if (!permit.granted()) {
+			return fallback(pjp, breaker.rejection());
+		}
+		OutcomeClassifier classifier = breaker.config().classifier();
+		long start = breaker.nanos();
+		Object result;
+		Throwable error;
+		Outcome outcome;
+		int retries = 0;
+		while (true) {
+			try {
+				result = pjp.proceed();
+				error = null;
+			}
+			catch (Throwable ex) {
+				result = null;
+				error = ex;
+			}
+			outcome = classifier.classify(result, error);
+			if (retries == retry.maxRetries() || !retry.retries(outcome) || !pause(retry, retries++)) {
+				break;
+			}
+		}
+		breaker.release(permit, outcome, breaker.nanos() - start);
+		return finish(pjp, result, error, outcome);
+	}
+
+	private Object invokeRecordingEachAttempt(ProceedingJoinPoint pjp, Breaker breaker, RetryPolicy retry)
+			throws Throwable {
+		OutcomeClassifier classifier = breaker.config().classifier();
+		int retries = 0;
+		while (true) {
+			Permit permit = breaker.acquire();
+			if (!permit.granted()) {
+				return fallback(pjp, breaker.rejection());
+			}
+			long start = breaker.nanos();
+			Object result;
+			Throwable error;
+			try {
+				result = pjp.proceed();
+				error = null;
+			}
+			catch (Throwable ex) {
+				result = null;
+				error = ex;
+			}
+			Outcome outcome = classifier.classify(result, error);
+			breaker.release(permit, outcome, breaker.nanos() - start);
+			if (retries == retry.maxRetries() || !retry.retries(outcome) || !pause(retry, retries++)) {
+				return finish(pjp, result, error, outcome);
+			}
+		}
+	}
+
+	private boolean pause(RetryPolicy retry, int retries) {
+		try {
+			this.delays.sleep(retry.pause(retries, ThreadLocalRandom.current().nextDouble()));
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private Object finish(ProceedingJoinPoint pjp, Object result, Throwable error, Outcome outcome)
+			throws Throwable {
+		if (error == null) {
+			return result;
+		}
+		if (counted(outcome)) {
+			return fallback(pjp, error);
+		}
+		throw error;
+	}
+
+	/** Whether an outcome sends the call to its fallbacks: a failure the breaker counts. */
+	static boolean counted(Outcome outcome) {
+		return outcome == Outcome.FAILURE || outcome == Outcome.TIMEOUT;
+	}
+
+	Object fallback(ProceedingJoinPoint pjp, Throwable cause) throws Throwable {
+		if (this.fallbacks.isEmpty()) {
+			throw cause;
+		}
+		return this.fallbacks.run(pjp.getTarget(), pjp.getArgs(), cause, this.name, this.observers);
+	}
+
+	CompletableFuture<Object> fallbackAsync(ProceedingJoinPoint pjp, Throwable cause) {
+		if (this.fallbacks.isEmpty()) {
+			return CompletableFuture.failedFuture(cause);
+		}
+		return this.fallbacks.runAsync(pjp.getTarget(), pjp.getArgs(), cause, this.name, this.observers);
+	}
+
+	@Override
+	public String toString() {
+		return "GuardedMethod[" + this.name + " " + Fallbacks.describe(this.method) + "]";
+	}
+
+}

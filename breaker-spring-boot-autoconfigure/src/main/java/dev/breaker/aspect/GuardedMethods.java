@@ -1,0 +1,234 @@
+package dev.breaker.aspect;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import dev.breaker.annotation.CircuitGuarded;
+import dev.breaker.core.BreakerRegistry;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodClassKey;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Every {@code @CircuitGuarded} method of the application, found and checked when the singletons
+ * are ready (so a broken fallback or tenant expression stops start-up), then looked up by the
+ * aspect on each call.
+ */
+public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAware {
+
+	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			GuardedMethods.class.getClassLoader());
+
+	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+	private final BreakerRegistry registry;
+
+	private final Function<String, CallPolicy> policies;
+
+	private final DelayScheduler delays;
+
+	private final List<FallbackObserver> observers;
+
+	/** Keyed by the method the proxy reports; the entry is right when its target class matches. */
+	private final Map<Method, GuardedMethod> byMethod = new ConcurrentHashMap<>();
+
+	/** The rare rest: one method reached through several target classes, or not found by the scan. */
+	private final Map<MethodClassKey, GuardedMethod> byMethodAndClass = new ConcurrentHashMap<>();
+
+	private final Set<String> names = ConcurrentHashMap.newKeySet();
+
+	private volatile ConfigurableListableBeanFactory beanFactory;
+
+	private volatile boolean scanned;
+
+	/**
+	 * Create the method registry.
+	 * @param registry where the breakers come from
+	 * @param policies the timeout and retry policy per breaker name
+	 * @param delays how retries pause and timeouts fire
+	 * @param observers told of every fallback run
+	 */
+	public GuardedMethods(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
+			List<FallbackObserver> observers) {
+		this.registry = registry;
+		this.policies = policies;
+		this.delays = delays;
+		this.observers = List.copyOf(observers);
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
+			this.beanFactory = listable;
+		}
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		scan();
+	}
+
+	/**
+	 * The breaker names the scanned {@code @CircuitGuarded} methods use.
+	 * @return the names, sorted
+	 */
+	public Set<String> names() {
+		scan();
+		return new TreeSet<>(this.names);
+	}
+
+	/**
+	 * Finds and checks the guarded methods of every bean, once.
+	 * @throws InvalidGuardedMethodException for the first method that cannot be guarded
+	 */
+	public synchronized void scan() {
+		if (this.scanned || this.beanFactory == null) {
+			return;
+		}
+		this.scanned = true;
+		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
+			Class<?> type = this.beanFactory.getType(beanName, false);
+			if (type == null || Proxy.isProxyClass(type) || isFramework(type)) {
+				continue;
+			}
+			register(beanName, ClassUtils.getUserClass(type));
+		}
+	}
+
+	private static boolean isFramework(Class<?> type) {
+		String name = type.getName();
+		return name.startsWith("org.springframework.") || name.startsWith("java.") || name.startsWith("jdk.");
+	}
+
+	/**
+	 * Resolves and checks the guarded methods of one bean class.
+	 * @param beanName the bean name, for error messages
+	 * @param type the bean's user class
+	 * @throws InvalidGuardedMethodException for a method that cannot be guarded
+	 */
+	void register(String beanName, Class<?> type) {
+		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(type, ReflectionUtils.USER_DECLARED_METHODS)) {
+			CircuitGuarded annotation = annotation(method);
+			if (annotation != null) {
+				GuardedMethod guarded = resolve(beanName, type, method, annotation);
+				this.byMethod.putIfAbsent(method, guarded);
+				this.byMethodAndClass.put(new MethodClassKey(method, type), guarded);
+			}
+		}
+	}
+
+	/**
+	 * The guarded method behind a proxied call, or {@code null} when the method is not guarded.
+	 * @param method the method the proxy reports
+	 * @param target the target object
+	 * @return the guarded method, or {@code null}
+	 */
+	GuardedMethod find(Method method, Object target) {
+		GuardedMethod guarded = this.byMethod.get(method);
+		if (guarded != null && guarded.targetClass() == target.getClass()) {
+			return guarded;
+		}
+		return findSlowly(method, target.getClass());
+	}
+
+	private GuardedMethod findSlowly(Method method, Class<?> targetClass) {
+		MethodClassKey key = new MethodClassKey(method, targetClass);
+		GuardedMethod guarded = this.byMethodAndClass.get(key);
+		if (guarded != null) {
+			return (guarded.kind() != null) ? guarded : null;
+		}
+		Class<?> userClass = ClassUtils.getUserClass(targetClass);
+		Method specific = ClassUtils.getMostSpecificMethod(method, userClass);
+		CircuitGuarded annotation = annotation(specific);
+		guarded = (annotation != null) ? resolve("(bean of type " + userClass.getName() + ")", userClass, specific,
+				annotation) : notGuarded(specific, userClass);
+		this.byMethodAndClass.putIfAbsent(key, guarded);
+		return (guarded.kind() != null) ? guarded : null;
+	}
+
+	private GuardedMethod notGuarded(Method method, Class<?> type) {
+		return new GuardedMethod(null, method, type, null, null, null, null, null, null, null);
+	}
+
+	private static CircuitGuarded annotation(Method method) {
+		if (Modifier.isStatic(method.getModifiers()) || method.isBridge() || method.isSynthetic()) {
+			return null;
+		}
+		CircuitGuarded annotation = method.getAnnotation(CircuitGuarded.class);
+		if (annotation != null) {
+			return annotation;
+		}
+		if (Modifier.isPublic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
+			return method.getDeclaringClass().getAnnotation(CircuitGuarded.class);
+		}
+		return null;
+	}
+
+	private GuardedMethod resolve(String beanName, Class<?> type, Method method, CircuitGuarded annotation) {
+		String signature = Fallbacks.describe(method);
+		if (!StringUtils.hasText(annotation.name())) {
+			throw new InvalidGuardedMethodException(beanName, signature, "the breaker name is empty",
+					"name the dependency it calls, e.g. @CircuitGuarded(name = \"payments\")", null);
+		}
+		GuardedMethod.Kind kind = kind(beanName, signature, method.getReturnType());
+		Expression tenant = tenant(beanName, signature, annotation.tenant());
+		Fallbacks fallbacks = Fallbacks.resolve(beanName, type, method, annotation.fallbackMethod(),
+				kind == GuardedMethod.Kind.STAGE);
+		this.names.add(annotation.name());
+		return new GuardedMethod(annotation.name(), method, type, kind, this.registry, tenant, fallbacks,
+				this.policies.apply(annotation.name()), this.delays, this.observers);
+	}
+
+	private static GuardedMethod.Kind kind(String beanName, String signature, Class<?> returnType) {
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			if (!returnType.isAssignableFrom(CompletableFuture.class)) {
+				throw new InvalidGuardedMethodException(beanName, signature,
+						"returns " + returnType.getName() + ", a CompletionStage the aspect cannot create",
+						"return CompletionStage or CompletableFuture", null);
+			}
+			return GuardedMethod.Kind.STAGE;
+		}
+		if (REACTOR_PRESENT) {
+			if (returnType == reactor.core.publisher.Mono.class) {
+				return GuardedMethod.Kind.MONO;
+			}
+			if (returnType == reactor.core.publisher.Flux.class) {
+				return GuardedMethod.Kind.FLUX;
+			}
+		}
+		return GuardedMethod.Kind.PLAIN;
+	}
+
+	private static Expression tenant(String beanName, String signature, String tenant) {
+		if (!StringUtils.hasText(tenant)) {
+			return null;
+		}
+		try {
+			return PARSER.parseExpression(tenant);
+		}
+		catch (ParseException ex) {
+			throw new InvalidGuardedMethodException(beanName, signature,
+					"tenant expression '" + tenant + "' does not parse (" + ex.getMessage() + ")",
+					"use a SpEL expression over the method's arguments, e.g. tenant = \"#userId\" or \"#p0\"", ex);
+		}
+	}
+
+}

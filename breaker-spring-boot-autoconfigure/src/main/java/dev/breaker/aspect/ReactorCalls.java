@@ -1,0 +1,195 @@
+package dev.breaker.aspect;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+import org.aspectj.lang.ProceedingJoinPoint;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Guarded calls of methods returning {@link Mono} or {@link Flux}: nothing happens until
+ * subscription; the outcome is recorded when the publisher terminates (a cancellation is recorded
+ * as IGNORED, so a probe permit is never held forever). Loaded only when Reactor is present.
+ */
+final class ReactorCalls {
+
+	private ReactorCalls() {
+	}
+
+	static Mono<Object> mono(GuardedMethod method, ProceedingJoinPoint pjp) {
+		return Mono.defer(() -> {
+			Breaker breaker = method.breakerFor(pjp);
+			RetryPolicy retry = method.policy().retry();
+			if (retry.recordEachAttempt()) {
+				return Mono.fromDirect(recordedAttempts(method, pjp, breaker, 0, true));
+			}
+			Permit permit = breaker.acquire();
+			if (!permit.granted()) {
+				return Mono.fromDirect(fallback(method, pjp, breaker.rejection(), true));
+			}
+			return Mono.fromDirect(recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0, true), true));
+		});
+	}
+
+	static Flux<Object> flux(GuardedMethod method, ProceedingJoinPoint pjp) {
+		return Flux.defer(() -> {
+			Breaker breaker = method.breakerFor(pjp);
+			RetryPolicy retry = method.policy().retry();
+			if (retry.recordEachAttempt()) {
+				return recordedAttempts(method, pjp, breaker, 0, false);
+			}
+			Permit permit = breaker.acquire();
+			if (!permit.granted()) {
+				return fallback(method, pjp, breaker.rejection(), false);
+			}
+			return recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0, false), false);
+		});
+	}
+
+	/** Breaker inside the retry: every attempt asks the breaker and is recorded. */
+	private static Flux<Object> recordedAttempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker,
+			int retries, boolean mono) {
+		return Flux.defer(() -> {
+			Permit permit = breaker.acquire();
+			if (!permit.granted()) {
+				return fallback(method, pjp, breaker.rejection(), mono);
+			}
+			AtomicBoolean emitted = new AtomicBoolean();
+			Flux<Object> attempt = withTimeout(method, source(pjp, mono)).doOnNext((value) -> emitted.set(true));
+			return record(breaker, permit, attempt).onErrorResume((error) -> {
+				Outcome outcome = breaker.config().classifier().classify(null, error);
+				RetryPolicy retry = method.policy().retry();
+				if (!emitted.get() && retries < retry.maxRetries() && retry.retries(outcome)) {
+					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
+						.thenMany(recordedAttempts(method, pjp, breaker, retries + 1, mono));
+				}
+				return GuardedMethod.counted(outcome) ? fallback(method, pjp, error, mono) : Flux.error(error);
+			});
+		});
+	}
+
+	/** Breaker outside the retry: the attempts, retried on the retry outcomes, not recorded. */
+	private static Flux<Object> attempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker, int retries,
+			boolean mono) {
+		return Flux.defer(() -> {
+			AtomicBoolean emitted = new AtomicBoolean();
+			return withTimeout(method, source(pjp, mono)).doOnNext((value) -> emitted.set(true))
+				.onErrorResume((error) -> {
+					RetryPolicy retry = method.policy().retry();
+					if (emitted.get() || retries >= retry.maxRetries()) {
+						return Flux.error(error);
+					}
+					Outcome outcome = breaker.config().classifier().classify(null, error);
+					if (!retry.retries(outcome)) {
+						return Flux.error(error);
+					}
+					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
+						.thenMany(attempts(method, pjp, breaker, retries + 1, mono));
+				});
+		});
+	}
+
+	/** The whole sequence recorded once, then the fallbacks for a counted failure. */
+	private static Flux<Object> recorded(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker,
+			Permit permit, Flux<Object> attempts, boolean mono) {
+		return record(breaker, permit, attempts).onErrorResume((error) -> {
+			Outcome outcome = breaker.config().classifier().classify(null, error);
+			return GuardedMethod.counted(outcome) ? fallback(method, pjp, error, mono) : Flux.error(error);
+		});
+	}
+
+	private static Flux<Object> record(Breaker breaker, Permit permit, Flux<Object> source) {
+		long start = breaker.nanos();
+		AtomicBoolean released = new AtomicBoolean();
+		return source.doOnComplete(() -> release(breaker, permit, start, released, Outcome.SUCCESS))
+			.doOnError((error) -> release(breaker, permit, start, released,
+					breaker.config().classifier().classify(null, error)))
+			.doOnCancel(() -> release(breaker, permit, start, released, Outcome.IGNORED));
+	}
+
+	private static void release(Breaker breaker, Permit permit, long start, AtomicBoolean released,
+			Outcome outcome) {
+		if (released.compareAndSet(false, true)) {
+			breaker.release(permit, outcome, breaker.nanos() - start);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Flux<Object> source(ProceedingJoinPoint pjp, boolean mono) {
+		Object publisher;
+		try {
+			publisher = pjp.proceed();
+		}
+		catch (Throwable ex) {
+			return Flux.error(ex);
+		}
+		return (publisher != null) ? Flux.from((Publisher<Object>) publisher) : Flux.empty();
+	}
+
+	private static Flux<Object> withTimeout(GuardedMethod method, Flux<Object> source) {
+		Duration timeout = method.policy().timeout();
+		if (timeout == null) {
+			return source;
+		}
+		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono.error(() -> new TimeoutException(
+				"breaker '" + method.name() + "': not complete within " + timeout)));
+		return source.takeUntilOther(expiry);
+	}
+
+	/** A delay on the aspect's scheduler, so tests control it. */
+	private static Mono<Long> delay(DelayScheduler delays, Duration pause) {
+		return Mono.create((sink) -> {
+			Future<?> task = delays.schedule(pause, () -> sink.success(0L));
+			sink.onCancel(() -> task.cancel(false));
+		});
+	}
+
+	/** The fallback tiers as a publisher: the first that completes wins. */
+	private static Flux<Object> fallback(GuardedMethod method, ProceedingJoinPoint pjp, Throwable cause,
+			boolean mono) {
+		if (method.fallbacks().isEmpty()) {
+			return Flux.error(cause);
+		}
+		return tier(method, pjp.getTarget(), pjp.getArgs(), cause, 0, cause, mono);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Flux<Object> tier(GuardedMethod method, Object target, Object[] args, Throwable cause, int from,
+			Throwable last, boolean mono) {
+		Fallbacks fallbacks = method.fallbacks();
+		for (int i = from; i < fallbacks.size(); i++) {
+			Method fallback = fallbacks.select(i, cause);
+			if (fallback == null) {
+				continue;
+			}
+			String name = fallbacks.name(i);
+			int next = i + 1;
+			Object value;
+			try {
+				value = fallbacks.invoke(i, fallback, target, args, cause);
+			}
+			catch (Throwable ex) {
+				Fallbacks.notify(method.observers(), method.name(), name, false);
+				return tier(method, target, args, cause, next, ex, mono);
+			}
+			Flux<Object> result = (value instanceof Publisher<?> publisher) ? Flux.from((Publisher<Object>) publisher)
+					: Mono.justOrEmpty(value).flux();
+			return result.doOnComplete(() -> Fallbacks.notify(method.observers(), method.name(), name, true))
+				.onErrorResume((error) -> {
+					Fallbacks.notify(method.observers(), method.name(), name, false);
+					return tier(method, target, args, cause, next, error, mono);
+				});
+		}
+		return Flux.error(last);
+	}
+
+}

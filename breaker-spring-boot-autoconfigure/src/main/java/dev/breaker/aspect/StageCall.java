@@ -1,0 +1,146 @@
+package dev.breaker.aspect;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+import org.aspectj.lang.ProceedingJoinPoint;
+
+/**
+ * One guarded call of a method returning a {@link CompletionStage}: the outcome is recorded when
+ * the stage completes, a timeout completes it with a {@link TimeoutException}, retries are
+ * scheduled rather than slept.
+ */
+final class StageCall {
+
+	private final GuardedMethod method;
+
+	private final ProceedingJoinPoint pjp;
+
+	private final Breaker breaker;
+
+	private final RetryPolicy retry;
+
+	private final Duration timeout;
+
+	private final CompletableFuture<Object> result = new CompletableFuture<>();
+
+	private Permit permit;
+
+	private long start;
+
+	private int retries;
+
+	StageCall(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker) {
+		this.method = method;
+		this.pjp = pjp;
+		this.breaker = breaker;
+		this.retry = method.policy().retry();
+		this.timeout = method.policy().timeout();
+	}
+
+	CompletableFuture<Object> start() {
+		if (!this.retry.recordEachAttempt() && !acquire()) {
+			return this.result;
+		}
+		attempt();
+		return this.result;
+	}
+
+	private boolean acquire() {
+		this.permit = this.breaker.acquire();
+		if (!this.permit.granted()) {
+			fallback(this.breaker.rejection());
+			return false;
+		}
+		this.start = this.breaker.nanos();
+		return true;
+	}
+
+	private void attempt() {
+		if (this.retry.recordEachAttempt() && !acquire()) {
+			return;
+		}
+		CompletionStage<?> stage;
+		try {
+			stage = (CompletionStage<?>) this.pjp.proceed();
+		}
+		catch (Throwable ex) {
+			stage = CompletableFuture.failedFuture(ex);
+		}
+		if (stage == null) {
+			stage = CompletableFuture.completedFuture(null);
+		}
+		CompletableFuture<Object> attempt = new CompletableFuture<>();
+		Future<?> timer = (this.timeout != null) ? this.method.delays()
+			.schedule(this.timeout, () -> attempt.completeExceptionally(new TimeoutException(
+					"breaker '" + this.method.name() + "': no result within " + this.timeout))) : null;
+		CompletionStage<?> source = stage;
+		stage.whenComplete((value, error) -> {
+			if (error != null) {
+				attempt.completeExceptionally(error);
+			}
+			else {
+				attempt.complete(value);
+			}
+		});
+		attempt.whenComplete((value, error) -> {
+			if (timer != null) {
+				timer.cancel(false);
+			}
+			if (error instanceof TimeoutException) {
+				cancel(source);
+			}
+			finished(value, (error != null) ? Fallbacks.unwrap(error) : null);
+		});
+	}
+
+	private static void cancel(CompletionStage<?> stage) {
+		try {
+			stage.toCompletableFuture().cancel(true);
+		}
+		catch (UnsupportedOperationException ex) {
+			// a stage that cannot be cancelled runs to its end; its result is no longer awaited
+		}
+	}
+
+	private void finished(Object value, Throwable error) {
+		Outcome outcome = this.breaker.config().classifier().classify(value, error);
+		boolean again = this.retries < this.retry.maxRetries() && this.retry.retries(outcome);
+		if (this.retry.recordEachAttempt() || !again) {
+			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+		}
+		if (again) {
+			Duration pause = this.retry.pause(this.retries++, ThreadLocalRandom.current().nextDouble());
+			this.method.delays().schedule(pause, this::attempt);
+			return;
+		}
+		if (error == null) {
+			this.result.complete(value);
+		}
+		else if (GuardedMethod.counted(outcome)) {
+			fallback(error);
+		}
+		else {
+			this.result.completeExceptionally(error);
+		}
+	}
+
+	private void fallback(Throwable cause) {
+		this.method.fallbackAsync(this.pjp, cause).whenComplete((value, error) -> {
+			if (error != null) {
+				this.result.completeExceptionally(Fallbacks.unwrap(error));
+			}
+			else {
+				this.result.complete(value);
+			}
+		});
+	}
+
+}

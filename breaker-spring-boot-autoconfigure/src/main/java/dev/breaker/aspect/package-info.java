@@ -1,0 +1,4 @@
+/**
+ * The aspect behind {@code @CircuitGuarded}: fallback resolution, retries, timeouts, tenants.
+ */
+package dev.breaker.aspect;

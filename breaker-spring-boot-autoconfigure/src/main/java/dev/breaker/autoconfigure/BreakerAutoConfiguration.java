@@ -1,0 +1,113 @@
+package dev.breaker.autoconfigure;
+
+import java.util.Map;
+
+import dev.breaker.aspect.CallPolicy;
+import dev.breaker.aspect.CircuitGuardedAspect;
+import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.aspect.FallbackObserver;
+import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.autoconfigure.BreakerProperties.Instance;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.OutcomeClassifier;
+import dev.breaker.core.Ticker;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * Auto-configuration of the breaker registry from {@code breaker.*}, its transition events and the
+ * {@code @CircuitGuarded} aspect.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "breaker.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(BreakerProperties.class)
+public final class BreakerAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	Ticker breakerTicker() {
+		return Ticker.cached();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutcomeClassifier breakerOutcomeClassifier() {
+		return OutcomeClassifier.defaults();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BreakerRegistry breakerRegistry(BreakerProperties properties, Ticker ticker, OutcomeClassifier classifier,
+			ObjectProvider<BreakerRegistryCustomizer> customizers, ResourceLoader resourceLoader) {
+		ClassLoader classLoader = resourceLoader.getClassLoader();
+		Instance defaults = properties.getDefaults();
+		String defaultsPath = "breaker.defaults";
+		BreakerRegistry.Builder builder = BreakerRegistry.builder()
+			.defaults(defaults.toConfig(defaultsPath, null, ticker, classifier, classLoader))
+			.defaultChildren(defaults.toChildren(defaultsPath, null));
+		defaults.toCallPolicy(defaultsPath, null);
+		for (Map.Entry<String, Instance> entry : properties.getInstances().entrySet()) {
+			String path = BreakerProperties.path(entry.getKey());
+			Instance instance = entry.getValue();
+			builder.config(entry.getKey(), instance.toConfig(path, defaults, ticker, classifier, classLoader));
+			builder.children(entry.getKey(), instance.toChildren(path, defaults));
+			instance.toCallPolicy(path, defaults);
+		}
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BreakerTransitionPublisher breakerTransitionPublisher(BreakerRegistry registry,
+			ApplicationEventPublisher publisher) {
+		return new BreakerTransitionPublisher(registry, publisher);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	UnusedInstancesWarning breakerUnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
+			ObjectProvider<GuardedMethods> guardedMethods) {
+		return new UnusedInstancesWarning(properties, registry, guardedMethods);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.aspectj.weaver.Advice")
+	static class AspectConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		DelayScheduler breakerDelayScheduler() {
+			return DelayScheduler.system();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		GuardedMethods breakerGuardedMethods(BreakerRegistry registry, BreakerProperties properties,
+				DelayScheduler delays, ObjectProvider<FallbackObserver> observers) {
+			return new GuardedMethods(registry, (name) -> policy(properties, name), delays,
+					observers.orderedStream().toList());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		CircuitGuardedAspect circuitGuardedAspect(GuardedMethods guardedMethods) {
+			return new CircuitGuardedAspect(guardedMethods);
+		}
+
+		private static CallPolicy policy(BreakerProperties properties, String name) {
+			return properties.instance(name).toCallPolicy(BreakerProperties.path(name), properties.getDefaults());
+		}
+
+	}
+
+}

@@ -1,0 +1,793 @@
+package dev.breaker.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+import dev.breaker.aspect.CallPolicy;
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.InvalidBreakerConfigException;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
+import dev.breaker.core.Ticker;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Configuration of every breaker: {@code breaker.defaults.*} for all of them,
+ * {@code breaker.instances.<name>.*} for one dependency.
+ */
+@ConfigurationProperties("breaker")
+public class BreakerProperties {
+
+	/**
+	 * Whether breakers and the @CircuitGuarded aspect are enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Settings every breaker starts from; a setting left out here takes the engine's default.
+	 */
+	@NestedConfigurationProperty
+	private Instance defaults = new Instance();
+
+	/**
+	 * Settings per breaker name; a setting left out is inherited from breaker.defaults.
+	 */
+	private Map<String, Instance> instances = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Instance getDefaults() {
+		return this.defaults;
+	}
+
+	public void setDefaults(Instance defaults) {
+		this.defaults = defaults;
+	}
+
+	public Map<String, Instance> getInstances() {
+		return this.instances;
+	}
+
+	public void setInstances(Map<String, Instance> instances) {
+		this.instances = instances;
+	}
+
+	/**
+	 * The settings of one breaker name: its own instance, or an empty one that inherits everything.
+	 * @param name a breaker name
+	 * @return the instance settings, never {@code null}
+	 */
+	public Instance instance(String name) {
+		Instance instance = this.instances.get(name);
+		return (instance != null) ? instance : new Instance();
+	}
+
+	/**
+	 * The property prefix of one breaker name, as used in error messages.
+	 * @param name a breaker name
+	 * @return e.g. {@code breaker.instances.payments}
+	 */
+	public static String path(String name) {
+		return "breaker.instances." + name;
+	}
+
+	/** The state the health contributor reports for an open breaker. */
+	public enum OpenHealth {
+
+		/** An open breaker does not change the application's health. */
+		UP,
+
+		/** An open breaker reports OUT_OF_SERVICE. */
+		OUT_OF_SERVICE,
+
+		/** An open breaker reports DOWN. */
+		DOWN
+
+	}
+
+	/**
+	 * Every setting of one breaker; {@code null} means inherited from {@code breaker.defaults} (and,
+	 * there, the engine's default).
+	 */
+	public static class Instance {
+
+		private static final String DEFAULTS_PATH = "breaker.defaults";
+
+		/**
+		 * Length of the sliding window the rates are computed over. Must be a whole multiple of the
+		 * bucket.
+		 */
+		private Duration window;
+
+		/**
+		 * Length of one bucket of the sliding window.
+		 */
+		private Duration bucket;
+
+		/**
+		 * Trip after this many consecutive failures; 0 turns the rule off.
+		 */
+		private Integer consecutiveFailures;
+
+		/**
+		 * Trip when this percentage of the calls in the window failed (timeouts weighted), once the
+		 * window holds minimum-calls calls; in (0, 100], 0 turns the rule off.
+		 */
+		private Double failureRateThreshold;
+
+		/**
+		 * Calls the window must hold before the failure-rate and slow-call-rate rules apply.
+		 */
+		private Integer minimumCalls;
+
+		/**
+		 * A call that takes longer than this is slow; also the age after which an unfinished call
+		 * counts toward the stall rule.
+		 */
+		private Duration slowCallDuration;
+
+		/**
+		 * Trip when this percentage of the calls in the window were slow; in (0, 100], 0 turns the
+		 * rule off.
+		 */
+		private Double slowCallRateThreshold;
+
+		/**
+		 * Trip when at least this many calls are in flight for longer than slow-call-duration (a
+		 * wedged dependency); 0 turns the rule off.
+		 */
+		private Integer stallCalls;
+
+		/**
+		 * How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.
+		 */
+		private Double timeoutWeight;
+
+		/**
+		 * How long the breaker stays open after its first trip before probing.
+		 */
+		private Duration openWait;
+
+		/**
+		 * Factor applied to the open wait on each consecutive trip.
+		 */
+		private Double openWaitMultiplier;
+
+		/**
+		 * Cap on the growing open wait.
+		 */
+		private Duration maxOpenWait;
+
+		/**
+		 * Random spread of the open wait, as a fraction of it, so replicas do not return in
+		 * lockstep; 0 for none.
+		 */
+		private Double openWaitJitter;
+
+		/**
+		 * Half-open probing.
+		 */
+		@NestedConfigurationProperty
+		private HalfOpen halfOpen = new HalfOpen();
+
+		/**
+		 * Fully qualified exception class names that count as failures; when set, any other
+		 * exception is ignored (neither success nor failure). Timeouts always count.
+		 */
+		private List<String> recordExceptions;
+
+		/**
+		 * Fully qualified exception class names that are the caller's fault: ignored by the breaker
+		 * and passed to the caller unchanged, without fallback. Wins over record-exceptions.
+		 */
+		private List<String> ignoreExceptions;
+
+		/**
+		 * How long an asynchronous call (CompletionStage, Mono, Flux) may take before it completes
+		 * with a TimeoutException, recorded as TIMEOUT. Synchronous calls cannot be interrupted
+		 * safely: the slow-call and stall rules cover them. Unset for no limit.
+		 */
+		private Duration timeout;
+
+		/**
+		 * Retries of a guarded call.
+		 */
+		@NestedConfigurationProperty
+		private Retry retry = new Retry();
+
+		/**
+		 * Per-tenant child breakers (@CircuitGuarded tenant expression).
+		 */
+		@NestedConfigurationProperty
+		private Tenants tenants = new Tenants();
+
+		/**
+		 * Health reported while this breaker is open.
+		 */
+		private OpenHealth healthWhenOpen;
+
+		public Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(Duration window) {
+			this.window = window;
+		}
+
+		public Duration getBucket() {
+			return this.bucket;
+		}
+
+		public void setBucket(Duration bucket) {
+			this.bucket = bucket;
+		}
+
+		public Integer getConsecutiveFailures() {
+			return this.consecutiveFailures;
+		}
+
+		public void setConsecutiveFailures(Integer consecutiveFailures) {
+			this.consecutiveFailures = consecutiveFailures;
+		}
+
+		public Double getFailureRateThreshold() {
+			return this.failureRateThreshold;
+		}
+
+		public void setFailureRateThreshold(Double failureRateThreshold) {
+			this.failureRateThreshold = failureRateThreshold;
+		}
+
+		public Integer getMinimumCalls() {
+			return this.minimumCalls;
+		}
+
+		public void setMinimumCalls(Integer minimumCalls) {
+			this.minimumCalls = minimumCalls;
+		}
+
+		public Duration getSlowCallDuration() {
+			return this.slowCallDuration;
+		}
+
+		public void setSlowCallDuration(Duration slowCallDuration) {
+			this.slowCallDuration = slowCallDuration;
+		}
+
+		public Double getSlowCallRateThreshold() {
+			return this.slowCallRateThreshold;
+		}
+
+		public void setSlowCallRateThreshold(Double slowCallRateThreshold) {
+			this.slowCallRateThreshold = slowCallRateThreshold;
+		}
+
+		public Integer getStallCalls() {
+			return this.stallCalls;
+		}
+
+		public void setStallCalls(Integer stallCalls) {
+			this.stallCalls = stallCalls;
+		}
+
+		public Double getTimeoutWeight() {
+			return this.timeoutWeight;
+		}
+
+		public void setTimeoutWeight(Double timeoutWeight) {
+			this.timeoutWeight = timeoutWeight;
+		}
+
+		public Duration getOpenWait() {
+			return this.openWait;
+		}
+
+		public void setOpenWait(Duration openWait) {
+			this.openWait = openWait;
+		}
+
+		public Double getOpenWaitMultiplier() {
+			return this.openWaitMultiplier;
+		}
+
+		public void setOpenWaitMultiplier(Double openWaitMultiplier) {
+			this.openWaitMultiplier = openWaitMultiplier;
+		}
+
+		public Duration getMaxOpenWait() {
+			return this.maxOpenWait;
+		}
+
+		public void setMaxOpenWait(Duration maxOpenWait) {
+			this.maxOpenWait = maxOpenWait;
+		}
+
+		public Double getOpenWaitJitter() {
+			return this.openWaitJitter;
+		}
+
+		public void setOpenWaitJitter(Double openWaitJitter) {
+			this.openWaitJitter = openWaitJitter;
+		}
+
+		public HalfOpen getHalfOpen() {
+			return this.halfOpen;
+		}
+
+		public void setHalfOpen(HalfOpen halfOpen) {
+			this.halfOpen = halfOpen;
+		}
+
+		public List<String> getRecordExceptions() {
+			return this.recordExceptions;
+		}
+
+		public void setRecordExceptions(List<String> recordExceptions) {
+			this.recordExceptions = recordExceptions;
+		}
+
+		public List<String> getIgnoreExceptions() {
+			return this.ignoreExceptions;
+		}
+
+		public void setIgnoreExceptions(List<String> ignoreExceptions) {
+			this.ignoreExceptions = ignoreExceptions;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public Retry getRetry() {
+			return this.retry;
+		}
+
+		public void setRetry(Retry retry) {
+			this.retry = retry;
+		}
+
+		public Tenants getTenants() {
+			return this.tenants;
+		}
+
+		public void setTenants(Tenants tenants) {
+			this.tenants = tenants;
+		}
+
+		public OpenHealth getHealthWhenOpen() {
+			return this.healthWhenOpen;
+		}
+
+		public void setHealthWhenOpen(OpenHealth healthWhenOpen) {
+			this.healthWhenOpen = healthWhenOpen;
+		}
+
+		/**
+		 * The health reported while open, inherited like every other setting.
+		 * @param defaults the defaults instance
+		 * @return the open health, {@link OpenHealth#UP} when set nowhere
+		 */
+		public OpenHealth healthWhenOpen(Instance defaults) {
+			OpenHealth health = pick(defaults, Instance::getHealthWhenOpen);
+			return (health != null) ? health : OpenHealth.UP;
+		}
+
+		/**
+		 * Merges this instance over {@code defaults} (engine defaults underneath) and validates
+		 * the result.
+		 * @param path the property prefix for error messages, e.g.
+		 * {@code breaker.instances.payments}
+		 * @param defaults the defaults instance ({@code breaker.defaults}), may be {@code null}
+		 * @param ticker the time source of the breaker
+		 * @return the engine configuration
+		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+		 */
+		public BreakerConfig toConfig(String path, Instance defaults, Ticker ticker) {
+			return toConfig(path, defaults, ticker, OutcomeClassifier.defaults(), ClassUtils.getDefaultClassLoader());
+		}
+
+		/**
+		 * Merges this instance over {@code defaults} (engine defaults underneath) and validates
+		 * the result.
+		 * @param path the property prefix for error messages
+		 * @param defaults the defaults instance ({@code breaker.defaults}), may be {@code null}
+		 * @param ticker the time source of the breaker
+		 * @param classifier the base classifier; record-exceptions and ignore-exceptions refine it
+		 * @param classLoader where exception class names are looked up
+		 * @return the engine configuration
+		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+		 */
+		public BreakerConfig toConfig(String path, Instance defaults, Ticker ticker, OutcomeClassifier classifier,
+				ClassLoader classLoader) {
+			Instance base = (defaults != null) ? defaults : new Instance();
+			BreakerConfig.Builder builder = BreakerConfig.builder();
+			for (Setting setting : SETTINGS) {
+				Object value = pick(base, setting.getter());
+				if (value != null) {
+					setting.setter().accept(builder, value);
+				}
+			}
+			List<Class<? extends Throwable>> record = exceptionClasses(path, base, "record-exceptions",
+					Instance::getRecordExceptions, classLoader);
+			List<Class<? extends Throwable>> ignore = exceptionClasses(path, base, "ignore-exceptions",
+					Instance::getIgnoreExceptions, classLoader);
+			builder.classifier((record.isEmpty() && ignore.isEmpty()) ? classifier
+					: new ExceptionListClassifier(classifier, record, ignore));
+			builder.ticker(ticker);
+			try {
+				return builder.build();
+			}
+			catch (InvalidBreakerConfigException ex) {
+				throw invalid(path, base, ex);
+			}
+		}
+
+		/**
+		 * The timeout and retry policy of this instance, merged over {@code defaults} and validated.
+		 * @param path the property prefix for error messages
+		 * @param defaults the defaults instance, may be {@code null}
+		 * @return the call policy
+		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+		 */
+		public CallPolicy toCallPolicy(String path, Instance defaults) {
+			Instance base = (defaults != null) ? defaults : new Instance();
+			Duration timeout = pick(base, Instance::getTimeout);
+			if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+				throw new InvalidBreakerPropertyException(source(path, base, Instance::getTimeout) + ".timeout",
+						timeout, "a positive duration, or unset for no timeout");
+			}
+			return new CallPolicy(timeout, this.retry.toPolicy(path, base.getRetry(), this, base));
+		}
+
+		/**
+		 * The per-tenant children policy of this instance, merged over {@code defaults} and
+		 * validated.
+		 * @param path the property prefix for error messages
+		 * @param defaults the defaults instance, may be {@code null}
+		 * @return the children policy (children consult their parent)
+		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+		 */
+		public BreakerRegistry.Children toChildren(String path, Instance defaults) {
+			Instance base = (defaults != null) ? defaults : new Instance();
+			return this.tenants.toChildren(path, this, base);
+		}
+
+		private <T> T pick(Instance defaults, Function<Instance, T> getter) {
+			T own = getter.apply(this);
+			return (own != null) ? own : getter.apply(defaults);
+		}
+
+		private String source(String path, Instance defaults, Function<Instance, ?> getter) {
+			if (getter.apply(this) == null && getter.apply(defaults) != null && this != defaults) {
+				return DEFAULTS_PATH;
+			}
+			return path;
+		}
+
+		private List<Class<? extends Throwable>> exceptionClasses(String path, Instance defaults, String property,
+				Function<Instance, List<String>> getter, ClassLoader classLoader) {
+			List<String> names = pick(defaults, getter);
+			if (names == null) {
+				return List.of();
+			}
+			String prefix = source(path, defaults, getter) + "." + property;
+			List<Class<? extends Throwable>> classes = new ArrayList<>(names.size());
+			for (int i = 0; i < names.size(); i++) {
+				String name = (names.get(i) != null) ? names.get(i).trim() : "";
+				Class<?> type;
+				try {
+					type = ClassUtils.forName(name, classLoader);
+				}
+				catch (ClassNotFoundException | LinkageError | IllegalArgumentException ex) {
+					throw new InvalidBreakerPropertyException(prefix + "[" + i + "]", name,
+							"the fully qualified name of an exception class on the classpath", ex);
+				}
+				if (!Throwable.class.isAssignableFrom(type)) {
+					throw new InvalidBreakerPropertyException(prefix + "[" + i + "]", name,
+							"a subclass of java.lang.Throwable");
+				}
+				classes.add(type.asSubclass(Throwable.class));
+			}
+			return classes;
+		}
+
+		private InvalidBreakerPropertyException invalid(String path, Instance defaults,
+				InvalidBreakerConfigException ex) {
+			for (Setting setting : SETTINGS) {
+				if (setting.name().equals(ex.setting())) {
+					String property = source(path, defaults, setting.getter()) + "." + setting.property();
+					return new InvalidBreakerPropertyException(property, ex.value(), ex.allowed(), ex);
+				}
+			}
+			return new InvalidBreakerPropertyException(path + "." + ex.setting(), ex.value(), ex.allowed(), ex);
+		}
+
+		/** One engine setting: its builder name, its property name, how to read and apply it. */
+		private record Setting(String name, String property, Function<Instance, Object> getter,
+				BiConsumer<BreakerConfig.Builder, Object> setter) {
+
+		}
+
+		private static final List<Setting> SETTINGS = List.of(
+				new Setting("window", "window", Instance::getWindow, (b, v) -> b.window((Duration) v)),
+				new Setting("bucket", "bucket", Instance::getBucket, (b, v) -> b.bucket((Duration) v)),
+				new Setting("consecutiveFailures", "consecutive-failures", Instance::getConsecutiveFailures,
+						(b, v) -> b.consecutiveFailures((Integer) v)),
+				new Setting("failureRateThreshold", "failure-rate-threshold", Instance::getFailureRateThreshold,
+						(b, v) -> b.failureRateThreshold((Double) v)),
+				new Setting("minimumCalls", "minimum-calls", Instance::getMinimumCalls,
+						(b, v) -> b.minimumCalls((Integer) v)),
+				new Setting("slowCallDuration", "slow-call-duration", Instance::getSlowCallDuration,
+						(b, v) -> b.slowCallDuration((Duration) v)),
+				new Setting("slowCallRateThreshold", "slow-call-rate-threshold", Instance::getSlowCallRateThreshold,
+						(b, v) -> b.slowCallRateThreshold((Double) v)),
+				new Setting("stallCalls", "stall-calls", Instance::getStallCalls, (b, v) -> b.stallCalls((Integer) v)),
+				new Setting("timeoutWeight", "timeout-weight", Instance::getTimeoutWeight,
+						(b, v) -> b.timeoutWeight((Double) v)),
+				new Setting("openWait", "open-wait", Instance::getOpenWait, (b, v) -> b.openWait((Duration) v)),
+				new Setting("openWaitMultiplier", "open-wait-multiplier", Instance::getOpenWaitMultiplier,
+						(b, v) -> b.openWaitMultiplier((Double) v)),
+				new Setting("maxOpenWait", "max-open-wait", Instance::getMaxOpenWait,
+						(b, v) -> b.maxOpenWait((Duration) v)),
+				new Setting("openWaitJitter", "open-wait-jitter", Instance::getOpenWaitJitter,
+						(b, v) -> b.openWaitJitter((Double) v)),
+				new Setting("halfOpenMaxProbes", "half-open.max-probes", (i) -> i.getHalfOpen().getMaxProbes(),
+						(b, v) -> b.halfOpenMaxProbes((Integer) v)),
+				new Setting("halfOpenSuccessesToClose", "half-open.successes-to-close",
+						(i) -> i.getHalfOpen().getSuccessesToClose(), (b, v) -> b.halfOpenSuccessesToClose((Integer) v)),
+				new Setting("halfOpenFailuresToReopen", "half-open.failures-to-reopen",
+						(i) -> i.getHalfOpen().getFailuresToReopen(), (b, v) -> b.halfOpenFailuresToReopen((Integer) v)),
+				new Setting("halfOpenMaxWait", "half-open.max-wait", (i) -> i.getHalfOpen().getMaxWait(),
+						(b, v) -> b.halfOpenMaxWait((Duration) v)));
+
+	}
+
+	/**
+	 * Half-open probing of one breaker.
+	 */
+	public static class HalfOpen {
+
+		/**
+		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as probes succeed.
+		 */
+		private Integer maxProbes;
+
+		/**
+		 * Successful probes that close the breaker.
+		 */
+		private Integer successesToClose;
+
+		/**
+		 * Failed probes that reopen the breaker.
+		 */
+		private Integer failuresToReopen;
+
+		/**
+		 * Reopen when no probe verdict arrives within this time (a probe that never reports back).
+		 */
+		private Duration maxWait;
+
+		public Integer getMaxProbes() {
+			return this.maxProbes;
+		}
+
+		public void setMaxProbes(Integer maxProbes) {
+			this.maxProbes = maxProbes;
+		}
+
+		public Integer getSuccessesToClose() {
+			return this.successesToClose;
+		}
+
+		public void setSuccessesToClose(Integer successesToClose) {
+			this.successesToClose = successesToClose;
+		}
+
+		public Integer getFailuresToReopen() {
+			return this.failuresToReopen;
+		}
+
+		public void setFailuresToReopen(Integer failuresToReopen) {
+			this.failuresToReopen = failuresToReopen;
+		}
+
+		public Duration getMaxWait() {
+			return this.maxWait;
+		}
+
+		public void setMaxWait(Duration maxWait) {
+			this.maxWait = maxWait;
+		}
+
+	}
+
+	/**
+	 * Retries of a guarded call, with jittered backoff.
+	 */
+	public static class Retry {
+
+		/**
+		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as intervals.
+		 * Empty for no retries.
+		 */
+		private List<Duration> intervals;
+
+		/**
+		 * Random spread of each pause as a fraction of it: a pause is drawn from [interval * (1 -
+		 * jitter), interval * (1 + jitter)]. In [0, 1].
+		 */
+		private Double jitter;
+
+		/**
+		 * The outcomes that retry: FAILURE, TIMEOUT, THROTTLED. A rejection by the breaker never
+		 * retries.
+		 */
+		private List<Outcome> on;
+
+		/**
+		 * Whether every attempt asks the breaker and is recorded (breaker inside the retry). By
+		 * default the breaker sits outside the retry and records the whole sequence once.
+		 */
+		private Boolean recordEachAttempt;
+
+		public List<Duration> getIntervals() {
+			return this.intervals;
+		}
+
+		public void setIntervals(List<Duration> intervals) {
+			this.intervals = intervals;
+		}
+
+		public Double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(Double jitter) {
+			this.jitter = jitter;
+		}
+
+		public List<Outcome> getOn() {
+			return this.on;
+		}
+
+		public void setOn(List<Outcome> on) {
+			this.on = on;
+		}
+
+		public Boolean getRecordEachAttempt() {
+			return this.recordEachAttempt;
+		}
+
+		public void setRecordEachAttempt(Boolean recordEachAttempt) {
+			this.recordEachAttempt = recordEachAttempt;
+		}
+
+		static final double DEFAULT_JITTER = 0.5;
+
+		static final List<Outcome> DEFAULT_ON = List.of(Outcome.FAILURE, Outcome.TIMEOUT);
+
+		dev.breaker.aspect.RetryPolicy toPolicy(String path, Retry defaults, Instance owner, Instance base) {
+			List<Duration> intervals = pick(this.intervals, defaults.intervals);
+			String intervalsPath = owner.source(path, base, (i) -> i.getRetry().getIntervals()) + ".retry.intervals";
+			if (intervals == null || intervals.isEmpty()) {
+				intervals = List.of();
+			}
+			for (int i = 0; i < intervals.size(); i++) {
+				Duration interval = intervals.get(i);
+				if (interval == null || interval.isNegative()) {
+					throw new InvalidBreakerPropertyException(intervalsPath + "[" + i + "]", interval,
+							"a duration of 0 or more");
+				}
+			}
+			Double jitter = pick(this.jitter, defaults.jitter);
+			if (jitter == null) {
+				jitter = DEFAULT_JITTER;
+			}
+			if (!(jitter >= 0 && jitter <= 1)) {
+				throw new InvalidBreakerPropertyException(
+						owner.source(path, base, (i) -> i.getRetry().getJitter()) + ".retry.jitter", jitter,
+						"a fraction in [0, 1]");
+			}
+			List<Outcome> on = pick(this.on, defaults.on);
+			if (on == null) {
+				on = DEFAULT_ON;
+			}
+			for (int i = 0; i < on.size(); i++) {
+				Outcome outcome = on.get(i);
+				if (outcome != Outcome.FAILURE && outcome != Outcome.TIMEOUT && outcome != Outcome.THROTTLED) {
+					throw new InvalidBreakerPropertyException(
+							owner.source(path, base, (x) -> x.getRetry().getOn()) + ".retry.on[" + i + "]", outcome,
+							"FAILURE, TIMEOUT or THROTTLED");
+				}
+			}
+			Boolean each = pick(this.recordEachAttempt, defaults.recordEachAttempt);
+			return new dev.breaker.aspect.RetryPolicy(intervals, jitter,
+					on.isEmpty() ? java.util.EnumSet.noneOf(Outcome.class) : java.util.EnumSet.copyOf(on),
+					Boolean.TRUE.equals(each));
+		}
+
+	}
+
+	/**
+	 * Per-tenant child breakers of one breaker.
+	 */
+	public static class Tenants {
+
+		/**
+		 * Most tenant children kept; the least recently used one is evicted beyond this.
+		 */
+		private Integer max;
+
+		/**
+		 * A tenant child unused for this long is removed.
+		 */
+		private Duration idleExpiry;
+
+		public Integer getMax() {
+			return this.max;
+		}
+
+		public void setMax(Integer max) {
+			this.max = max;
+		}
+
+		public Duration getIdleExpiry() {
+			return this.idleExpiry;
+		}
+
+		public void setIdleExpiry(Duration idleExpiry) {
+			this.idleExpiry = idleExpiry;
+		}
+
+		static final int DEFAULT_MAX = 10_000;
+
+		static final Duration DEFAULT_IDLE_EXPIRY = Duration.ofMinutes(10);
+
+		BreakerRegistry.Children toChildren(String path, Instance owner, Instance base) {
+			Integer max = pick(this.max, base.getTenants().max);
+			if (max == null) {
+				max = DEFAULT_MAX;
+			}
+			if (max < 1) {
+				throw new InvalidBreakerPropertyException(
+						owner.source(path, base, (i) -> i.getTenants().getMax()) + ".tenants.max", max,
+						"an integer of 1 or more");
+			}
+			Duration idleExpiry = pick(this.idleExpiry, base.getTenants().idleExpiry);
+			if (idleExpiry == null) {
+				idleExpiry = DEFAULT_IDLE_EXPIRY;
+			}
+			if (idleExpiry.isNegative() || idleExpiry.isZero()) {
+				throw new InvalidBreakerPropertyException(
+						owner.source(path, base, (i) -> i.getTenants().getIdleExpiry()) + ".tenants.idle-expiry",
+						idleExpiry, "a positive duration");
+			}
+			return new BreakerRegistry.Children(max, idleExpiry, true);
+		}
+
+	}
+
+	private static <T> T pick(T own, T inherited) {
+		return (own != null) ? own : inherited;
+	}
+
+}

@@ -1,0 +1,69 @@
+package dev.breaker.autoconfigure;
+
+import java.util.List;
+
+import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
+
+/**
+ * Refines a base classifier with {@code record-exceptions} and {@code ignore-exceptions}: an
+ * ignored exception anywhere in the cause chain is IGNORED; when record-exceptions is not empty,
+ * an exception with none of them in its cause chain is IGNORED unless the base classifier calls it
+ * a TIMEOUT; everything else is what the base classifier says.
+ */
+final class ExceptionListClassifier implements OutcomeClassifier {
+
+	private static final int MAX_CAUSE_DEPTH = 32;
+
+	private final OutcomeClassifier base;
+
+	private final Class<?>[] record;
+
+	private final Class<?>[] ignore;
+
+	ExceptionListClassifier(OutcomeClassifier base, List<Class<? extends Throwable>> record,
+			List<Class<? extends Throwable>> ignore) {
+		this.base = base;
+		this.record = record.toArray(new Class<?>[0]);
+		this.ignore = ignore.toArray(new Class<?>[0]);
+	}
+
+	@Override
+	public Outcome classify(Object result, Throwable error) {
+		if (error == null) {
+			return this.base.classify(result, null);
+		}
+		if (inChain(error, this.ignore)) {
+			return Outcome.IGNORED;
+		}
+		Outcome outcome = this.base.classify(result, error);
+		if (this.record.length > 0 && outcome == Outcome.FAILURE && !inChain(error, this.record)) {
+			return Outcome.IGNORED;
+		}
+		return outcome;
+	}
+
+	private static boolean inChain(Throwable error, Class<?>[] types) {
+		if (types.length == 0) {
+			return false;
+		}
+		Throwable current = error;
+		for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
+			for (Class<?> type : types) {
+				if (type.isInstance(current)) {
+					return true;
+				}
+			}
+			Throwable cause = current.getCause();
+			current = (cause != current) ? cause : null;
+		}
+		return false;
+	}
+
+	@Override
+	public String toString() {
+		return "ExceptionListClassifier[base=" + this.base + ", record=" + List.of(this.record) + ", ignore="
+				+ List.of(this.ignore) + "]";
+	}
+
+}

@@ -1,0 +1,20 @@
+package dev.breaker.autoconfigure;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Reports a bad {@code breaker.*} property: which one, its value and what is allowed.
+ */
+class InvalidBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidBreakerPropertyException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidBreakerPropertyException cause) {
+		String description = "Invalid breaker configuration:%n%n    Property: %s%n    Value:    %s%n    Allowed:  %s%n"
+			.formatted(cause.property(), InvalidBreakerPropertyException.describe(cause.value()), cause.allowed());
+		String action = "Update '%s' in your application's configuration to %s.".formatted(cause.property(),
+				cause.allowed());
+		return new FailureAnalysis(description, action, cause);
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.breaker.autoconfigure;
+
+import java.util.Set;
+
+import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.core.BreakerRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Warns once at start-up about each name under {@code breaker.instances} that no
+ * {@code @CircuitGuarded} method uses and no bean has created a breaker for: most likely a typo.
+ */
+public class UnusedInstancesWarning implements SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(UnusedInstancesWarning.class);
+
+	private final BreakerProperties properties;
+
+	private final BreakerRegistry registry;
+
+	private final ObjectProvider<GuardedMethods> guardedMethods;
+
+	/**
+	 * Create the warning.
+	 * @param properties the configured instances
+	 * @param registry the registry, holding the breakers beans created at start-up
+	 * @param guardedMethods the guarded methods, when the aspect is on
+	 */
+	public UnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
+			ObjectProvider<GuardedMethods> guardedMethods) {
+		this.properties = properties;
+		this.registry = registry;
+		this.guardedMethods = guardedMethods;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		GuardedMethods methods = this.guardedMethods.getIfAvailable();
+		Set<String> used = (methods != null) ? methods.names() : Set.of();
+		for (String name : this.properties.getInstances().keySet()) {
+			if (!used.contains(name) && this.registry.find(name).isEmpty()) {
+				logger.warn("'" + BreakerProperties.path(name) + "' is configured, but no @CircuitGuarded method uses "
+						+ "a breaker named '" + name + "' and no bean has created one (a typo?). Names in use: "
+						+ used);
+			}
+		}
+	}
+
+}

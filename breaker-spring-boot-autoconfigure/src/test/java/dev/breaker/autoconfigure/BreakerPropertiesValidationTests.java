@@ -1,0 +1,149 @@
+package dev.breaker.autoconfigure;
+
+
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every kind of bad {@code breaker.*} value stops start-up with a message naming the property, the
+ * value and what is allowed.
+ */
+class BreakerPropertiesValidationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class));
+
+	@Test
+	void rejectsAPercentageAboveHundred() {
+		this.runner.withPropertyValues("breaker.instances.payments.failure-rate-threshold=120")
+			.run(failsWith("Invalid value '120' for property 'breaker.instances.payments.failure-rate-threshold'; "
+					+ "allowed: (0, 100], or 0 to turn the rule off"));
+	}
+
+	@Test
+	void namesTheDefaultsWhenTheBadValueIsInherited() {
+		this.runner
+			.withPropertyValues("breaker.defaults.slow-call-rate-threshold=-5",
+					"breaker.instances.payments.consecutive-failures=3")
+			.run(failsWith("Invalid value '-5' for property 'breaker.defaults.slow-call-rate-threshold'; "
+					+ "allowed: (0, 100], or 0 to turn the rule off"));
+	}
+
+	@Test
+	void rejectsANegativeDuration() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=-1s")
+			.run(failsWith("Invalid value '-1s' for property 'breaker.instances.payments.open-wait'; allowed: > 0"));
+	}
+
+	@Test
+	void rejectsAnOutOfRangeHalfOpenSetting() {
+		this.runner.withPropertyValues("breaker.instances.payments.half-open.max-probes=64")
+			.run(failsWith("Invalid value '64' for property 'breaker.instances.payments.half-open.max-probes'; "
+					+ "allowed: [1, 32]"));
+	}
+
+	@Test
+	void rejectsAMaxOpenWaitBelowTheOpenWait() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=10m")
+			.run(failsWith("Invalid value '5m' for property 'breaker.instances.payments.max-open-wait'; "
+					+ "allowed: at least 'openWait' (10m)"));
+	}
+
+	@Test
+	void rejectsAnIgnoredExceptionThatIsNotOnTheClasspath() {
+		this.runner
+			.withPropertyValues("breaker.instances.payments.ignore-exceptions=java.lang.IllegalStateException,"
+					+ "com.acme.InvalidOrderException")
+			.run(failsWith("Invalid value 'com.acme.InvalidOrderException' for property "
+					+ "'breaker.instances.payments.ignore-exceptions[1]'; "
+					+ "allowed: the fully qualified name of an exception class on the classpath"));
+	}
+
+	@Test
+	void rejectsARecordedExceptionThatIsNotAThrowable() {
+		this.runner.withPropertyValues("breaker.defaults.record-exceptions=java.lang.String")
+			.run(failsWith("Invalid value 'java.lang.String' for property 'breaker.defaults.record-exceptions[0]'; "
+					+ "allowed: a subclass of java.lang.Throwable"));
+	}
+
+	@Test
+	void rejectsANegativeTimeout() {
+		this.runner.withPropertyValues("breaker.instances.search.timeout=-200ms")
+			.run(failsWith("Invalid value '-200ms' for property 'breaker.instances.search.timeout'; "
+					+ "allowed: a positive duration, or unset for no timeout"));
+	}
+
+	@Test
+	void rejectsARetryJitterAboveOne() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.jitter=1.5")
+			.run(failsWith("Invalid value '1.5' for property 'breaker.instances.search.retry.jitter'; "
+					+ "allowed: a fraction in [0, 1]"));
+	}
+
+	@Test
+	void rejectsANegativeRetryInterval() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.intervals=100ms,-1s")
+			.run(failsWith("Invalid value '-1s' for property 'breaker.instances.search.retry.intervals[1]'; "
+					+ "allowed: a duration of 0 or more"));
+	}
+
+	@Test
+	void rejectsRetryingOnSuccess() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.on=failure,success")
+			.run(failsWith("Invalid value 'SUCCESS' for property 'breaker.instances.search.retry.on[1]'; "
+					+ "allowed: FAILURE, TIMEOUT or THROTTLED"));
+	}
+
+	@Test
+	void rejectsZeroTenants() {
+		this.runner.withPropertyValues("breaker.instances.recommendations.tenants.max=0")
+			.run(failsWith("Invalid value '0' for property 'breaker.instances.recommendations.tenants.max'; "
+					+ "allowed: an integer of 1 or more"));
+	}
+
+	@Test
+	void rejectsANonPositiveTenantIdleExpiry() {
+		this.runner.withPropertyValues("breaker.defaults.tenants.idle-expiry=0s")
+			.run(failsWith("Invalid value '0s' for property 'breaker.defaults.tenants.idle-expiry'; "
+					+ "allowed: a positive duration"));
+	}
+
+	@Test
+	void reportsTheFailureWithPropertyValueAndWhatIsAllowed() {
+		this.runner.withPropertyValues("breaker.instances.payments.failure-rate-threshold=120").run((context) -> {
+			FailureAnalysis analysis = new InvalidBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).isEqualTo("""
+					Invalid breaker configuration:
+
+					    Property: breaker.instances.payments.failure-rate-threshold
+					    Value:    '120'
+					    Allowed:  (0, 100], or 0 to turn the rule off
+					""");
+			assertThat(analysis.getAction()).isEqualTo("Update 'breaker.instances.payments.failure-rate-threshold' "
+					+ "in your application's configuration to (0, 100], or 0 to turn the rule off.");
+		});
+	}
+
+	private static ContextConsumer<AssertableApplicationContext> failsWith(String message) {
+		return (context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = context.getStartupFailure();
+			while (failure != null && !(failure instanceof InvalidBreakerPropertyException)) {
+				failure = failure.getCause();
+			}
+			assertThat(failure).as("an InvalidBreakerPropertyException among the causes of %s",
+					context.getStartupFailure())
+				.hasMessage(message);
+		};
+	}
+
+}
