@@ -25,6 +25,11 @@ public class AspectBenchmarkApplication {
     }
 
     @Bean
+    Clients.Guarded guardedClient() {
+        return new Clients.Guarded();
+    }
+
+    @Bean
     Clients.Resilience4j resilience4jClient() {
         return new Clients.Resilience4j();
     }

@@ -2,6 +2,9 @@ package dev.breaker.benchmarks.aspect;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Outcome;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,6 +47,7 @@ public class AspectCall {
     private ConfigurableApplicationContext context;
     private Clients.Plain plain;
     private Clients.Passthrough passthrough;
+    private Clients.Guarded guarded;
     private Clients.Resilience4j resilience4j;
 
     @Setup(Level.Trial)
@@ -56,11 +60,12 @@ public class AspectCall {
                 .run();
         plain = context.getBean(Clients.Plain.class);
         passthrough = context.getBean(Clients.Passthrough.class);
+        guarded = context.getBean(Clients.Guarded.class);
         resilience4j = context.getBean(Clients.Resilience4j.class);
         if (AopUtils.isAopProxy(plain)) {
             throw new IllegalStateException("the plain client must not be proxied");
         }
-        for (Object client : new Object[] {passthrough, resilience4j}) {
+        for (Object client : new Object[] {passthrough, guarded, resilience4j}) {
             if (!AopUtils.isAopProxy(client)) {
                 throw new IllegalStateException(client.getClass().getName() + " is not proxied: its aspect is not applied");
             }
@@ -70,7 +75,7 @@ public class AspectCall {
     @TearDown(Level.Trial)
     public void closeContext() {
         try {
-            requireClosed();
+            requireBreakersClosedAndUsed();
         } finally {
             context.close();
         }
@@ -87,16 +92,28 @@ public class AspectCall {
     }
 
     @Benchmark
+    public void circuitGuarded(Blackhole bh) {
+        bh.consume(guarded.call());
+    }
+
+    @Benchmark
     public void r4jCircuitBreaker(Blackhole bh) {
         bh.consume(resilience4j.call());
     }
 
-    /** Both breakers must have stayed closed (and Resilience4j's must exist: the aspect ran). */
-    void requireClosed() {
+    /** Both breakers stayed closed and recorded successes: the calls really went through them. */
+    void requireBreakersClosedAndUsed() {
+        Breaker breaker = context.getBean(BreakerRegistry.class).find(BREAKER)
+                .orElseThrow(() -> new IllegalStateException("no breaker '" + BREAKER + "': @CircuitGuarded never ran"));
+        if (breaker.state() != dev.breaker.core.State.CLOSED || breaker.totals().calls(Outcome.SUCCESS) == 0) {
+            throw new IllegalStateException("breaker '" + BREAKER + "' is " + breaker.state() + " after "
+                    + breaker.totals().calls(Outcome.SUCCESS) + " successes");
+        }
         CircuitBreaker r4j = context.getBean(CircuitBreakerRegistry.class).find(BREAKER)
-                .orElseThrow(() -> new IllegalStateException("Resilience4j's aspect never created breaker '" + BREAKER + "'"));
-        if (r4j.getState() != CircuitBreaker.State.CLOSED) {
-            throw new IllegalStateException("Resilience4j breaker '" + BREAKER + "' is " + r4j.getState());
+                .orElseThrow(() -> new IllegalStateException("no Resilience4j breaker '" + BREAKER + "': @CircuitBreaker never ran"));
+        if (r4j.getState() != CircuitBreaker.State.CLOSED || r4j.getMetrics().getNumberOfSuccessfulCalls() == 0) {
+            throw new IllegalStateException("Resilience4j breaker '" + BREAKER + "' is " + r4j.getState() + " after "
+                    + r4j.getMetrics().getNumberOfSuccessfulCalls() + " successes");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.breaker.benchmarks.aspect;
 
+import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.benchmarks.Dependency;
 import io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker;
 
@@ -23,6 +24,16 @@ public final class Clients {
         private final Dependency dependency = new Dependency();
 
         @dev.breaker.benchmarks.aspect.Passthrough
+        public String call() {
+            return dependency.call();
+        }
+    }
+
+    /** Behind {@code @CircuitGuarded}. */
+    public static class Guarded {
+        private final Dependency dependency = new Dependency();
+
+        @CircuitGuarded(name = AspectCall.BREAKER)
         public String call() {
             return dependency.call();
         }

@@ -21,9 +21,10 @@ class AspectCallTest {
             for (int i = 0; i < CALLS; i++) {
                 benchmark.plainBean(blackhole);
                 benchmark.noopAspect(blackhole);
+                benchmark.circuitGuarded(blackhole);
                 benchmark.r4jCircuitBreaker(blackhole);
             }
-            assertThatCode(benchmark::requireClosed).doesNotThrowAnyException();
+            assertThatCode(benchmark::requireBreakersClosedAndUsed).doesNotThrowAnyException();
         } finally {
             benchmark.closeContext();
         }
