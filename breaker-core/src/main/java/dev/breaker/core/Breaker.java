@@ -1,13 +1,12 @@
 package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /** A circuit breaker in front of one dependency: calls flow while it is closed and are rejected at once while it is open. */
@@ -26,12 +25,21 @@ public final class Breaker {
      * - rejection on OPEN: one volatile read of `state`, one ticker read (a volatile read with the
      *   cached ticker), one volatile read of the open-until time, a compare, one striped add to the
      *   rejected total, return the preallocated rejected permit.
-     * - release: one ticker read, a striped add to the totals, a striped CAS in the window, and an
-     *   identity check of the permit's state against `state`: a permit of an earlier state object
-     *   (an earlier generation) is not counted for the state. A success writes no other shared field.
+     * - release: one ticker read, an identity check of the permit's state against `state`, one
+     *   striped CAS in the window (which also keeps the cumulative totals). A permit of an earlier
+     *   state object (an earlier generation) is counted in the totals only, not for the state. A
+     *   success writes no other shared field (the consecutive-failure count only when it is not 0).
      */
 
-    private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Breaker.class, "state", BreakerState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final String group;
@@ -41,16 +49,13 @@ public final class Breaker {
     private final Ticker ticker;
     private final TripRules rules;
     private final BucketWindow window;
-    private final BreakerTotals totals = new BreakerTotals();
-    private final TransitionHistory history = new TransitionHistory();
-    private final List<Consumer<Transition>> listeners = new CopyOnWriteArrayList<>();
+    private final BreakerTotals totals;
+    private final TransitionLog log = new TransitionLog();
     private final BreakerOpenException rejection;
     private final Ticket rejected;
     private final boolean trackInFlight;
-    private final long halfOpenMaxWaitNanos;
+    private final Verdicts verdicts;
     private volatile BreakerState state;
-    private volatile long retryHintNanos;
-    private volatile long retryHintAt;
 
     Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
         if (name == null || name.isBlank()) {
@@ -63,12 +68,13 @@ public final class Breaker {
         this.key = key;
         this.ticker = config.ticker();
         this.rules = new TripRules(config);
-        this.trackInFlight = rules.stallCalls > 0;
+        this.trackInFlight = config.trackInFlight();
         long bucketNanos = config.bucket().toNanos();
         this.window = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos), trackInFlight);
-        this.halfOpenMaxWaitNanos = config.halfOpenMaxWait().toNanos();
+        this.totals = new BreakerTotals(window);
         this.rejection = new BreakerOpenException(this);
         this.rejected = new Ticket(this, null, false, null);
+        this.verdicts = new Verdicts(this, rules, window, totals);
         this.state = new ClosedState(this, null, ticker.nanos(), config.clock().instant());
     }
 
@@ -155,35 +161,36 @@ public final class Breaker {
             if (trackInFlight) {
                 long now = ticker.nanos();
                 window.start(now);
-                if (closed.stallCheckDue(now)) {
-                    checkStall(closed, now);
+                if (rules.stallCalls > 0 && closed.stallCheckDue(now)) {
+                    verdicts.checkStall(closed, now);
                 }
             }
             return closed.permit;
+        }
+        if (s instanceof OpenState open && !open.due(ticker.nanos())) {
+            return reject();
         }
         return acquireSlow();
     }
 
     private Ticket acquireSlow() {
-        for (;;) {
-            long now = ticker.nanos();
-            BreakerState s = current(now);
-            switch (s.state) {
-                case CLOSED:
-                    return acquireOwn();
-                case HALF_OPEN:
-                    if (!((HalfOpenState) s).tryAcquire()) {
-                        return reject();
-                    }
-                    // fall through: a probe slot is a granted call
-                case DISABLED:
-                    if (trackInFlight) {
-                        window.start(now);
-                    }
-                    return s.permit;
-                default:
+        long now = ticker.nanos();
+        BreakerState s = verdicts.settle(now);
+        switch (s.state) {
+            case CLOSED:
+                return acquireOwn();
+            case HALF_OPEN:
+                if (!((HalfOpenState) s).tryAcquire()) {
                     return reject();
-            }
+                }
+                // fall through: a probe slot is a granted call
+            case DISABLED:
+                if (trackInFlight) {
+                    window.start(now);
+                }
+                return s.permit;
+            default:
+                return reject();
         }
     }
 
@@ -219,10 +226,6 @@ public final class Breaker {
         Objects.requireNonNull(outcome, "outcome");
         long now = ticker.nanos();
         boolean slow = elapsedNanos > rules.slowNanos && TripRules.counts(outcome);
-        totals.increment(outcome.ordinal());
-        if (slow) {
-            totals.increment(BreakerTotals.SLOW);
-        }
         if (trackInFlight) {
             window.finish(now - elapsedNanos, now);
         }
@@ -233,89 +236,21 @@ public final class Breaker {
                 window.record(BucketWindow.SLOW, now);
             }
             if (s instanceof ClosedState closed) {
-                onClosedOutcome(closed, outcome, slow, now);
+                verdicts.afterCall(closed, outcome, slow, now);
             } else if (s instanceof HalfOpenState halfOpen) {
-                onProbeOutcome(halfOpen, outcome, slow, now);
+                verdicts.afterProbe(halfOpen, outcome, slow, now);
             }
+        } else {
+            totals.stale(outcome, slow);
         }
         if (ticket.parent != null) {
             parent.release(ticket.parent, outcome, elapsedNanos);
         }
     }
 
-    private void onClosedOutcome(ClosedState closed, Outcome outcome, boolean slow, long now) {
-        if (rules.isFailure(outcome)) {
-            String reason = rules.consecutive(closed.failed());
-            if (reason == null) {
-                reason = rules.rates(window, now);
-            }
-            if (reason != null) {
-                trip(closed, now, reason);
-            }
-            return;
-        }
-        if (outcome == Outcome.SUCCESS) {
-            closed.succeeded();
-        }
-        if (slow && rules.slowRuleOn()) {
-            String reason = rules.rates(window, now);
-            if (reason != null) {
-                trip(closed, now, reason);
-            }
-        }
-    }
-
-    private void onProbeOutcome(HalfOpenState halfOpen, Outcome outcome, boolean slow, long now) {
-        boolean failure = rules.isFailure(outcome) || slow && rules.slowRuleOn();
-        boolean success = !failure && outcome == Outcome.SUCCESS;
-        if (failure) {
-            totals.increment(BreakerTotals.PROBE_FAILURE);
-        } else if (success) {
-            totals.increment(BreakerTotals.PROBE_SUCCESS);
-        }
-        switch (halfOpen.finish(success, failure)) {
-            case CLOSE -> moveTo(halfOpen, new ClosedState(this, halfOpen, now, config.clock().instant()),
-                    halfOpen.successes() + " probes succeeded", false);
-            case REOPEN -> trip(halfOpen, now, halfOpen.failures() + " of " + halfOpen.finished() + " probes failed");
-            default -> { }
-        }
-    }
-
-    private void checkStall(ClosedState closed, long now) {
-        String reason = rules.stall(window, closed.enteredNanos, now);
-        if (reason != null) {
-            trip(closed, now, reason);
-        }
-    }
-
-    private boolean trip(BreakerState from, long now, String reason) {
-        int streak = from.streak + 1;
-        long wait = TripRules.openWaitNanos(config, streak, ThreadLocalRandom.current().nextDouble());
-        long hint = retryHintNanos;
-        if (hint > 0 && now - retryHintAt <= window.bucketNanos()) {
-            wait = Math.max(wait, hint);
-        }
-        return moveTo(from, new OpenState(this, from, streak, now, config.clock().instant(), wait), reason, false);
-    }
-
-    /** The current state after any due time-based move (OPEN -> HALF_OPEN, HALF_OPEN -> OPEN). */
-    private BreakerState current(long now) {
-        for (;;) {
-            BreakerState s = state;
-            if (s instanceof OpenState open && open.due(now)) {
-                moveTo(open, new HalfOpenState(this, open, now, config.clock().instant()),
-                        "open wait of " + TripRules.waitText(open.until() - open.enteredNanos) + " ended", false);
-            } else if (s instanceof HalfOpenState halfOpen && now - halfOpen.enteredNanos >= halfOpenMaxWaitNanos) {
-                trip(halfOpen, now, "no probe verdict within " + Numbers.format(config.halfOpenMaxWait()));
-            } else {
-                return s;
-            }
-        }
-    }
-
     /** The state now; a due OPEN -> HALF_OPEN (or an overdue half-open verdict) happens in here. */
     public State state() {
-        return current(ticker.nanos()).state;
+        return verdicts.settle(ticker.nanos()).state;
     }
 
     State currentState() {
@@ -329,7 +264,7 @@ public final class Breaker {
     /** An immutable picture of the breaker now. */
     public Snapshot snapshot() {
         long now = ticker.nanos();
-        return Snapshots.of(this, current(now), window, rules, history.list(), now);
+        return Snapshots.of(this, verdicts.settle(now), window, rules, log.recent(), now);
     }
 
     /** Live cumulative counters, never reset; reading them allocates nothing. */
@@ -339,79 +274,37 @@ public final class Breaker {
 
     /** Operator: back to CLOSED with an empty window and the open-wait backoff reset. */
     public void reset() {
-        override(State.CLOSED);
+        Overrides.operator(this, State.CLOSED);
     }
 
     /** Operator: reject every call until another override. */
     public void forceOpen() {
-        override(State.FORCED_OPEN);
+        Overrides.operator(this, State.FORCED_OPEN);
     }
 
     /** Operator: let every call through (still recorded) and trip on nothing until another override. */
     public void disable() {
-        override(State.DISABLED);
+        Overrides.operator(this, State.DISABLED);
     }
 
     /** Operator: start probing now. */
     public void halfOpen() {
-        override(State.HALF_OPEN);
-    }
-
-    private void override(State to) {
-        for (;;) {
-            BreakerState s = state;
-            if (s.state == to && to != State.CLOSED && to != State.HALF_OPEN) {
-                return;
-            }
-            if (moveTo(s, newState(to, s, ticker.nanos()), "operator", false)) {
-                return;
-            }
-        }
-    }
-
-    private BreakerState newState(State to, BreakerState from, long now) {
-        Instant wallNow = config.clock().instant();
-        return switch (to) {
-            case CLOSED -> new ClosedState(this, from, now, wallNow);
-            case HALF_OPEN -> new HalfOpenState(this, from, now, wallNow);
-            case FORCED_OPEN -> new ForcedOpenState(this, from, now, wallNow);
-            case DISABLED -> new DisabledState(this, from, now, wallNow);
-            case OPEN -> throw new IllegalArgumentException("OPEN is entered by a trip, not an override");
-        };
+        Overrides.operator(this, State.HALF_OPEN);
     }
 
     /** Registers a listener for every transition of this breaker; it runs on the thread that caused it. */
     public void onTransition(Consumer<Transition> listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        log.listen(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** Fleet mode: a peer tripped; CLOSED or HALF_OPEN moves to OPEN until now + remaining. */
+    /** Fleet mode: a peer tripped; CLOSED or HALF_OPEN moves to OPEN until now + remaining ({@link Transition#remote()}). */
     public void openFromPeer(Duration remaining, String reason) {
-        for (;;) {
-            BreakerState s = state;
-            if (s.state != State.CLOSED && s.state != State.HALF_OPEN) {
-                return;
-            }
-            long now = ticker.nanos();
-            long wait = Math.max(1, remaining.toNanos());
-            OpenState open = new OpenState(this, s, s.streak + 1, now, config.clock().instant(), wait);
-            if (moveTo(s, open, reason, true)) {
-                return;
-            }
-        }
+        Overrides.openFromPeer(this, remaining, reason);
     }
 
-    /** Fleet mode: a peer closed; OPEN or HALF_OPEN moves to CLOSED. */
+    /** Fleet mode: a peer closed; OPEN or HALF_OPEN moves to CLOSED ({@link Transition#remote()}). */
     public void closeFromPeer(String reason) {
-        for (;;) {
-            BreakerState s = state;
-            if (s.state != State.OPEN && s.state != State.HALF_OPEN) {
-                return;
-            }
-            if (moveTo(s, new ClosedState(this, s, ticker.nanos(), config.clock().instant()), reason, true)) {
-                return;
-            }
-        }
+        Overrides.closeFromPeer(this, reason);
     }
 
     /**
@@ -419,34 +312,19 @@ public final class Breaker {
      * from now, it stays open at least until now + hint.
      */
     public void retryAfter(Duration hint) {
-        long nanos = hint.toNanos();
-        if (nanos <= 0) {
-            return;
-        }
-        long now = ticker.nanos();
-        retryHintAt = now;
-        retryHintNanos = nanos;
-        if (state instanceof OpenState open) {
-            open.extend(now, config.clock().instant(), nanos);
-        }
+        Overrides.retryAfter(this, verdicts, hint);
     }
 
     /** Fleet mode: this replica's share of concurrent probes for the current half-open episode (no effect in other states). */
     public void limitProbes(int max) {
-        if (max < 0 || max > config.halfOpenMaxProbes()) {
-            throw new IllegalArgumentException("probe share must be in [0, " + config.halfOpenMaxProbes()
-                    + "] but was " + max);
-        }
-        if (state instanceof HalfOpenState halfOpen) {
-            halfOpen.share(max);
-        }
+        Overrides.limitProbes(this, max);
     }
 
     /** The one place a state changes: checked against the table, one CAS winner, then history and listeners. */
-    private boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
+    boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
         TransitionTable.check(from.state, to.state);
         if (to.state == State.CLOSED) {
-            window.clear();
+            window.clear(); // before publishing: the new CLOSED state must not judge by the old window
         }
         if (!STATE.compareAndSet(this, from, to)) {
             return false;
@@ -454,21 +332,13 @@ public final class Breaker {
         if (!remote && to.state == State.OPEN) {
             totals.increment(BreakerTotals.TRIPS);
         }
-        Transition transition = new Transition(name, from.state, to.state, to.since, reason, to.generation, remote);
-        history.add(transition);
-        for (Consumer<Transition> listener : listeners) {
-            try {
-                listener.accept(transition);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
-                LOG.log(System.Logger.Level.WARNING, "transition listener of breaker '" + name + "' threw on "
-                        + transition, e);
-            }
-        }
+        log.publish(new Transition(name, from.state, to.state, to.since, reason, to.generation, remote));
         return true;
     }
 
-    BucketWindow window() {
-        return window;
+    /** The state object now, without applying due time-based moves. */
+    BreakerState current() {
+        return state;
     }
 
     @Override
@@ -476,13 +346,4 @@ public final class Breaker {
         return "Breaker[" + name + " " + state + "]";
     }
 
-    private static final java.lang.invoke.VarHandle STATE;
-
-    static {
-        try {
-            STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Breaker.class, "state", BreakerState.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 }

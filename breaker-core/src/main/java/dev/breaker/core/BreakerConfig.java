@@ -16,6 +16,7 @@ public final class BreakerConfig {
     private final Duration slowCallDuration;
     private final double slowCallRateThreshold;
     private final int stallCalls;
+    private final boolean trackInFlight;
     private final double timeoutWeight;
     private final Duration openWait;
     private final double openWaitMultiplier;
@@ -38,6 +39,7 @@ public final class BreakerConfig {
         slowCallDuration = b.slowCallDuration;
         slowCallRateThreshold = b.slowCallRateThreshold;
         stallCalls = b.stallCalls;
+        trackInFlight = b.trackInFlight;
         timeoutWeight = b.timeoutWeight;
         openWait = b.openWait;
         openWaitMultiplier = b.openWaitMultiplier;
@@ -91,6 +93,12 @@ public final class BreakerConfig {
     /** Calls in flight longer than {@link #slowCallDuration()} that trip the breaker before they finish; default 0 = off. */
     public int stallCalls() { return stallCalls; }
 
+    /**
+     * Whether calls in flight are counted ({@link Snapshot#inFlight()}); default false, since it costs
+     * one more atomic update per acquire and per release. Always on when {@link #stallCalls()} is on.
+     */
+    public boolean trackInFlight() { return trackInFlight || stallCalls > 0; }
+
     /** What one TIMEOUT counts toward the failure rate (a FAILURE counts 1); default 1, in [0, 100]. */
     public double timeoutWeight() { return timeoutWeight; }
 
@@ -132,7 +140,7 @@ public final class BreakerConfig {
         return "BreakerConfig[window=" + window + ", bucket=" + bucket + ", consecutiveFailures=" + consecutiveFailures
                 + ", failureRateThreshold=" + failureRateThreshold + ", minimumCalls=" + minimumCalls
                 + ", slowCallDuration=" + slowCallDuration + ", slowCallRateThreshold=" + slowCallRateThreshold
-                + ", stallCalls=" + stallCalls + ", timeoutWeight=" + timeoutWeight + ", openWait=" + openWait
+                + ", stallCalls=" + stallCalls + ", trackInFlight=" + trackInFlight + ", timeoutWeight=" + timeoutWeight + ", openWait=" + openWait
                 + ", openWaitMultiplier=" + openWaitMultiplier + ", maxOpenWait=" + maxOpenWait
                 + ", openWaitJitter=" + openWaitJitter + ", halfOpenMaxProbes=" + halfOpenMaxProbes
                 + ", halfOpenSuccessesToClose=" + halfOpenSuccessesToClose
@@ -150,6 +158,7 @@ public final class BreakerConfig {
         Duration slowCallDuration = Duration.ofSeconds(2);
         double slowCallRateThreshold = 0;
         int stallCalls = 0;
+        boolean trackInFlight = false;
         double timeoutWeight = 1;
         Duration openWait = Duration.ofSeconds(30);
         double openWaitMultiplier = 2;
@@ -175,6 +184,7 @@ public final class BreakerConfig {
             slowCallDuration = c.slowCallDuration;
             slowCallRateThreshold = c.slowCallRateThreshold;
             stallCalls = c.stallCalls;
+            trackInFlight = c.trackInFlight;
             timeoutWeight = c.timeoutWeight;
             openWait = c.openWait;
             openWaitMultiplier = c.openWaitMultiplier;
@@ -197,6 +207,7 @@ public final class BreakerConfig {
         public Builder slowCallDuration(Duration v) { slowCallDuration = v; return this; }
         public Builder slowCallRateThreshold(double v) { slowCallRateThreshold = v; return this; }
         public Builder stallCalls(int v) { stallCalls = v; return this; }
+        public Builder trackInFlight(boolean v) { trackInFlight = v; return this; }
         public Builder timeoutWeight(double v) { timeoutWeight = v; return this; }
         public Builder openWait(Duration v) { openWait = v; return this; }
         public Builder openWaitMultiplier(double v) { openWaitMultiplier = v; return this; }

@@ -79,14 +79,22 @@ public final class BreakerRegistry {
     /**
      * The child {@code name + ":" + key}, created on first use; bounded per name (least recently used
      * evicted, idle ones expire). With {@code consultParent}, its calls also go through {@code breaker(name)}.
+     * Looking up an existing child allocates nothing (but for a sweep of idle children at most once a second).
      */
     public Breaker breaker(String name, String key) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(key, "key");
         Children policy = childPolicies.getOrDefault(name, defaultChildren);
         Breaker parent = policy.consultParent() ? breaker(name) : null;
-        ChildBreakers group = children.computeIfAbsent(name,
-                n -> new ChildBreakers(policy, configs.getOrDefault(n, defaults).ticker()));
+        ChildBreakers group = children.get(name);
+        if (group == null) {
+            group = children.computeIfAbsent(name,
+                    n -> new ChildBreakers(policy, configs.getOrDefault(n, defaults).ticker()));
+        }
+        Breaker existing = group.touch(key);
+        if (existing != null) {
+            return existing;
+        }
         List<Breaker> created = new ArrayList<>(1);
         List<Breaker> removed = new ArrayList<>(0);
         Breaker child = group.get(key, k -> {

@@ -1,31 +1,70 @@
 package dev.breaker.core;
 
+import dev.breaker.core.internal.BucketWindow;
 import dev.breaker.core.internal.StripedCounters;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
-/** The live {@link Totals} of one breaker: striped, monotonic, allocation-free to read. */
+/** The live {@link Totals} of one breaker: monotonic, allocation-free to read. */
 final class BreakerTotals implements Totals {
 
-    // Counter indices: the five outcomes by ordinal, then these.
-    static final int SLOW = 5;
+    /*
+     * Finished calls are counted once, in the window (see BucketWindow#total), which keeps every call
+     * it ever recorded; only outcomes of an earlier generation, which the window must not see, are
+     * counted here (indices 0-5: the outcomes by ordinal, then SLOW). The window's total may lag by a
+     * count that is moving between two places, so each read is raised to the highest value reported so
+     * far (a CAS on `reported`): a FunctionCounter never sees a total go down.
+     */
+
+    static final int SLOW = BucketWindow.SLOW;
     static final int REJECTED = 6;
     static final int PROBE_SUCCESS = 7;
     static final int PROBE_FAILURE = 8;
     static final int TRIPS = 9;
 
+    private static final VarHandle REPORTED = MethodHandles.arrayElementVarHandle(long[].class);
+
     private final StripedCounters counters = new StripedCounters(TRIPS + 1);
+    private final long[] reported = new long[SLOW + 1];
+    private final BucketWindow window;
+
+    BreakerTotals(BucketWindow window) {
+        this.window = window;
+    }
 
     void increment(int counter) {
         counters.increment(counter);
     }
 
+    /** Counts a finished call of an earlier generation (the window only holds the current one's). */
+    void stale(Outcome outcome, boolean slow) {
+        counters.increment(outcome.ordinal());
+        if (slow) {
+            counters.increment(SLOW);
+        }
+    }
+
     @Override
     public long calls(Outcome outcome) {
-        return counters.sum(outcome.ordinal());
+        return finished(outcome.ordinal());
     }
 
     @Override
     public long slowCalls() {
-        return counters.sum(SLOW);
+        return finished(SLOW);
+    }
+
+    private long finished(int kind) {
+        long now = window.total(kind) + counters.sum(kind);
+        for (;;) {
+            long before = (long) REPORTED.getVolatile(reported, kind);
+            if (now <= before) {
+                return before;
+            }
+            if (REPORTED.compareAndSet(reported, kind, before, now)) {
+                return now;
+            }
+        }
     }
 
     @Override

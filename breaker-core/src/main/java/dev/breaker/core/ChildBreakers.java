@@ -20,12 +20,36 @@ final class ChildBreakers {
     private final BreakerRegistry.Children policy;
     private final long idleNanos;
     private final Ticker ticker;
+    private final long sweepEveryNanos;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private long lastSweep;
 
     ChildBreakers(BreakerRegistry.Children policy, Ticker ticker) {
         this.policy = policy;
         this.idleNanos = policy.idleExpiry().toNanos();
+        this.sweepEveryNanos = Math.min(idleNanos, 1_000_000_000L);
         this.ticker = ticker;
+        this.lastSweep = ticker.nanos();
+    }
+
+    /**
+     * The fresh child for {@code key}, refreshed, or null when the caller must take the slow path
+     * ({@link #get}): the child is missing or idle, or a sweep of idle children is due (at most
+     * every second, or every idleExpiry if shorter). Allocates nothing.
+     */
+    Breaker touch(String key) {
+        long now = ticker.nanos();
+        synchronized (entries) {
+            if (now - lastSweep >= sweepEveryNanos) {
+                return null;
+            }
+            Entry entry = entries.get(key);
+            if (entry == null || now - entry.lastUsed >= idleNanos) {
+                return null;
+            }
+            entry.lastUsed = now;
+            return entry.breaker;
+        }
     }
 
     /** The result of a lookup: the child, whether it was just created, and the children it pushed out. */
@@ -34,6 +58,7 @@ final class ChildBreakers {
     Breaker get(String key, Function<String, Breaker> factory, List<Breaker> createdOut, List<Breaker> removedOut) {
         long now = ticker.nanos();
         synchronized (entries) {
+            lastSweep = now;
             expire(now, removedOut);
             Entry entry = entries.get(key);
             if (entry != null) {

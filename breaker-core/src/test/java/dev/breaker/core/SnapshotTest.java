@@ -86,6 +86,24 @@ class SnapshotTest {
     }
 
     @Test
+    void countsInFlightCallsWhenAskedToWithoutTripping() {
+        Breaker breaker = fixture.breaker(c -> c.trackInFlight(true));
+        for (int i = 0; i < 50; i++) {
+            breaker.acquire();
+            fixture.advance(Duration.ofSeconds(1));
+        }
+        assertThat(breaker.snapshot().inFlight()).isEqualTo(50);
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void reportsNoCallsInFlightUnlessTracked() {
+        Breaker breaker = fixture.breaker(c -> c);
+        breaker.acquire();
+        assertThat(breaker.snapshot().inFlight()).isZero();
+    }
+
+    @Test
     void countsInFlightCallsWhenTheStallRuleIsOn() {
         Breaker breaker = fixture.breaker(c -> c.stallCalls(100));
         Permit a = breaker.acquire();

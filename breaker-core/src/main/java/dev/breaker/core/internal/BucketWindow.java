@@ -25,6 +25,11 @@ public final class BucketWindow {
      * Readers use getVolatile per cell and count only cells whose tag matches the epoch that slot
      * holds inside the window, so a stale bucket reads as empty without anyone having to zero it.
      *
+     * The window doubles as the cumulative totals, so a finished call costs one atomic update, not
+     * two: whoever displaces a stale word (or clears one) adds its count to `folded` (getAndAdd), and
+     * total() = folded + every cell. A count is always in exactly one of the two places, except
+     * between the displacing CAS and its getAndAdd, when total() may read it in neither (never twice).
+     *
      * `clock` caches (epoch << 12 | slot) for the current bucket to avoid two divisions per call; it
      * is read and written opaquely (atomic, no ordering needed): a stale value is detected by the
      * range check and recomputed, and any value written was correct at some instant.
@@ -50,6 +55,7 @@ public final class BucketWindow {
     private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle CLOCK;
     private static final VarHandle ANCIENT;
+    private static final VarHandle FOLDED = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
         try {
@@ -64,7 +70,10 @@ public final class BucketWindow {
     private final long bucketNanos;
     private final int buckets;
     private final int kinds;
+    private final int stripeMask;
     private final long[] cells;
+    /** Per finished-call kind: counts that left the cells (displaced by a newer bucket, or cleared). */
+    private final long[] folded = new long[IN_FLIGHT];
     private long clock;
     private long ancient;
 
@@ -74,13 +83,22 @@ public final class BucketWindow {
      * @param trackInFlight whether {@link #start}/{@link #finish} are used (costs one more count per bucket)
      */
     public BucketWindow(long bucketNanos, int buckets, boolean trackInFlight) {
+        this(bucketNanos, buckets, trackInFlight, Stripes.COUNT);
+    }
+
+    /** With {@code stripes} (a power of two, at most {@link Stripes#COUNT}) stripes; 1 makes every writer contend. */
+    BucketWindow(long bucketNanos, int buckets, boolean trackInFlight, int stripes) {
+        if (Integer.bitCount(stripes) != 1 || stripes > Stripes.COUNT) {
+            throw new IllegalArgumentException("stripes must be a power of two <= " + Stripes.COUNT + " but was " + stripes);
+        }
         if (buckets < 1 || buckets >= 1 << SLOT_BITS) {
             throw new IllegalArgumentException("buckets must be in [1, 4095] but was " + buckets);
         }
         this.bucketNanos = bucketNanos;
         this.buckets = buckets;
         this.kinds = trackInFlight ? IN_FLIGHT + 1 : IN_FLIGHT;
-        this.cells = new long[Stripes.COUNT * buckets * kinds];
+        this.stripeMask = stripes - 1;
+        this.cells = new long[stripes * buckets * kinds];
     }
 
     public long bucketNanos() {
@@ -99,13 +117,31 @@ public final class BucketWindow {
     /** Counts one finished call of {@code kind} at {@code now}. */
     public void record(int kind, long now) {
         long c = clock(now);
-        bump(cell(Stripes.current(), (int) (c & (1 << SLOT_BITS) - 1), kind), tag(c >> SLOT_BITS), 1);
+        int displaced = bump(cell(stripe(), (int) (c & (1 << SLOT_BITS) - 1), kind), tag(c >> SLOT_BITS), 1);
+        if (displaced != 0) {
+            FOLDED.getAndAdd(folded, kind, (long) displaced);
+        }
+    }
+
+    /**
+     * Every call of {@code kind} ever recorded (not only in the window): the folded counts plus every
+     * cell, live or stale. Reads `folded` before the cells, so a count moving from a cell to `folded`
+     * meanwhile is missed, never counted twice: the result may lag by that count, never exceed the truth.
+     */
+    public long total(int kind) {
+        long sum = (long) FOLDED.getVolatile(folded, kind);
+        for (int s = 0; s <= stripeMask; s++) {
+            for (int b = 0; b < buckets; b++) {
+                sum += (int) (long) CELLS.getVolatile(cells, cell(s, b, kind));
+            }
+        }
+        return sum;
     }
 
     /** Marks a call as started at {@code now}; pair with {@link #finish}. */
     public void start(long now) {
         long c = clock(now);
-        fold(bump(cell(Stripes.current(), (int) (c & (1 << SLOT_BITS) - 1), IN_FLIGHT), tag(c >> SLOT_BITS), 1));
+        fold(bump(cell(stripe(), (int) (c & (1 << SLOT_BITS) - 1), IN_FLIGHT), tag(c >> SLOT_BITS), 1));
     }
 
     /** Marks a call that started at {@code startNanos} as finished at {@code now}. */
@@ -117,7 +153,7 @@ public final class BucketWindow {
             return;
         }
         int slot = (int) Math.floorMod(started, (long) buckets);
-        fold(bump(cell(Stripes.current(), slot, IN_FLIGHT), tag(started), -1));
+        fold(bump(cell(stripe(), slot, IN_FLIGHT), tag(started), -1));
     }
 
     /** Finished calls of {@code kind} in the window ending at {@code now}. */
@@ -135,7 +171,7 @@ public final class BucketWindow {
         int slot = (int) Math.floorMod(epoch, (long) buckets);
         long tag = tag(epoch);
         long sum = 0;
-        for (int s = 0; s < Stripes.COUNT; s++) {
+        for (int s = 0; s <= stripeMask; s++) {
             long w = (long) CELLS.getVolatile(cells, cell(s, slot, kind));
             if ((w & TAG_MASK) == tag) {
                 sum += (int) w;
@@ -151,7 +187,7 @@ public final class BucketWindow {
         }
         long sum = (long) ANCIENT.getVolatile(this);
         for (int b = 0; b < buckets; b++) {
-            for (int s = 0; s < Stripes.COUNT; s++) {
+            for (int s = 0; s <= stripeMask; s++) {
                 sum += (int) (long) CELLS.getVolatile(cells, cell(s, b, IN_FLIGHT));
             }
         }
@@ -176,7 +212,7 @@ public final class BucketWindow {
             int slot = (int) Math.floorMod(e, (long) buckets);
             long tag = tag(e);
             boolean counted = e >= sinceEpoch && (e + 1) * bucketNanos <= cutoff;
-            for (int s = 0; s < Stripes.COUNT; s++) {
+            for (int s = 0; s <= stripeMask; s++) {
                 long w = (long) CELLS.getVolatile(cells, cell(s, slot, IN_FLIGHT));
                 if ((w & TAG_MASK) == tag ? counted : olderCount) {
                     sum += (int) w;
@@ -186,15 +222,22 @@ public final class BucketWindow {
         return Math.max(0, sum);
     }
 
-    /** Forgets every finished call (in-flight counts stay: those calls are still running). */
+    /** Empties the window of finished calls (kept in {@link #total}); in-flight counts stay: those calls still run. */
     public void clear() {
-        for (int s = 0; s < Stripes.COUNT; s++) {
+        for (int s = 0; s <= stripeMask; s++) {
             for (int b = 0; b < buckets; b++) {
                 for (int k = 0; k < IN_FLIGHT; k++) {
-                    CELLS.setVolatile(cells, cell(s, b, k), 0L);
+                    int count = (int) (long) CELLS.getAndSet(cells, cell(s, b, k), 0L);
+                    if (count != 0) {
+                        FOLDED.getAndAdd(folded, k, (long) count);
+                    }
                 }
             }
         }
+    }
+
+    private int stripe() {
+        return Stripes.current() & stripeMask;
     }
 
     private int cell(int stripe, int slot, int kind) {

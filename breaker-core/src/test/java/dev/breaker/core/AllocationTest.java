@@ -1,0 +1,129 @@
+package dev.breaker.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+
+/** The hot paths allocate nothing on the calling thread, after warm-up (one full run of the measured loop). */
+class AllocationTest {
+
+    private static final int CALLS = 1_000_000;
+    private static final Callable<String> CONSTANT = () -> "ok";
+
+    private static void closedPath(Breaker breaker, int n) {
+        for (int i = 0; i < n; i++) {
+            Permit p = breaker.acquire();
+            breaker.release(p, Outcome.SUCCESS, breaker.nanos() - breaker.nanos());
+        }
+    }
+
+    private static void rejections(Breaker breaker, int n) {
+        for (int i = 0; i < n; i++) {
+            if (breaker.acquire().granted()) {
+                throw new AssertionError("the breaker should be open");
+            }
+        }
+    }
+
+    @Test
+    void aMillionClosedPathAcquireReleasePairsAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.defaults());
+        closedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> closedPath(breaker, CALLS))).isZero();
+        assertThat(breaker.totals().calls(Outcome.SUCCESS)).isGreaterThanOrEqualTo(2 * CALLS);
+    }
+
+    @Test
+    void aMillionClosedPathPairsWithTheStallRuleOnAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().stallCalls(5).build());
+        closedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> closedPath(breaker, CALLS))).isZero();
+    }
+
+    @Test
+    void aMillionClosedPathPairsTrackingCallsInFlightAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().trackInFlight(true).build());
+        closedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> closedPath(breaker, CALLS))).isZero();
+        assertThat(breaker.snapshot().inFlight()).isZero();
+    }
+
+    @Test
+    void aMillionCallsOnAClosedBreakerAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.defaults());
+        Runnable calls = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                try {
+                    breaker.call(CONSTANT);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        calls.run();
+        assertThat(Allocations.steady(calls)).isZero();
+    }
+
+    @Test
+    void aMillionRejectionsAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().openWait(Duration.ofHours(1))
+                .maxOpenWait(Duration.ofHours(2)).build());
+        breaker.forceOpen();
+        rejections(breaker, 200_000);
+        breaker.reset();
+        for (int i = 0; i < 5; i++) {
+            breaker.release(breaker.acquire(), Outcome.FAILURE, 0);
+        }
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        rejections(breaker, CALLS);
+        assertThat(Allocations.steady(() -> rejections(breaker, CALLS))).isZero();
+        assertThat(breaker.totals().rejected()).isGreaterThanOrEqualTo(2 * CALLS + 200_000);
+    }
+
+    @Test
+    void aMillionThrownRejectionsAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.defaults());
+        breaker.forceOpen();
+        Runnable calls = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                try {
+                    breaker.call(CONSTANT);
+                    throw new AssertionError("the breaker should be open");
+                } catch (BreakerOpenException expected) {
+                    // the preallocated one
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        calls.run();
+        assertThat(Allocations.steady(calls)).isZero();
+    }
+
+    @Test
+    void aChildThatConsultsItsParentAllocatesNothingOnItsClosedPath() {
+        BreakerRegistry registry = BreakerRegistry.builder()
+                .children("tenants", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true)).build();
+        Breaker child = registry.breaker("tenants", "t-1");
+        closedPath(child, CALLS);
+        assertThat(Allocations.steady(() -> closedPath(child, CALLS))).isZero();
+    }
+
+    @Test
+    void lookingUpAnExistingChildAllocatesNothing() {
+        BreakerRegistry registry = BreakerRegistry.builder()
+                .children("tenants", new BreakerRegistry.Children(10, Duration.ofHours(1), true)).build();
+        String[] keys = {"t-1", "t-2", "t-3"};
+        Runnable lookups = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                if (registry.breaker("tenants", keys[i % 3]).key() == null) {
+                    throw new AssertionError("a child has a key");
+                }
+            }
+        };
+        lookups.run();
+        assertThat(Allocations.steady(lookups)).isZero();
+    }
+}
