@@ -6,10 +6,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Permit;
+import dev.breaker.core.State;
 import org.aspectj.lang.ProceedingJoinPoint;
 
 import org.springframework.context.expression.MethodBasedEvaluationContext;
@@ -143,7 +145,7 @@ final class GuardedMethod {
 		}
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {
-			return fallback(pjp, breaker.rejection());
+			return fallback(pjp, rejection(breaker));
 		}
 		OutcomeClassifier classifier = breaker.config().classifier();
 		long start = breaker.nanos();
@@ -176,7 +178,7 @@ final class GuardedMethod {
 		while (true) {
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(pjp, breaker.rejection());
+				return fallback(pjp, rejection(breaker));
 			}
 			long start = breaker.nanos();
 			Object result;
@@ -217,6 +219,21 @@ final class GuardedMethod {
 			return fallback(pjp, error);
 		}
 		throw error;
+	}
+
+	/**
+	 * The exception for a rejected call: the tenant child's own, or its parent's when the parent
+	 * rejected (a child that is closed or disabled cannot have rejected the call itself).
+	 */
+	static BreakerOpenException rejection(Breaker breaker) {
+		Breaker parent = breaker.parent();
+		if (parent != null) {
+			State own = breaker.state();
+			if (own == State.CLOSED || own == State.DISABLED) {
+				return parent.rejection();
+			}
+		}
+		return breaker.rejection();
 	}
 
 	/** Whether an outcome sends the call to its fallbacks: a failure the breaker counts. */

@@ -15,9 +15,11 @@ import java.util.function.Function;
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.core.BreakerRegistry;
 
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodClassKey;
 import org.springframework.expression.Expression;
@@ -105,17 +107,19 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		}
 		this.scanned = true;
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
+			if (this.beanFactory.getBeanDefinition(beanName).getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+				continue;
+			}
 			Class<?> type = this.beanFactory.getType(beanName, false);
-			if (type == null || Proxy.isProxyClass(type) || isFramework(type)) {
+			if (type != null && Proxy.isProxyClass(type) && this.beanFactory.containsSingleton(beanName)) {
+				// an interface-based proxy: the annotations are on the class behind it
+				type = AopProxyUtils.ultimateTargetClass(this.beanFactory.getSingleton(beanName));
+			}
+			if (type == null || Proxy.isProxyClass(type) || type.getName().startsWith("java.")) {
 				continue;
 			}
 			register(beanName, ClassUtils.getUserClass(type));
 		}
-	}
-
-	private static boolean isFramework(Class<?> type) {
-		String name = type.getName();
-		return name.startsWith("org.springframework.") || name.startsWith("java.") || name.startsWith("jdk.");
 	}
 
 	/**
@@ -144,7 +148,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	GuardedMethod find(Method method, Object target) {
 		GuardedMethod guarded = this.byMethod.get(method);
 		if (guarded != null && guarded.targetClass() == target.getClass()) {
-			return guarded;
+			return (guarded.kind() != null) ? guarded : null;
 		}
 		return findSlowly(method, target.getClass());
 	}
@@ -161,6 +165,9 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		guarded = (annotation != null) ? resolve("(bean of type " + userClass.getName() + ")", userClass, specific,
 				annotation) : notGuarded(specific, userClass);
 		this.byMethodAndClass.putIfAbsent(key, guarded);
+		// the next call through the same method (an interface method of a JDK proxy, a method
+		// not found by the scan) takes the fast path
+		this.byMethod.putIfAbsent(method, guarded);
 		return (guarded.kind() != null) ? guarded : null;
 	}
 
@@ -169,14 +176,17 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	}
 
 	private static CircuitGuarded annotation(Method method) {
-		if (Modifier.isStatic(method.getModifiers()) || method.isBridge() || method.isSynthetic()) {
+		if (method.isBridge() || method.isSynthetic()) {
 			return null;
 		}
 		CircuitGuarded annotation = method.getAnnotation(CircuitGuarded.class);
 		if (annotation != null) {
 			return annotation;
 		}
-		if (Modifier.isPublic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
+		if (Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+				&& !Modifier.isFinal(method.getModifiers()) && !ReflectionUtils.isObjectMethod(method)
+				&& !ReflectionUtils.isEqualsMethod(method) && !ReflectionUtils.isHashCodeMethod(method)
+				&& !ReflectionUtils.isToStringMethod(method)) {
 			return method.getDeclaringClass().getAnnotation(CircuitGuarded.class);
 		}
 		return null;
@@ -187,6 +197,13 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		if (!StringUtils.hasText(annotation.name())) {
 			throw new InvalidGuardedMethodException(beanName, signature, "the breaker name is empty",
 					"name the dependency it calls, e.g. @CircuitGuarded(name = \"payments\")", null);
+		}
+		int modifiers = method.getModifiers();
+		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+			String what = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static" : "final";
+			throw new InvalidGuardedMethodException(beanName, signature,
+					"the method is " + what + ", so Spring AOP cannot intercept it and it would run unguarded",
+					"make it a public, non-final instance method called through the bean", null);
 		}
 		GuardedMethod.Kind kind = kind(beanName, signature, method.getReturnType());
 		Expression tenant = tenant(beanName, signature, annotation.tenant());

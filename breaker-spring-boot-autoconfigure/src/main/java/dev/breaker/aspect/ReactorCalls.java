@@ -30,13 +30,13 @@ final class ReactorCalls {
 			Breaker breaker = method.breakerFor(pjp);
 			RetryPolicy retry = method.policy().retry();
 			if (retry.recordEachAttempt()) {
-				return Mono.fromDirect(recordedAttempts(method, pjp, breaker, 0, true));
+				return Mono.fromDirect(recordedAttempts(method, pjp, breaker, 0));
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return Mono.fromDirect(fallback(method, pjp, breaker.rejection(), true));
+				return Mono.fromDirect(fallback(method, pjp, GuardedMethod.rejection(breaker)));
 			}
-			return Mono.fromDirect(recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0, true), true));
+			return Mono.fromDirect(recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0)));
 		});
 	}
 
@@ -45,44 +45,43 @@ final class ReactorCalls {
 			Breaker breaker = method.breakerFor(pjp);
 			RetryPolicy retry = method.policy().retry();
 			if (retry.recordEachAttempt()) {
-				return recordedAttempts(method, pjp, breaker, 0, false);
+				return recordedAttempts(method, pjp, breaker, 0);
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, pjp, breaker.rejection(), false);
+				return fallback(method, pjp, GuardedMethod.rejection(breaker));
 			}
-			return recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0, false), false);
+			return recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0));
 		});
 	}
 
 	/** Breaker inside the retry: every attempt asks the breaker and is recorded. */
 	private static Flux<Object> recordedAttempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker,
-			int retries, boolean mono) {
+			int retries) {
 		return Flux.defer(() -> {
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, pjp, breaker.rejection(), mono);
+				return fallback(method, pjp, GuardedMethod.rejection(breaker));
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
-			Flux<Object> attempt = withTimeout(method, source(pjp, mono)).doOnNext((value) -> emitted.set(true));
+			Flux<Object> attempt = withTimeout(method, source(pjp)).doOnNext((value) -> emitted.set(true));
 			return record(breaker, permit, attempt).onErrorResume((error) -> {
 				Outcome outcome = breaker.config().classifier().classify(null, error);
 				RetryPolicy retry = method.policy().retry();
 				if (!emitted.get() && retries < retry.maxRetries() && retry.retries(outcome)) {
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(recordedAttempts(method, pjp, breaker, retries + 1, mono));
+						.thenMany(recordedAttempts(method, pjp, breaker, retries + 1));
 				}
-				return GuardedMethod.counted(outcome) ? fallback(method, pjp, error, mono) : Flux.error(error);
+				return GuardedMethod.counted(outcome) ? fallback(method, pjp, error) : Flux.error(error);
 			});
 		});
 	}
 
 	/** Breaker outside the retry: the attempts, retried on the retry outcomes, not recorded. */
-	private static Flux<Object> attempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker, int retries,
-			boolean mono) {
+	private static Flux<Object> attempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker, int retries) {
 		return Flux.defer(() -> {
 			AtomicBoolean emitted = new AtomicBoolean();
-			return withTimeout(method, source(pjp, mono)).doOnNext((value) -> emitted.set(true))
+			return withTimeout(method, source(pjp)).doOnNext((value) -> emitted.set(true))
 				.onErrorResume((error) -> {
 					RetryPolicy retry = method.policy().retry();
 					if (emitted.get() || retries >= retry.maxRetries()) {
@@ -93,17 +92,17 @@ final class ReactorCalls {
 						return Flux.error(error);
 					}
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(attempts(method, pjp, breaker, retries + 1, mono));
+						.thenMany(attempts(method, pjp, breaker, retries + 1));
 				});
 		});
 	}
 
 	/** The whole sequence recorded once, then the fallbacks for a counted failure. */
 	private static Flux<Object> recorded(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker,
-			Permit permit, Flux<Object> attempts, boolean mono) {
+			Permit permit, Flux<Object> attempts) {
 		return record(breaker, permit, attempts).onErrorResume((error) -> {
 			Outcome outcome = breaker.config().classifier().classify(null, error);
-			return GuardedMethod.counted(outcome) ? fallback(method, pjp, error, mono) : Flux.error(error);
+			return GuardedMethod.counted(outcome) ? fallback(method, pjp, error) : Flux.error(error);
 		});
 	}
 
@@ -124,7 +123,7 @@ final class ReactorCalls {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Flux<Object> source(ProceedingJoinPoint pjp, boolean mono) {
+	private static Flux<Object> source(ProceedingJoinPoint pjp) {
 		Object publisher;
 		try {
 			publisher = pjp.proceed();
@@ -141,7 +140,7 @@ final class ReactorCalls {
 			return source;
 		}
 		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono.error(() -> new TimeoutException(
-				"breaker '" + method.name() + "': not complete within " + timeout)));
+				"breaker '" + method.name() + "': did not complete within " + timeout)));
 		return source.takeUntilOther(expiry);
 	}
 
@@ -154,17 +153,16 @@ final class ReactorCalls {
 	}
 
 	/** The fallback tiers as a publisher: the first that completes wins. */
-	private static Flux<Object> fallback(GuardedMethod method, ProceedingJoinPoint pjp, Throwable cause,
-			boolean mono) {
+	private static Flux<Object> fallback(GuardedMethod method, ProceedingJoinPoint pjp, Throwable cause) {
 		if (method.fallbacks().isEmpty()) {
 			return Flux.error(cause);
 		}
-		return tier(method, pjp.getTarget(), pjp.getArgs(), cause, 0, cause, mono);
+		return tier(method, pjp.getTarget(), pjp.getArgs(), cause, 0, cause);
 	}
 
 	@SuppressWarnings("unchecked")
 	private static Flux<Object> tier(GuardedMethod method, Object target, Object[] args, Throwable cause, int from,
-			Throwable last, boolean mono) {
+			Throwable last) {
 		Fallbacks fallbacks = method.fallbacks();
 		for (int i = from; i < fallbacks.size(); i++) {
 			Method fallback = fallbacks.select(i, cause);
@@ -179,14 +177,14 @@ final class ReactorCalls {
 			}
 			catch (Throwable ex) {
 				Fallbacks.notify(method.observers(), method.name(), name, false);
-				return tier(method, target, args, cause, next, ex, mono);
+				return tier(method, target, args, cause, next, ex);
 			}
 			Flux<Object> result = (value instanceof Publisher<?> publisher) ? Flux.from((Publisher<Object>) publisher)
 					: Mono.justOrEmpty(value).flux();
 			return result.doOnComplete(() -> Fallbacks.notify(method.observers(), method.name(), name, true))
 				.onErrorResume((error) -> {
 					Fallbacks.notify(method.observers(), method.name(), name, false);
-					return tier(method, target, args, cause, next, error, mono);
+					return tier(method, target, args, cause, next, error);
 				});
 		}
 		return Flux.error(last);

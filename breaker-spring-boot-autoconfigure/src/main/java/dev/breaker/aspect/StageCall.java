@@ -45,10 +45,19 @@ final class StageCall {
 		this.timeout = method.policy().timeout();
 	}
 
+	/** The stage of the attempt in progress, cancelled when the caller cancels the result. */
+	private volatile CompletionStage<?> current;
+
 	CompletableFuture<Object> start() {
 		if (!this.retry.recordEachAttempt() && !acquire()) {
 			return this.result;
 		}
+		this.result.whenComplete((value, error) -> {
+			CompletionStage<?> stage = this.current;
+			if (this.result.isCancelled() && stage != null) {
+				cancel(stage);
+			}
+		});
 		attempt();
 		return this.result;
 	}
@@ -56,7 +65,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(this.breaker.rejection());
+			fallback(GuardedMethod.rejection(this.breaker));
 			return false;
 		}
 		this.start = this.breaker.nanos();
@@ -77,10 +86,14 @@ final class StageCall {
 		if (stage == null) {
 			stage = CompletableFuture.completedFuture(null);
 		}
+		this.current = stage;
+		if (this.result.isCancelled()) {
+			cancel(stage);
+		}
 		CompletableFuture<Object> attempt = new CompletableFuture<>();
 		Future<?> timer = (this.timeout != null) ? this.method.delays()
 			.schedule(this.timeout, () -> attempt.completeExceptionally(new TimeoutException(
-					"breaker '" + this.method.name() + "': no result within " + this.timeout))) : null;
+					"breaker '" + this.method.name() + "': did not complete within " + this.timeout))) : null;
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {
 			if (error != null) {
@@ -111,6 +124,11 @@ final class StageCall {
 	}
 
 	private void finished(Object value, Throwable error) {
+		if (this.result.isCancelled()) {
+			// the caller gave up: the dependency did not fail, so the call counts neither way
+			this.breaker.release(this.permit, Outcome.IGNORED, this.breaker.nanos() - this.start);
+			return;
+		}
 		Outcome outcome = this.breaker.config().classifier().classify(value, error);
 		boolean again = this.retries < this.retry.maxRetries() && this.retry.retries(outcome);
 		if (this.retry.recordEachAttempt() || !again) {

@@ -1,17 +1,13 @@
 package dev.breaker.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.InvalidBreakerConfigException;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
@@ -154,6 +150,12 @@ public class BreakerProperties {
 		private Integer stallCalls;
 
 		/**
+		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs one more
+		 * atomic update per call. Always on when stall-calls is on.
+		 */
+		private Boolean trackInFlight;
+
+		/**
 		 * How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.
 		 */
 		private Double timeoutWeight;
@@ -285,6 +287,14 @@ public class BreakerProperties {
 			this.stallCalls = stallCalls;
 		}
 
+		public Boolean getTrackInFlight() {
+			return this.trackInFlight;
+		}
+
+		public void setTrackInFlight(Boolean trackInFlight) {
+			this.trackInFlight = trackInFlight;
+		}
+
 		public Double getTimeoutWeight() {
 			return this.timeoutWeight;
 		}
@@ -387,8 +397,7 @@ public class BreakerProperties {
 		 * @return the open health, {@link OpenHealth#UP} when set nowhere
 		 */
 		public OpenHealth healthWhenOpen(Instance defaults) {
-			OpenHealth health = pick(defaults, Instance::getHealthWhenOpen);
-			return (health != null) ? health : OpenHealth.UP;
+			return new MergedInstance(DEFAULTS_PATH, this, defaults).healthWhenOpen();
 		}
 
 		/**
@@ -418,27 +427,7 @@ public class BreakerProperties {
 		 */
 		public BreakerConfig toConfig(String path, Instance defaults, Ticker ticker, OutcomeClassifier classifier,
 				ClassLoader classLoader) {
-			Instance base = (defaults != null) ? defaults : new Instance();
-			BreakerConfig.Builder builder = BreakerConfig.builder();
-			for (Setting setting : SETTINGS) {
-				Object value = pick(base, setting.getter());
-				if (value != null) {
-					setting.setter().accept(builder, value);
-				}
-			}
-			List<Class<? extends Throwable>> record = exceptionClasses(path, base, "record-exceptions",
-					Instance::getRecordExceptions, classLoader);
-			List<Class<? extends Throwable>> ignore = exceptionClasses(path, base, "ignore-exceptions",
-					Instance::getIgnoreExceptions, classLoader);
-			builder.classifier((record.isEmpty() && ignore.isEmpty()) ? classifier
-					: new ExceptionListClassifier(classifier, record, ignore));
-			builder.ticker(ticker);
-			try {
-				return builder.build();
-			}
-			catch (InvalidBreakerConfigException ex) {
-				throw invalid(path, base, ex);
-			}
+			return new MergedInstance(path, this, defaults).toConfig(ticker, classifier, classLoader);
 		}
 
 		/**
@@ -449,13 +438,7 @@ public class BreakerProperties {
 		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
 		 */
 		public CallPolicy toCallPolicy(String path, Instance defaults) {
-			Instance base = (defaults != null) ? defaults : new Instance();
-			Duration timeout = pick(base, Instance::getTimeout);
-			if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-				throw new InvalidBreakerPropertyException(source(path, base, Instance::getTimeout) + ".timeout",
-						timeout, "a positive duration, or unset for no timeout");
-			}
-			return new CallPolicy(timeout, this.retry.toPolicy(path, base.getRetry(), this, base));
+			return new MergedInstance(path, this, defaults).toCallPolicy();
 		}
 
 		/**
@@ -467,97 +450,8 @@ public class BreakerProperties {
 		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
 		 */
 		public BreakerRegistry.Children toChildren(String path, Instance defaults) {
-			Instance base = (defaults != null) ? defaults : new Instance();
-			return this.tenants.toChildren(path, this, base);
+			return new MergedInstance(path, this, defaults).toChildren();
 		}
-
-		private <T> T pick(Instance defaults, Function<Instance, T> getter) {
-			T own = getter.apply(this);
-			return (own != null) ? own : getter.apply(defaults);
-		}
-
-		private String source(String path, Instance defaults, Function<Instance, ?> getter) {
-			if (getter.apply(this) == null && getter.apply(defaults) != null && this != defaults) {
-				return DEFAULTS_PATH;
-			}
-			return path;
-		}
-
-		private List<Class<? extends Throwable>> exceptionClasses(String path, Instance defaults, String property,
-				Function<Instance, List<String>> getter, ClassLoader classLoader) {
-			List<String> names = pick(defaults, getter);
-			if (names == null) {
-				return List.of();
-			}
-			String prefix = source(path, defaults, getter) + "." + property;
-			List<Class<? extends Throwable>> classes = new ArrayList<>(names.size());
-			for (int i = 0; i < names.size(); i++) {
-				String name = (names.get(i) != null) ? names.get(i).trim() : "";
-				Class<?> type;
-				try {
-					type = ClassUtils.forName(name, classLoader);
-				}
-				catch (ClassNotFoundException | LinkageError | IllegalArgumentException ex) {
-					throw new InvalidBreakerPropertyException(prefix + "[" + i + "]", name,
-							"the fully qualified name of an exception class on the classpath", ex);
-				}
-				if (!Throwable.class.isAssignableFrom(type)) {
-					throw new InvalidBreakerPropertyException(prefix + "[" + i + "]", name,
-							"a subclass of java.lang.Throwable");
-				}
-				classes.add(type.asSubclass(Throwable.class));
-			}
-			return classes;
-		}
-
-		private InvalidBreakerPropertyException invalid(String path, Instance defaults,
-				InvalidBreakerConfigException ex) {
-			for (Setting setting : SETTINGS) {
-				if (setting.name().equals(ex.setting())) {
-					String property = source(path, defaults, setting.getter()) + "." + setting.property();
-					return new InvalidBreakerPropertyException(property, ex.value(), ex.allowed(), ex);
-				}
-			}
-			return new InvalidBreakerPropertyException(path + "." + ex.setting(), ex.value(), ex.allowed(), ex);
-		}
-
-		/** One engine setting: its builder name, its property name, how to read and apply it. */
-		private record Setting(String name, String property, Function<Instance, Object> getter,
-				BiConsumer<BreakerConfig.Builder, Object> setter) {
-
-		}
-
-		private static final List<Setting> SETTINGS = List.of(
-				new Setting("window", "window", Instance::getWindow, (b, v) -> b.window((Duration) v)),
-				new Setting("bucket", "bucket", Instance::getBucket, (b, v) -> b.bucket((Duration) v)),
-				new Setting("consecutiveFailures", "consecutive-failures", Instance::getConsecutiveFailures,
-						(b, v) -> b.consecutiveFailures((Integer) v)),
-				new Setting("failureRateThreshold", "failure-rate-threshold", Instance::getFailureRateThreshold,
-						(b, v) -> b.failureRateThreshold((Double) v)),
-				new Setting("minimumCalls", "minimum-calls", Instance::getMinimumCalls,
-						(b, v) -> b.minimumCalls((Integer) v)),
-				new Setting("slowCallDuration", "slow-call-duration", Instance::getSlowCallDuration,
-						(b, v) -> b.slowCallDuration((Duration) v)),
-				new Setting("slowCallRateThreshold", "slow-call-rate-threshold", Instance::getSlowCallRateThreshold,
-						(b, v) -> b.slowCallRateThreshold((Double) v)),
-				new Setting("stallCalls", "stall-calls", Instance::getStallCalls, (b, v) -> b.stallCalls((Integer) v)),
-				new Setting("timeoutWeight", "timeout-weight", Instance::getTimeoutWeight,
-						(b, v) -> b.timeoutWeight((Double) v)),
-				new Setting("openWait", "open-wait", Instance::getOpenWait, (b, v) -> b.openWait((Duration) v)),
-				new Setting("openWaitMultiplier", "open-wait-multiplier", Instance::getOpenWaitMultiplier,
-						(b, v) -> b.openWaitMultiplier((Double) v)),
-				new Setting("maxOpenWait", "max-open-wait", Instance::getMaxOpenWait,
-						(b, v) -> b.maxOpenWait((Duration) v)),
-				new Setting("openWaitJitter", "open-wait-jitter", Instance::getOpenWaitJitter,
-						(b, v) -> b.openWaitJitter((Double) v)),
-				new Setting("halfOpenMaxProbes", "half-open.max-probes", (i) -> i.getHalfOpen().getMaxProbes(),
-						(b, v) -> b.halfOpenMaxProbes((Integer) v)),
-				new Setting("halfOpenSuccessesToClose", "half-open.successes-to-close",
-						(i) -> i.getHalfOpen().getSuccessesToClose(), (b, v) -> b.halfOpenSuccessesToClose((Integer) v)),
-				new Setting("halfOpenFailuresToReopen", "half-open.failures-to-reopen",
-						(i) -> i.getHalfOpen().getFailuresToReopen(), (b, v) -> b.halfOpenFailuresToReopen((Integer) v)),
-				new Setting("halfOpenMaxWait", "half-open.max-wait", (i) -> i.getHalfOpen().getMaxWait(),
-						(b, v) -> b.halfOpenMaxWait((Duration) v)));
 
 	}
 
@@ -681,50 +575,6 @@ public class BreakerProperties {
 			this.recordEachAttempt = recordEachAttempt;
 		}
 
-		static final double DEFAULT_JITTER = 0.5;
-
-		static final List<Outcome> DEFAULT_ON = List.of(Outcome.FAILURE, Outcome.TIMEOUT);
-
-		dev.breaker.aspect.RetryPolicy toPolicy(String path, Retry defaults, Instance owner, Instance base) {
-			List<Duration> intervals = pick(this.intervals, defaults.intervals);
-			String intervalsPath = owner.source(path, base, (i) -> i.getRetry().getIntervals()) + ".retry.intervals";
-			if (intervals == null || intervals.isEmpty()) {
-				intervals = List.of();
-			}
-			for (int i = 0; i < intervals.size(); i++) {
-				Duration interval = intervals.get(i);
-				if (interval == null || interval.isNegative()) {
-					throw new InvalidBreakerPropertyException(intervalsPath + "[" + i + "]", interval,
-							"a duration of 0 or more");
-				}
-			}
-			Double jitter = pick(this.jitter, defaults.jitter);
-			if (jitter == null) {
-				jitter = DEFAULT_JITTER;
-			}
-			if (!(jitter >= 0 && jitter <= 1)) {
-				throw new InvalidBreakerPropertyException(
-						owner.source(path, base, (i) -> i.getRetry().getJitter()) + ".retry.jitter", jitter,
-						"a fraction in [0, 1]");
-			}
-			List<Outcome> on = pick(this.on, defaults.on);
-			if (on == null) {
-				on = DEFAULT_ON;
-			}
-			for (int i = 0; i < on.size(); i++) {
-				Outcome outcome = on.get(i);
-				if (outcome != Outcome.FAILURE && outcome != Outcome.TIMEOUT && outcome != Outcome.THROTTLED) {
-					throw new InvalidBreakerPropertyException(
-							owner.source(path, base, (x) -> x.getRetry().getOn()) + ".retry.on[" + i + "]", outcome,
-							"FAILURE, TIMEOUT or THROTTLED");
-				}
-			}
-			Boolean each = pick(this.recordEachAttempt, defaults.recordEachAttempt);
-			return new dev.breaker.aspect.RetryPolicy(intervals, jitter,
-					on.isEmpty() ? java.util.EnumSet.noneOf(Outcome.class) : java.util.EnumSet.copyOf(on),
-					Boolean.TRUE.equals(each));
-		}
-
 	}
 
 	/**
@@ -758,36 +608,6 @@ public class BreakerProperties {
 			this.idleExpiry = idleExpiry;
 		}
 
-		static final int DEFAULT_MAX = 10_000;
-
-		static final Duration DEFAULT_IDLE_EXPIRY = Duration.ofMinutes(10);
-
-		BreakerRegistry.Children toChildren(String path, Instance owner, Instance base) {
-			Integer max = pick(this.max, base.getTenants().max);
-			if (max == null) {
-				max = DEFAULT_MAX;
-			}
-			if (max < 1) {
-				throw new InvalidBreakerPropertyException(
-						owner.source(path, base, (i) -> i.getTenants().getMax()) + ".tenants.max", max,
-						"an integer of 1 or more");
-			}
-			Duration idleExpiry = pick(this.idleExpiry, base.getTenants().idleExpiry);
-			if (idleExpiry == null) {
-				idleExpiry = DEFAULT_IDLE_EXPIRY;
-			}
-			if (idleExpiry.isNegative() || idleExpiry.isZero()) {
-				throw new InvalidBreakerPropertyException(
-						owner.source(path, base, (i) -> i.getTenants().getIdleExpiry()) + ".tenants.idle-expiry",
-						idleExpiry, "a positive duration");
-			}
-			return new BreakerRegistry.Children(max, idleExpiry, true);
-		}
-
-	}
-
-	private static <T> T pick(T own, T inherited) {
-		return (own != null) ? own : inherited;
 	}
 
 }

@@ -12,8 +12,8 @@ class InvalidBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Inva
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidBreakerPropertyException cause) {
 		String description = "Invalid breaker configuration:%n%n    Property: %s%n    Value:    %s%n    Allowed:  %s%n"
 			.formatted(cause.property(), InvalidBreakerPropertyException.describe(cause.value()), cause.allowed());
-		String action = "Update '%s' in your application's configuration to %s.".formatted(cause.property(),
-				cause.allowed());
+		String action = "Set '%s' in your application's configuration to an allowed value: %s."
+			.formatted(cause.property(), cause.allowed());
 		return new FailureAnalysis(description, action, cause);
 	}
 

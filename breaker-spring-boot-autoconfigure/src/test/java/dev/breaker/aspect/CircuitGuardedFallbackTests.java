@@ -107,6 +107,7 @@ class CircuitGuardedFallbackTests {
 			assertThatExceptionOfType(BreakerOpenException.class).isThrownBy(() -> catalog.item("42"));
 			assertThatExceptionOfType(BreakerOpenException.class).isThrownBy(() -> catalog.price("42"));
 			assertThat(catalog.script().calls()).isZero();
+			assertThat(catalog.toString()).startsWith("catalog with");
 		});
 	}
 
@@ -340,6 +341,11 @@ class CircuitGuardedFallbackTests {
 
 		public String price(String id) throws Exception {
 			return (String) this.script.next();
+		}
+
+		@Override
+		public String toString() {
+			return "catalog with " + this.script.calls() + " calls";
 		}
 
 	}

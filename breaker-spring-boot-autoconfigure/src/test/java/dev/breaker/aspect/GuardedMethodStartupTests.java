@@ -76,6 +76,16 @@ class GuardedMethodStartupTests {
 	}
 
 	@Test
+	void failsWhenTheGuardedMethodIsPrivate() {
+		this.runner.withUserConfiguration(PrivateMethodConfig.class)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(InvalidGuardedMethodException.class)
+				.hasMessage("@CircuitGuarded method String PrivateMethod.charge(String) of bean 'payments': "
+						+ "the method is private, so Spring AOP cannot intercept it and it would run unguarded; "
+						+ "make it a public, non-final instance method called through the bean"));
+	}
+
+	@Test
 	void acceptsAnAsyncFallbackReturningAnyStage() {
 		this.runner.withUserConfiguration(AsyncFallbackConfig.class)
 			.run((context) -> assertThat(context).hasNotFailed());
@@ -215,6 +225,29 @@ class GuardedMethodStartupTests {
 		@Bean
 		BadTenant recommendations() {
 			return new BadTenant();
+		}
+
+	}
+
+	static class PrivateMethod {
+
+		@CircuitGuarded(name = "payments")
+		private String charge(String order) {
+			return "charged";
+		}
+
+		String pay(String order) {
+			return charge(order);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PrivateMethodConfig {
+
+		@Bean
+		PrivateMethod payments() {
+			return new PrivateMethod();
 		}
 
 	}

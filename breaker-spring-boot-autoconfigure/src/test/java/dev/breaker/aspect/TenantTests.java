@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.State;
@@ -41,7 +42,8 @@ class TenantTests {
 			assertThat(registry.find("recommendations:alice")).hasValueSatisfying(
 					(breaker) -> assertThat(breaker.state()).isEqualTo(State.OPEN));
 			assertThat(registry.breaker("recommendations").state()).isEqualTo(State.CLOSED);
-			assertThat(recommendations.recommend("alice")).isEqualTo("popular after BreakerOpenException");
+			assertThat(recommendations.recommend("alice"))
+				.isEqualTo("popular after recommendations:alice rejected");
 			assertThat(recommendations.recommend("bob")).isEqualTo("for bob");
 			assertThat(recommendations.calls("alice")).isEqualTo(3);
 			assertThat(recommendations.calls("bob")).isEqualTo(4);
@@ -54,8 +56,8 @@ class TenantTests {
 			Recommendations recommendations = context.getBean(Recommendations.class);
 			assertThat(recommendations.recommend("alice")).isEqualTo("for alice");
 			context.getBean(BreakerRegistry.class).breaker("recommendations").forceOpen();
-			assertThat(recommendations.recommend("alice")).isEqualTo("popular after BreakerOpenException");
-			assertThat(recommendations.recommend("bob")).isEqualTo("popular after BreakerOpenException");
+			assertThat(recommendations.recommend("alice")).isEqualTo("popular after recommendations rejected");
+			assertThat(recommendations.recommend("bob")).isEqualTo("popular after recommendations rejected");
 			assertThat(recommendations.calls("alice")).isEqualTo(1);
 			assertThat(recommendations.calls("bob")).isZero();
 		});
@@ -126,6 +128,9 @@ class TenantTests {
 		}
 
 		String popular(String userId, Throwable cause) {
+			if (cause instanceof BreakerOpenException rejection) {
+				return "popular after " + rejection.breaker() + " rejected";
+			}
 			return "popular after " + cause.getClass().getSimpleName();
 		}
 

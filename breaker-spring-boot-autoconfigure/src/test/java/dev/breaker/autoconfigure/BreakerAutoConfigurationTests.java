@@ -106,7 +106,8 @@ class BreakerAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("breaker.defaults.failure-rate-threshold=30", "breaker.defaults.minimum-calls=7",
 					"breaker.defaults.half-open.max-probes=4", "breaker.instances.payments.consecutive-failures=3",
-					"breaker.instances.payments.open-wait=10s", "breaker.instances.payments.minimum-calls=9")
+					"breaker.instances.payments.open-wait=10s", "breaker.instances.payments.minimum-calls=9",
+					"breaker.instances.payments.track-in-flight=true")
 			.run((context) -> {
 				BreakerRegistry registry = context.getBean(BreakerRegistry.class);
 				BreakerConfig payments = registry.breaker("payments").config();
@@ -116,6 +117,7 @@ class BreakerAutoConfigurationTests {
 				assertThat(payments.failureRateThreshold()).isEqualTo(30);
 				assertThat(payments.halfOpenMaxProbes()).isEqualTo(4);
 				assertThat(payments.window()).isEqualTo(BreakerConfig.defaults().window());
+				assertThat(payments.trackInFlight()).isTrue();
 				BreakerConfig unnamed = registry.breaker("unnamed").config();
 				assertThat(unnamed.minimumCalls()).isEqualTo(7);
 				assertThat(unnamed.consecutiveFailures()).isEqualTo(BreakerConfig.defaults().consecutiveFailures());
@@ -133,6 +135,15 @@ class BreakerAutoConfigurationTests {
 				.containsExactly(State.FORCED_OPEN, State.CLOSED);
 			assertThat(events.get(0).transition().breaker()).isEqualTo("payments");
 			assertThat(events.get(0).transition().reason()).isEqualTo("operator");
+		});
+	}
+
+	@Test
+	void publishesTransitionsOfTenantChildren() {
+		this.runner.withUserConfiguration(EventRecorder.class).run((context) -> {
+			context.getBean(BreakerRegistry.class).breaker("recommendations", "alice").forceOpen();
+			assertThat(context.getBean(EventRecorder.class).events).extracting((event) -> event.transition().breaker())
+				.containsExactly("recommendations:alice");
 		});
 	}
 

@@ -1,22 +1,30 @@
 package dev.breaker.autoconfigure;
 
-
-
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ContextConsumer;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Every kind of bad {@code breaker.*} value stops start-up with a message naming the property, the
  * value and what is allowed.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class BreakerPropertiesValidationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -128,9 +136,26 @@ class BreakerPropertiesValidationTests {
 					    Value:    '120'
 					    Allowed:  (0, 100], or 0 to turn the rule off
 					""");
-			assertThat(analysis.getAction()).isEqualTo("Update 'breaker.instances.payments.failure-rate-threshold' "
-					+ "in your application's configuration to (0, 100], or 0 to turn the rule off.");
+			assertThat(analysis.getAction()).isEqualTo("Set 'breaker.instances.payments.failure-rate-threshold' "
+					+ "in your application's configuration to an allowed value: (0, 100], or 0 to turn the rule off.");
 		});
+	}
+
+	@Test
+	void springBootPrintsTheReportWhenTheApplicationFailsToStart(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(BeanCreationException.class)
+			.isThrownBy(() -> application.run("--breaker.instances.payments.failure-rate-threshold=120"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("    Property: breaker.instances.payments.failure-rate-threshold")
+			.contains("Set 'breaker.instances.payments.failure-rate-threshold' in your application's configuration");
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ AopAutoConfiguration.class, BreakerAutoConfiguration.class })
+	static class MinimalApplication {
+
 	}
 
 	private static ContextConsumer<AssertableApplicationContext> failsWith(String message) {

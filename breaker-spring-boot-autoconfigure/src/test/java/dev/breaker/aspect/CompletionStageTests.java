@@ -1,0 +1,261 @@
+package dev.breaker.aspect;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.breaker.annotation.CircuitGuarded;
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class CompletionStageTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
+		.withUserConfiguration(Services.class)
+		.withPropertyValues("breaker.instances.search.ignore-exceptions=java.lang.IllegalArgumentException",
+				"breaker.instances.search.track-in-flight=true", "breaker.instances.slow.timeout=2s",
+				"breaker.instances.bare.timeout=2s",
+				"breaker.instances.retried.retry.intervals=100ms,200ms");
+
+	@Test
+	void recordsTheOutcomeWhenTheStageCompletes() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.search("boots");
+			Breaker breaker = breaker(context, "search");
+			assertThat(result).isNotDone();
+			assertThat(breaker.snapshot().inFlight()).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isZero();
+			pending.complete("12 boots");
+			assertThat(result).isCompletedWithValue("12 boots");
+			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void runsTheFallbackWhenTheStageFails() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			search.answerWith(CompletableFuture.failedFuture(new IOException("index offline")));
+			assertThat(search.search("boots")).isCompletedWithValue("cached boots after IOException");
+			assertThat(breaker(context, "search").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(RecordingObserver.class).runs).containsExactly("search:cached:true");
+		});
+	}
+
+	@Test
+	void treatsAMethodThatThrowsLikeAFailedStage() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			search.throwNext(new IOException("no connection"));
+			assertThat(search.search("boots")).isCompletedWithValue("cached boots after IOException");
+		});
+	}
+
+	@Test
+	void runsTheFallbackWhenTheBreakerRejects() {
+		this.runner.run((context) -> {
+			breaker(context, "search").forceOpen();
+			Search search = context.getBean(Search.class);
+			assertThat(search.search("boots")).isCompletedWithValue("cached boots after BreakerOpenException");
+			assertThat(search.calls()).isZero();
+		});
+	}
+
+	@Test
+	void completesWithAnIgnoredExceptionUnchanged() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			IllegalArgumentException invalid = new IllegalArgumentException("empty query");
+			search.answerWith(CompletableFuture.failedFuture(invalid));
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> search.search("").get())
+				.withCause(invalid);
+			assertThat(breaker(context, "search").totals().calls(Outcome.IGNORED)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void timesOutAStageThatTakesTooLongAndRunsTheFallback() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.slow("boots").toCompletableFuture();
+			ManualDelays delays = context.getBean(ManualDelays.class);
+			assertThat(delays.scheduled).containsExactly(Duration.ofSeconds(2));
+			assertThat(result).isNotDone();
+			delays.runPending();
+			assertThat(result).isCompletedWithValue("cached boots after TimeoutException");
+			assertThat(breaker(context, "slow").totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(pending).isCancelled();
+		});
+	}
+
+	@Test
+	void completesWithATimeoutExceptionWhenThereIsNoFallback() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.bare("boots");
+			context.getBean(ManualDelays.class).runPending();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
+				.withCauseInstanceOf(TimeoutException.class)
+				.withMessageContaining("breaker 'bare': did not complete within PT2S");
+		});
+	}
+
+	@Test
+	void cancelsTheTimeoutWhenTheStageCompletesInTime() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.bare("boots");
+			pending.complete("in time");
+			assertThat(result).isCompletedWithValue("in time");
+			assertThat(context.getBean(ManualDelays.class).waiting()).isZero();
+		});
+	}
+
+	@Test
+	void cancelsTheMethodsStageWhenTheCallerCancelsAndRecordsNoFailure() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			CompletableFuture<String> pending = search.answerWith(new CompletableFuture<>());
+			CompletableFuture<String> result = search.search("boots");
+			result.cancel(true);
+			assertThat(pending).isCancelled();
+			Breaker breaker = breaker(context, "search");
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(context.getBean(RecordingObserver.class).runs).isEmpty();
+		});
+	}
+
+	@Test
+	void retriesAFailedStageAfterAScheduledPause() {
+		this.runner.run((context) -> {
+			Search search = context.getBean(Search.class);
+			search.answerWith(CompletableFuture.failedFuture(new IOException("1")));
+			search.answerWith(CompletableFuture.failedFuture(new IOException("2")));
+			search.answerWith(CompletableFuture.completedFuture("third time lucky"));
+			CompletableFuture<String> result = search.retried("boots");
+			assertThat(result).isNotDone();
+			context.getBean(ManualDelays.class).runPending();
+			assertThat(result).isCompletedWithValue("third time lucky");
+			assertThat(search.calls()).isEqualTo(3);
+			assertThat(context.getBean(ManualDelays.class).sleeps).isEmpty();
+			assertThat(context.getBean(ManualDelays.class).scheduled).hasSize(2);
+			Breaker breaker = breaker(context, "retried");
+			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+		});
+	}
+
+	private static Breaker breaker(AssertableApplicationContext context, String name) {
+		return context.getBean(BreakerRegistry.class).breaker(name);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Services {
+
+		@Bean
+		ManualTicker ticker() {
+			return new ManualTicker();
+		}
+
+		@Bean
+		ManualDelays delays() {
+			return new ManualDelays();
+		}
+
+		@Bean
+		RecordingObserver observer() {
+			return new RecordingObserver();
+		}
+
+		@Bean
+		Search search() {
+			return new Search();
+		}
+
+	}
+
+	static class Search {
+
+		private final Queue<Object> answers = new ConcurrentLinkedQueue<>();
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		@CircuitGuarded(name = "search", fallbackMethod = "cached")
+		public CompletableFuture<String> search(String query) throws Exception {
+			return next();
+		}
+
+		@CircuitGuarded(name = "slow", fallbackMethod = "cached")
+		public CompletionStage<String> slow(String query) throws Exception {
+			return next();
+		}
+
+		@CircuitGuarded(name = "bare")
+		public CompletableFuture<String> bare(String query) throws Exception {
+			return next();
+		}
+
+		@CircuitGuarded(name = "retried")
+		public CompletableFuture<String> retried(String query) throws Exception {
+			return next();
+		}
+
+		CompletableFuture<String> cached(String query, Throwable cause) {
+			return CompletableFuture.completedFuture("cached " + query + " after " + cause.getClass().getSimpleName());
+		}
+
+		@SuppressWarnings("unchecked")
+		private CompletableFuture<String> next() throws Exception {
+			this.calls.incrementAndGet();
+			Object answer = this.answers.poll();
+			if (answer instanceof Exception ex) {
+				throw ex;
+			}
+			return (answer != null) ? (CompletableFuture<String>) answer : CompletableFuture.completedFuture("live");
+		}
+
+		CompletableFuture<String> answerWith(CompletableFuture<String> answer) {
+			this.answers.add(answer);
+			return answer;
+		}
+
+		void throwNext(Exception ex) {
+			this.answers.add(ex);
+		}
+
+		int calls() {
+			return this.calls.get();
+		}
+
+	}
+
+}

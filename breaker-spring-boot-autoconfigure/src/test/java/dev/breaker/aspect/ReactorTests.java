@@ -1,0 +1,215 @@
+package dev.breaker.aspect;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.breaker.annotation.CircuitGuarded;
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReactorTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
+		.withUserConfiguration(Services.class)
+		.withPropertyValues("breaker.instances.quotes.timeout=1s", "breaker.instances.retried.retry.intervals=50ms");
+
+	@Test
+	void recordsAMonoWhenItCompletesNotWhenTheMethodReturns() {
+		this.runner.run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			Mono<String> price = prices.price("sku-1");
+			assertThat(prices.calls()).isZero();
+			assertThat(price.block()).isEqualTo("live");
+			assertThat(prices.calls()).isEqualTo(1);
+			assertThat(breaker(context, "prices").totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void runsTheMonoFallbackOnAFailure() {
+		this.runner.run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Mono.error(new IOException("pricing down")));
+			assertThat(prices.price("sku-1").block()).isEqualTo("cached sku-1 after IOException");
+			assertThat(breaker(context, "prices").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(RecordingObserver.class).runs).containsExactly("prices:cachedPrice:true");
+		});
+	}
+
+	@Test
+	void runsTheMonoFallbackWhenTheBreakerRejects() {
+		this.runner.run((context) -> {
+			breaker(context, "prices").forceOpen();
+			Prices prices = context.getBean(Prices.class);
+			assertThat(prices.price("sku-1").block()).isEqualTo("cached sku-1 after BreakerOpenException");
+			assertThat(prices.calls()).isZero();
+		});
+	}
+
+	@Test
+	void timesOutAMonoAndRecordsATimeout() {
+		this.runner.run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Mono.never());
+			CompletableFuture<String> result = prices.quote("sku-1").toFuture();
+			assertThat(result).isNotDone();
+			context.getBean(ManualDelays.class).runPending();
+			assertThat(result).isCompletedWithValue("cached sku-1 after TimeoutException");
+			assertThat(breaker(context, "quotes").totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void retriesAMonoAfterAScheduledPause() {
+		this.runner.run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Mono.error(new IOException("blip")));
+			prices.answerWith(Mono.just("second try"));
+			CompletableFuture<String> result = prices.retried("sku-1").toFuture();
+			assertThat(result).isNotDone();
+			context.getBean(ManualDelays.class).runPending();
+			assertThat(result).isCompletedWithValue("second try");
+			assertThat(breaker(context, "retried").totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+			assertThat(breaker(context, "retried").totals().calls(Outcome.FAILURE)).isZero();
+		});
+	}
+
+	@Test
+	void recordsAFluxOnceWhenItCompletes() {
+		this.runner.run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Flux.just("a", "b", "c"));
+			assertThat(prices.feed("news").collectList().block()).containsExactly("a", "b", "c");
+			assertThat(breaker(context, "feed").totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void runsTheFluxFallbackOnAFailure() {
+		this.runner.run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Flux.error(new IOException("feed down")));
+			assertThat(prices.feed("news").collectList().block()).containsExactly("cached news", "IOException");
+			assertThat(breaker(context, "feed").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void releasesThePermitOfACancelledSubscriptionAsIgnored() {
+		this.runner.withPropertyValues("breaker.instances.feed.track-in-flight=true").run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Flux.never());
+			Disposable subscription = prices.feed("news").subscribe();
+			Breaker breaker = breaker(context, "feed");
+			assertThat(breaker.snapshot().inFlight()).isEqualTo(1);
+			subscription.dispose();
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+		});
+	}
+
+	private static Breaker breaker(AssertableApplicationContext context, String name) {
+		return context.getBean(BreakerRegistry.class).breaker(name);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Services {
+
+		@Bean
+		ManualTicker ticker() {
+			return new ManualTicker();
+		}
+
+		@Bean
+		ManualDelays delays() {
+			return new ManualDelays();
+		}
+
+		@Bean
+		RecordingObserver observer() {
+			return new RecordingObserver();
+		}
+
+		@Bean
+		Prices prices() {
+			return new Prices();
+		}
+
+	}
+
+	static class Prices {
+
+		private final Queue<Object> answers = new ConcurrentLinkedQueue<>();
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		@CircuitGuarded(name = "prices", fallbackMethod = "cachedPrice")
+		public Mono<String> price(String sku) {
+			return nextMono();
+		}
+
+		@CircuitGuarded(name = "quotes", fallbackMethod = "cachedPrice")
+		public Mono<String> quote(String sku) {
+			return nextMono();
+		}
+
+		@CircuitGuarded(name = "retried")
+		public Mono<String> retried(String sku) {
+			return nextMono();
+		}
+
+		@CircuitGuarded(name = "feed", fallbackMethod = "cachedFeed")
+		@SuppressWarnings("unchecked")
+		public Flux<String> feed(String topic) {
+			this.calls.incrementAndGet();
+			Object answer = this.answers.poll();
+			return (answer != null) ? (Flux<String>) answer : Flux.just("live");
+		}
+
+		Mono<String> cachedPrice(String sku, Throwable cause) {
+			return Mono.just("cached " + sku + " after " + cause.getClass().getSimpleName());
+		}
+
+		Flux<String> cachedFeed(String topic, Throwable cause) {
+			return Flux.fromIterable(List.of("cached " + topic, cause.getClass().getSimpleName()));
+		}
+
+		@SuppressWarnings("unchecked")
+		private Mono<String> nextMono() {
+			this.calls.incrementAndGet();
+			Object answer = this.answers.poll();
+			return (answer != null) ? (Mono<String>) answer : Mono.just("live");
+		}
+
+		void answerWith(Object publisher) {
+			this.answers.add(publisher);
+		}
+
+		int calls() {
+			return this.calls.get();
+		}
+
+	}
+
+}

@@ -1,0 +1,127 @@
+package dev.breaker.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.breaker.core.BreakerConfig;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.io.UrlResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The configuration metadata IDEs read: every property described, every default stated and equal
+ * to what the code really uses.
+ */
+class ConfigurationMetadataTests {
+
+	private static final Map<String, Function<BreakerConfig, Object>> ENGINE_DEFAULTS = Map.ofEntries(
+			Map.entry("window", BreakerConfig::window), Map.entry("bucket", BreakerConfig::bucket),
+			Map.entry("consecutive-failures", BreakerConfig::consecutiveFailures),
+			Map.entry("failure-rate-threshold", BreakerConfig::failureRateThreshold),
+			Map.entry("minimum-calls", BreakerConfig::minimumCalls),
+			Map.entry("slow-call-duration", BreakerConfig::slowCallDuration),
+			Map.entry("slow-call-rate-threshold", BreakerConfig::slowCallRateThreshold),
+			Map.entry("stall-calls", BreakerConfig::stallCalls),
+			Map.entry("track-in-flight", BreakerConfig::trackInFlight),
+			Map.entry("timeout-weight", BreakerConfig::timeoutWeight),
+			Map.entry("open-wait", BreakerConfig::openWait),
+			Map.entry("open-wait-multiplier", BreakerConfig::openWaitMultiplier),
+			Map.entry("max-open-wait", BreakerConfig::maxOpenWait),
+			Map.entry("open-wait-jitter", BreakerConfig::openWaitJitter),
+			Map.entry("half-open.max-probes", BreakerConfig::halfOpenMaxProbes),
+			Map.entry("half-open.successes-to-close", BreakerConfig::halfOpenSuccessesToClose),
+			Map.entry("half-open.failures-to-reopen", BreakerConfig::halfOpenFailuresToReopen),
+			Map.entry("half-open.max-wait", BreakerConfig::halfOpenMaxWait));
+
+	@Test
+	void describesEveryProperty() throws IOException {
+		List<Map<String, Object>> properties = properties();
+		assertThat(properties).hasSizeGreaterThan(25)
+			.allSatisfy((property) -> assertThat((String) property.get("description")).as("%s", property.get("name"))
+				.isNotBlank());
+	}
+
+	@Test
+	void statesADefaultForEveryPropertyButTheOptionalTimeout() throws IOException {
+		assertThat(properties()).filteredOn((property) -> !property.get("name").equals("breaker.instances"))
+			.filteredOn((property) -> !property.get("name").equals("breaker.defaults.timeout"))
+			.allSatisfy((property) -> assertThat(property).as("%s", property.get("name")).containsKey("defaultValue"));
+	}
+
+	@Test
+	void statesTheEngineDefaults() throws IOException {
+		BreakerConfig engine = BreakerConfig.defaults();
+		Map<String, Object> defaults = new java.util.HashMap<>();
+		for (Map<String, Object> property : properties()) {
+			defaults.put((String) property.get("name"), property.get("defaultValue"));
+		}
+		ENGINE_DEFAULTS.forEach((name, accessor) -> {
+			Object stated = defaults.get("breaker.defaults." + name);
+			Object actual = accessor.apply(engine);
+			if (actual instanceof Boolean flag) {
+				assertThat(stated).as(name).isEqualTo(flag);
+			}
+			else if (actual instanceof Duration duration) {
+				assertThat(DurationStyle.detectAndParse((String) stated)).as(name).isEqualTo(duration);
+			}
+			else {
+				assertThat(((Number) stated).doubleValue()).as(name).isEqualTo(((Number) actual).doubleValue());
+			}
+		});
+	}
+
+	@Test
+	void coversEveryEngineSetting() throws IOException {
+		List<String> names = properties().stream().map((property) -> (String) property.get("name")).toList();
+		List<String> settings = Arrays.stream(BreakerConfig.Builder.class.getDeclaredMethods())
+			.filter((method) -> Modifier.isPublic(method.getModifiers()) && method.getParameterCount() == 1)
+			.map(Method::getName)
+			.filter((name) -> !List.of("classifier", "ticker", "clock").contains(name))
+			.toList();
+		assertThat(settings).hasSizeGreaterThan(15)
+			.allSatisfy((setting) -> assertThat(names).contains("breaker.defaults." + property(setting)));
+		assertThat(ENGINE_DEFAULTS.keySet()).hasSameSizeAs(settings);
+	}
+
+	/** {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code openWait} is {@code open-wait}. */
+	private static String property(String setting) {
+		String kebab = setting.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+		return kebab.startsWith("half-open-") ? "half-open." + kebab.substring("half-open-".length()) : kebab;
+	}
+
+	@Test
+	void statesTheStartersOwnDefaults() throws IOException {
+		Map<String, Object> defaults = new java.util.HashMap<>();
+		for (Map<String, Object> property : properties()) {
+			defaults.put((String) property.get("name"), property.get("defaultValue"));
+		}
+		assertThat(((Number) defaults.get("breaker.defaults.retry.jitter")).doubleValue())
+			.isEqualTo(MergedInstance.DEFAULT_RETRY_JITTER);
+		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX);
+		assertThat(DurationStyle.detectAndParse((String) defaults.get("breaker.defaults.tenants.idle-expiry")))
+			.isEqualTo(MergedInstance.DEFAULT_TENANTS_IDLE_EXPIRY);
+		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
+		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+	}
+
+	private static List<Map<String, Object>> properties() throws IOException {
+		URL classes = BreakerProperties.class.getProtectionDomain().getCodeSource().getLocation();
+		try (InputStream metadata = new UrlResource(classes).createRelative("META-INF/spring-configuration-metadata.json")
+			.getInputStream()) {
+			return JsonPath.parse(metadata).read("$.properties");
+		}
+	}
+
+}
