@@ -1,6 +1,7 @@
 package dev.breaker.benchmarks.aspect;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.infra.Blackhole;
@@ -24,9 +25,24 @@ class AspectCallTest {
                 benchmark.circuitGuarded(blackhole);
                 benchmark.r4jCircuitBreaker(blackhole);
             }
-            assertThatCode(benchmark::requireBreakersClosedAndUsed).doesNotThrowAnyException();
+            assertThatCode(() -> benchmark.requireBreakersClosed(true, true)).doesNotThrowAnyException();
         } finally {
-            benchmark.closeContext();
+            benchmark.stopContext();
+        }
+    }
+
+    @Test
+    void tearDownFailsWhenTheMeasuredBreakerWasNeverCalled() {
+        AspectCall benchmark = new AspectCall();
+        benchmark.startContext();
+        try {
+            benchmark.circuitGuarded(blackhole);
+
+            assertThatCode(() -> benchmark.requireBreakersClosed(true, false)).doesNotThrowAnyException();
+            assertThatIllegalStateException().isThrownBy(() -> benchmark.requireBreakersClosed(true, true))
+                    .withMessage("Resilience4j breaker 'bench' is missing after 0 successes");
+        } finally {
+            benchmark.stopContext();
         }
     }
 }
