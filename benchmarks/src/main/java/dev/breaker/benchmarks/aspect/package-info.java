@@ -1,0 +1,2 @@
+/** JMH benchmark of the cost of guarding a Spring bean: plain call, no-op aspect, {@code @CircuitGuarded}, Resilience4j's {@code @CircuitBreaker}. */
+package dev.breaker.benchmarks.aspect;

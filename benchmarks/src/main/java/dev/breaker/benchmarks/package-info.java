@@ -1,0 +1,2 @@
+/** JMH benchmarks of the engine's closed and open paths beside Resilience4j, Failsafe and a naive mutex breaker. */
+package dev.breaker.benchmarks;
