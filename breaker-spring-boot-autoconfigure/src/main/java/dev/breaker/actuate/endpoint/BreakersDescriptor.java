@@ -30,8 +30,8 @@ public record BreakersDescriptor(Map<String, BreakerSummary> breakers,
 	/**
 	 * What an operator reads first about one breaker.
 	 *
-	 * @param state the current state; null (as are the other numbers) for a name that has
-	 * children but no breaker of its own, like {@code http}
+	 * @param state the current state; null and left out of the JSON (as are the other numbers)
+	 * for a name that has children but no breaker of its own, like {@code http}
 	 * @param since when the breaker entered that state
 	 * @param failureRate failure rate in the window, percent
 	 * @param slowCallRate slow-call rate in the window, percent
@@ -39,6 +39,7 @@ public record BreakersDescriptor(Map<String, BreakerSummary> breakers,
 	 * @param children the breaker's children by full name (empty for a child or a breaker
 	 * without children)
 	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record BreakerSummary(@Nullable String state, @Nullable Instant since, @Nullable Double failureRate,
 			@Nullable Double slowCallRate, @Nullable Long calls, Map<String, BreakerSummary> children) {
 

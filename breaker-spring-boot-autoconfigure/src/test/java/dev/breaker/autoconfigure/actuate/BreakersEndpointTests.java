@@ -70,6 +70,8 @@ class BreakersEndpointTests {
 		assertThat(breakers.get("http").get("children").get("http:api.acme.com").get("state").asString())
 			.isEqualTo("CLOSED");
 		assertThat(breakers.propertyNames()).doesNotContain("recommendations:user-42", "http:api.acme.com");
+		assertThat(breakers.get("http").propertyNames()).as("a group without a breaker of its own")
+			.containsExactly("children");
 	}
 
 	@Test
