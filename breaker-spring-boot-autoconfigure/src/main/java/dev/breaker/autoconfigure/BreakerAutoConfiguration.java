@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -78,6 +79,12 @@ public final class BreakerAutoConfiguration {
 	UnusedInstancesWarning breakerUnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
 			ObjectProvider<GuardedMethods> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
 		return new UnusedInstancesWarning(properties, registry, guardedMethods, namesInUse);
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty(FleetModeRequirement.PROPERTY)
+	FleetModeRequirement breakerFleetModeRequirement(ApplicationContext context) {
+		return FleetModeRequirement.check(context.getClassLoader());
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -11,7 +11,6 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.breaker.actuate.BreakerTree;
@@ -22,7 +21,6 @@ import dev.breaker.actuate.health.BreakersHealthIndicator;
 import dev.breaker.actuate.metrics.BreakerMetrics;
 import dev.breaker.actuate.metrics.FallbackMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.redis.RedisBreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,23 +75,6 @@ class BreakerActuateAutoConfigurationTests {
 			assertThat(endpoint.breakers().shared()).containsEntry("store", "test").containsEntry("up", true);
 			assertThat(endpoint.breaker("payments").fleet()).containsEntry("of", "payments");
 		});
-	}
-
-	@Test
-	void fleetModeWithoutRedisOnTheClasspathLeavesTheEndpointAsItIs() {
-		this.runner.withConfiguration(AutoConfigurations.of(RedisBreakerAutoConfiguration.class))
-			.withClassLoader(new FilteredClassLoader("io.lettuce", "org.springframework.data.redis",
-					"org.springframework.boot.data.redis"))
-			.withPropertyValues("breaker.shared.redis.enabled=true")
-			.run((context) -> {
-				assertThat(context).hasNotFailed()
-					.hasSingleBean(BreakersEndpoint.class)
-					.doesNotHaveBean(SharedBreakerState.class);
-				context.getBean(BreakerRegistry.class).breaker("payments");
-				BreakersEndpoint endpoint = context.getBean(BreakersEndpoint.class);
-				assertThat(endpoint.breakers().shared()).isNull();
-				assertThat(endpoint.breaker("payments").fleet()).isNull();
-			});
 	}
 
 	@Test

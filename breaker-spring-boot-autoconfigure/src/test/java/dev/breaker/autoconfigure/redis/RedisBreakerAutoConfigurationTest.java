@@ -71,9 +71,14 @@ class RedisBreakerAutoConfigurationTest {
     }
 
     @Test
-    void needsLettuce() {
-        enabled().withClassLoader(new FilteredClassLoader(RedisClient.class))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
+    void refusesToStartWithoutLettuceRatherThanRunAlone() {
+        enabled().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(RedisClient.class))
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().hasMessage("Invalid value 'true' for property 'breaker.shared.redis.enabled'; "
+                                + "allowed: false, unless Spring Data Redis with Lettuce is on the classpath "
+                                + "(org.springframework.boot:spring-boot-starter-data-redis; "
+                                + "io.lettuce.core.RedisClient is missing)"));
     }
 
     @Test
