@@ -70,6 +70,25 @@ class BreakersHealthTests {
 	}
 
 	@Test
+	void detailsNameOnlyChildrenThatAreNotClosedAndCountTheRest() {
+		this.registry.breaker("recommendations");
+		for (int i = 0; i < 30; i++) {
+			this.registry.breaker("recommendations", "user-" + i).forceOpen();
+		}
+		for (int i = 30; i < 40; i++) {
+			this.registry.breaker("recommendations", "user-" + i);
+		}
+
+		JsonNode details = breakersHealth().get("details");
+
+		assertThat(details.get("recommendations").asString()).isEqualTo("CLOSED");
+		assertThat(details.propertyNames().stream().filter((name) -> name.startsWith("recommendations:")))
+			.hasSize(20)
+			.allSatisfy((name) -> assertThat(details.get(name).asString()).isEqualTo("FORCED_OPEN"));
+		assertThat(details.get("unlistedChildren").get("recommendations").asInt()).isEqualTo(20);
+	}
+
+	@Test
 	void anOpenBreakerLeavesHealthUpByDefault() {
 		Calls.fail(this.registry.breaker("payments"), 3);
 
