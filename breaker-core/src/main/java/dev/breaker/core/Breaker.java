@@ -55,9 +55,15 @@ public final class Breaker {
     private final Ticket rejected;
     private final boolean trackInFlight;
     private final Verdicts verdicts;
+    /** Null unless this is a group breaker that trips on breadth: failures from several children. */
+    private final TenantBreadth breadth;
     private volatile BreakerState state;
 
     Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
+        this(name, config, parent, group, key, null);
+    }
+
+    Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a breaker needs a name, but was " + (name == null ? "null" : "blank"));
         }
@@ -66,6 +72,7 @@ public final class Breaker {
         this.parent = parent;
         this.group = group;
         this.key = key;
+        this.breadth = breadth;
         this.ticker = config.ticker();
         this.rules = new TripRules(config);
         this.trackInFlight = config.trackInFlight();
@@ -74,7 +81,7 @@ public final class Breaker {
         this.totals = new BreakerTotals(window);
         this.rejection = new BreakerOpenException(this);
         this.rejected = new Ticket(this, null, false, null);
-        this.verdicts = new Verdicts(this, rules, window, totals);
+        this.verdicts = new Verdicts(this, rules, window, totals, breadth);
         this.state = new ClosedState(this, null, ticker.nanos(), config.clock().instant());
     }
 
@@ -217,8 +224,13 @@ public final class Breaker {
      * @param elapsedNanos the call's duration, measured with {@link #nanos()}
      */
     public void release(Permit permit, Outcome outcome, long elapsedNanos) {
+        release(permit, outcome, elapsedNanos, null);
+    }
+
+    /** As {@link #release(Permit, Outcome, long)}, for a call that {@code child} (null: none) passed on to this breaker. */
+    private void release(Permit permit, Outcome outcome, long elapsedNanos, Breaker child) {
         if (!(permit instanceof Ticket ticket) || ticket.owner != this && ticket.state != null) {
-            throw new IllegalArgumentException("not a permit of breaker '" + name + "': " + permit);
+            throw new IllegalArgumentException("not a permit of breaker '" + BreakerNames.printable(name) + "': " + permit);
         }
         if (ticket.state == null) {
             return;
@@ -236,6 +248,9 @@ public final class Breaker {
                 window.record(BucketWindow.SLOW, now);
             }
             if (s instanceof ClosedState closed) {
+                if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
+                    breadth.failed(child, now);
+                }
                 verdicts.afterCall(closed, outcome, slow, now);
             } else if (s instanceof HalfOpenState halfOpen) {
                 verdicts.afterProbe(halfOpen, outcome, slow, now);
@@ -244,7 +259,7 @@ public final class Breaker {
             totals.stale(outcome, slow);
         }
         if (ticket.parent != null) {
-            parent.release(ticket.parent, outcome, elapsedNanos);
+            parent.release(ticket.parent, outcome, elapsedNanos, this);
         }
     }
 
@@ -325,6 +340,9 @@ public final class Breaker {
         TransitionTable.check(from.state, to.state);
         if (to.state == State.CLOSED) {
             window.clear(); // before publishing: the new CLOSED state must not judge by the old window
+            if (breadth != null) {
+                breadth.clear();
+            }
         }
         if (!STATE.compareAndSet(this, from, to)) {
             return false;
@@ -343,7 +361,7 @@ public final class Breaker {
 
     @Override
     public String toString() {
-        return "Breaker[" + name + " " + state + "]";
+        return "Breaker[" + BreakerNames.printable(name) + " " + state + "]";
     }
 
 }

@@ -27,14 +27,15 @@ public final class BreakerOpenException extends RuntimeException {
 
     @Override
     public String getMessage() {
+        String name = BreakerNames.printable(breaker.name());
         State state = breaker.currentState();
         if (state == State.FORCED_OPEN) {
-            return "breaker '" + breaker.name() + "' is FORCED_OPEN by an operator";
+            return "breaker '" + name + "' is FORCED_OPEN by an operator";
         }
         Instant until = openUntil();
         if (until != null) {
-            return "breaker '" + breaker.name() + "' is OPEN until " + until;
+            return "breaker '" + name + "' is OPEN until " + until;
         }
-        return "breaker '" + breaker.name() + "' is " + state + " and has no probe slot free";
+        return "breaker '" + name + "' is " + state + " and has no probe slot free";
     }
 }

@@ -39,16 +39,30 @@ public final class BreakerRegistry {
     }
 
     /**
-     * How the children of one name are bounded.
+     * How the children of one name are bounded, and how they weigh in their parent.
      *
      * @param maxEntries most children kept (the least recently used is evicted), at least 1
      * @param idleExpiry a child unused this long is removed, positive
      * @param consultParent whether a child's calls also go through (and are recorded in) the top-level breaker
+     * @param minFailingChildren with {@code consultParent}: the top-level breaker trips only when the failures
+     *        in its window came from at least this many children (one loud tenant opens only its own breaker);
+     *        1 lets any failures trip it, in [1, 100]
+     * @param maxKeyLength keys longer than this are shortened to a prefix and a hash ({@link ChildKeys}),
+     *        in [{@value ChildKeys#MIN_MAX_LENGTH}, {@value ChildKeys#MAX_MAX_LENGTH}]
      */
-    public record Children(int maxEntries, Duration idleExpiry, boolean consultParent) {
+    public record Children(int maxEntries, Duration idleExpiry, boolean consultParent, int minFailingChildren,
+                           int maxKeyLength) {
 
         /** Used for names with no policy when none was given with {@link Builder#defaultChildren}. */
         public static final Children DEFAULT = new Children(1000, Duration.ofMinutes(10), false);
+
+        /** The most {@code minFailingChildren} a policy may ask for. */
+        public static final int MAX_MIN_FAILING_CHILDREN = 100;
+
+        /** Any failures trip the parent, keys up to {@value ChildKeys#DEFAULT_MAX_LENGTH} characters are kept. */
+        public Children(int maxEntries, Duration idleExpiry, boolean consultParent) {
+            this(maxEntries, idleExpiry, consultParent, 1, ChildKeys.DEFAULT_MAX_LENGTH);
+        }
 
         public Children {
             if (maxEntries < 1) {
@@ -57,6 +71,19 @@ public final class BreakerRegistry {
             if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
                 throw new InvalidBreakerConfigException("idleExpiry", idleExpiry, "positive", "> 0");
             }
+            if (minFailingChildren < 1 || minFailingChildren > MAX_MIN_FAILING_CHILDREN) {
+                throw new InvalidBreakerConfigException("minFailingChildren", minFailingChildren,
+                        "in [1, " + MAX_MIN_FAILING_CHILDREN + "]", "[1, " + MAX_MIN_FAILING_CHILDREN + "]");
+            }
+            if (maxKeyLength < ChildKeys.MIN_MAX_LENGTH || maxKeyLength > ChildKeys.MAX_MAX_LENGTH) {
+                String range = "[" + ChildKeys.MIN_MAX_LENGTH + ", " + ChildKeys.MAX_MAX_LENGTH + "]";
+                throw new InvalidBreakerConfigException("maxKeyLength", maxKeyLength, "in " + range, range);
+            }
+        }
+
+        /** Whether the top-level breaker must see failures from several children before it trips. */
+        boolean tripsOnBreadth() {
+            return consultParent && minFailingChildren > 1;
         }
     }
 
@@ -67,7 +94,10 @@ public final class BreakerRegistry {
         if (existing != null) {
             return existing;
         }
-        Breaker created = Breaker.of(name, configs.getOrDefault(name, defaults));
+        BreakerConfig config = configs.getOrDefault(name, defaults);
+        Children policy = childPolicies.getOrDefault(name, defaultChildren);
+        Breaker created = new Breaker(name, config, null, name, null,
+                policy.tripsOnBreadth() ? new TenantBreadth(policy.minFailingChildren(), config) : null);
         Breaker raced = breakers.putIfAbsent(name, created);
         if (raced != null) {
             return raced;
@@ -79,25 +109,28 @@ public final class BreakerRegistry {
     /**
      * The child {@code name + ":" + key}, created on first use; bounded per name (least recently used
      * evicted, idle ones expire). With {@code consultParent}, its calls also go through {@code breaker(name)}.
-     * Looking up an existing child allocates nothing (but for a sweep of idle children at most once a second).
+     * The key is made printable and, beyond the policy's {@code maxKeyLength}, shortened ({@link ChildKeys}).
+     * Looking up an existing child by a printable key within the limit allocates nothing (but for a sweep
+     * of idle children at most once a second).
      */
     public Breaker breaker(String name, String key) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(key, "key");
         Children policy = childPolicies.getOrDefault(name, defaultChildren);
+        String childKey = ChildKeys.of(key, policy.maxKeyLength());
         Breaker parent = policy.consultParent() ? breaker(name) : null;
         ChildBreakers group = children.get(name);
         if (group == null) {
             group = children.computeIfAbsent(name,
                     n -> new ChildBreakers(policy, configs.getOrDefault(n, defaults).ticker()));
         }
-        Breaker existing = group.touch(key);
+        Breaker existing = group.touch(childKey);
         if (existing != null) {
             return existing;
         }
         List<Breaker> created = new ArrayList<>(1);
         List<Breaker> removed = new ArrayList<>(0);
-        Breaker child = group.get(key, k -> {
+        Breaker child = group.get(childKey, k -> {
             String full = name + ":" + k;
             BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
             return new Breaker(full, config, parent, name, k);
@@ -111,7 +144,7 @@ public final class BreakerRegistry {
         return child;
     }
 
-    /** A breaker by full name, top-level or child. */
+    /** A breaker by full name, top-level or child; a child also by the key as its user sent it (see {@link ChildKeys}). */
     public Optional<Breaker> find(String name) {
         Breaker top = breakers.get(name);
         if (top != null) {
@@ -120,7 +153,12 @@ public final class BreakerRegistry {
         for (Map.Entry<String, ChildBreakers> group : children.entrySet()) {
             String prefix = group.getKey() + ":";
             if (name.startsWith(prefix)) {
-                Breaker child = group.getValue().find(name.substring(prefix.length()));
+                String key = name.substring(prefix.length());
+                Breaker child = group.getValue().find(key);
+                if (child == null) {
+                    int maxKeyLength = childPolicies.getOrDefault(group.getKey(), defaultChildren).maxKeyLength();
+                    child = group.getValue().find(ChildKeys.of(key, maxKeyLength));
+                }
                 if (child != null) {
                     return Optional.of(child);
                 }
@@ -175,7 +213,7 @@ public final class BreakerRegistry {
             try {
                 listener.accept(breaker);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "registry listener threw for breaker '" + breaker.name() + "'", e);
+                LOG.log(System.Logger.Level.WARNING, "registry listener threw for breaker '" + BreakerNames.printable(breaker.name()) + "'", e);
             }
         }
     }

@@ -30,8 +30,8 @@ final class Ticket implements Permit {
 
     @Override
     public String toString() {
-        return state == null ? "Permit[rejected by " + owner.name() + "]"
-                : "Permit[" + owner.name() + " " + state.state + " generation " + state.generation
+        return state == null ? "Permit[rejected by " + BreakerNames.printable(owner.name()) + "]"
+                : "Permit[" + BreakerNames.printable(owner.name()) + " " + state.state + " generation " + state.generation
                         + (probe ? ", probe]" : "]");
     }
 }

@@ -15,4 +15,12 @@ import java.time.Instant;
  */
 public record Transition(String breaker, State from, State to, Instant at, String reason,
                          long generation, boolean remote) {
+
+    /** The record's form, with the breaker's name and the reason printable ({@link BreakerNames#printable}). */
+    @Override
+    public String toString() {
+        return "Transition[breaker=" + BreakerNames.printable(breaker) + ", from=" + from + ", to=" + to + ", at=" + at
+                + ", reason=" + (reason == null ? null : BreakerNames.printable(reason)) + ", generation=" + generation
+                + ", remote=" + remote + "]";
+    }
 }

@@ -28,7 +28,7 @@ final class TransitionLog {
             try {
                 listener.accept(transition);
             } catch (RuntimeException | LinkageError | AssertionError e) {
-                LOG.log(System.Logger.Level.WARNING, "a transition listener of breaker '" + transition.breaker()
+                LOG.log(System.Logger.Level.WARNING, "a transition listener of breaker '" + BreakerNames.printable(transition.breaker())
                         + "' threw on " + transition + "; the breaker carries on", e);
             }
         }

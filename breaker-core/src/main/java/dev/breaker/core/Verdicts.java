@@ -19,22 +19,28 @@ final class Verdicts {
     private final BucketWindow window;
     private final BreakerTotals totals;
     private final long halfOpenMaxWaitNanos;
+    private final TenantBreadth breadth;
     private volatile long hintNanos;
     private volatile long hintAt;
 
-    Verdicts(Breaker breaker, TripRules rules, BucketWindow window, BreakerTotals totals) {
+    Verdicts(Breaker breaker, TripRules rules, BucketWindow window, BreakerTotals totals, TenantBreadth breadth) {
         this.breaker = breaker;
         this.config = breaker.config();
         this.rules = rules;
         this.window = window;
         this.totals = totals;
         this.halfOpenMaxWaitNanos = config.halfOpenMaxWait().toNanos();
+        this.breadth = breadth;
     }
 
     /** After a CLOSED-generation call: the consecutive, failure-rate and slow-call-rate rules. */
     void afterCall(ClosedState closed, Outcome outcome, boolean slow, long now) {
         if (rules.isFailure(outcome)) {
-            String reason = rules.consecutive(closed.failed());
+            int failures = closed.failed();
+            if (narrow(now)) {
+                return;
+            }
+            String reason = rules.consecutive(failures);
             if (reason == null) {
                 reason = rules.rates(window, now);
             }
@@ -46,12 +52,17 @@ final class Verdicts {
         if (outcome == Outcome.SUCCESS) {
             closed.succeeded();
         }
-        if (slow && rules.slowRuleOn()) {
+        if (slow && rules.slowRuleOn() && !narrow(now)) {
             String reason = rules.rates(window, now);
             if (reason != null) {
                 trip(closed, now, reason);
             }
         }
+    }
+
+    /** Whether a group that trips on breadth has seen failures from too few of its children to trip now. */
+    private boolean narrow(long now) {
+        return breadth != null && !breadth.broad(now);
     }
 
     /** After a probe: a slow probe fails when the slow-call rule is on; IGNORED and THROTTLED give no verdict. */

@@ -128,4 +128,42 @@ class AllocationTest {
         lookups.run();
         assertThat(Allocations.steady(lookups)).isZero();
     }
+
+    @Test
+    void aLoudTenantsFailuresHeldBackByTheGroupsBreadthRuleAllocateNothing() {
+        // The loud tenant's own rules are off, so each of its failures reaches the group, whose
+        // consecutive-failures rule fires every time and is held back: one tenant is not breadth.
+        BreakerConfig defaults = BreakerConfig.builder().ticker(new ManualTicker()).build();
+        BreakerRegistry registry = BreakerRegistry.builder().defaults(defaults)
+                .config("tenants:loud", defaults.toBuilder().consecutiveFailures(0).failureRateThreshold(0).build())
+                .children("tenants", new BreakerRegistry.Children(10, Duration.ofHours(1), true, 3, 128)).build();
+        Breaker loud = registry.breaker("tenants", "loud");
+        Runnable failures = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                Permit p = loud.acquire();
+                loud.release(p, Outcome.FAILURE, 0);
+            }
+        };
+        failures.run();
+        assertThat(Allocations.steady(failures)).isZero();
+        assertThat(registry.breaker("tenants").state()).isEqualTo(State.CLOSED);
+        assertThat(registry.breaker("tenants").snapshot().consecutiveFailures()).isGreaterThan(CALLS);
+    }
+
+    @Test
+    void lookingUpAChildByAKeyWithinTheLimitAllocatesNothing() {
+        BreakerRegistry registry = BreakerRegistry.builder()
+                .defaults(BreakerConfig.builder().ticker(new ManualTicker()).build())
+                .children("tenants", new BreakerRegistry.Children(10, Duration.ofHours(1), true, 3, 128)).build();
+        String key = "u".repeat(128);
+        Runnable lookups = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                if (registry.breaker("tenants", key).key() != key) {
+                    throw new AssertionError("a key within the limit is kept as it is");
+                }
+            }
+        };
+        lookups.run();
+        assertThat(Allocations.steady(lookups)).isZero();
+    }
 }
