@@ -5,8 +5,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The key a child breaker is named by, from the key a user sent: printable ({@link BreakerNames#printable}),
- * and no longer than the group's limit, a longer key being cut to a prefix, {@code ~} and a hash.
+ * The key a child breaker is named by, from the key a user sent: printable ({@link BreakerNames#printable},
+ * a backslash doubled too, so two keys never share a child), and no longer than the group's limit, a
+ * longer key being cut to a prefix, {@code ~} and a hash.
  */
 public final class ChildKeys {
 
@@ -41,7 +42,7 @@ public final class ChildKeys {
      * @param maxLength in [{@value #MIN_MAX_LENGTH}, {@value #MAX_MAX_LENGTH}]
      */
     public static String of(String key, int maxLength) {
-        String printable = BreakerNames.printable(key);
+        String printable = BreakerNames.escape(key, true);
         return printable.length() <= maxLength ? printable : shorten(printable, maxLength);
     }
 

@@ -74,12 +74,14 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * The property prefix of one breaker name, as used in error messages.
+	 * The property prefix of one breaker name, as a user writes it and error messages print it: a
+	 * name that is not a single plain element ({@code recommendations:user-42}) is in brackets.
 	 * @param name a breaker name
 	 * @return e.g. {@code breaker.instances.payments}
 	 */
 	public static String path(String name) {
-		return "breaker.instances." + name;
+		return name.chars().allMatch((c) -> c < 128 && (Character.isLetterOrDigit(c) || c == '-'))
+				? "breaker.instances." + name : "breaker.instances[" + name + "]";
 	}
 
 	/** The state the health contributor reports for an open breaker. */
@@ -592,6 +594,19 @@ public class BreakerProperties {
 		 */
 		private Duration idleExpiry;
 
+		/**
+		 * The breaker itself trips only when the failures behind its rule came from at least
+		 * this many tenants within its window, so one failing tenant opens only its own breaker.
+		 * 1 lets any tenant's failures trip it. In [1, 100].
+		 */
+		private Integer minFailing;
+
+		/**
+		 * Tenant keys longer than this are shortened to a prefix, a tilde and a 16-digit hash of
+		 * the whole key (the same on every replica). In [32, 1024].
+		 */
+		private Integer maxKeyLength;
+
 		public Integer getMax() {
 			return this.max;
 		}
@@ -606,6 +621,22 @@ public class BreakerProperties {
 
 		public void setIdleExpiry(Duration idleExpiry) {
 			this.idleExpiry = idleExpiry;
+		}
+
+		public Integer getMinFailing() {
+			return this.minFailing;
+		}
+
+		public void setMinFailing(Integer minFailing) {
+			this.minFailing = minFailing;
+		}
+
+		public Integer getMaxKeyLength() {
+			return this.maxKeyLength;
+		}
+
+		public void setMaxKeyLength(Integer maxKeyLength) {
+			this.maxKeyLength = maxKeyLength;
 		}
 
 	}

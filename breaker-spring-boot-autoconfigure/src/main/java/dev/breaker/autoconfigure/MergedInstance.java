@@ -13,6 +13,7 @@ import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ChildKeys;
 import dev.breaker.core.InvalidBreakerConfigException;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
@@ -36,6 +37,10 @@ final class MergedInstance {
 	static final int DEFAULT_TENANTS_MAX = 10_000;
 
 	static final Duration DEFAULT_TENANTS_IDLE_EXPIRY = Duration.ofMinutes(10);
+
+	static final int DEFAULT_TENANTS_MIN_FAILING = 3;
+
+	static final int DEFAULT_TENANTS_MAX_KEY_LENGTH = ChildKeys.DEFAULT_MAX_LENGTH;
 
 	private final String path;
 
@@ -142,7 +147,23 @@ final class MergedInstance {
 					source((i) -> i.getTenants().getIdleExpiry()) + ".tenants.idle-expiry", idleExpiry,
 					"a positive duration");
 		}
-		return new BreakerRegistry.Children(max, idleExpiry, true);
+		int minFailing = intIn((i) -> i.getTenants().getMinFailing(), "tenants.min-failing", DEFAULT_TENANTS_MIN_FAILING,
+				1, BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN);
+		int maxKeyLength = intIn((i) -> i.getTenants().getMaxKeyLength(), "tenants.max-key-length",
+				DEFAULT_TENANTS_MAX_KEY_LENGTH, ChildKeys.MIN_MAX_LENGTH, ChildKeys.MAX_MAX_LENGTH);
+		return new BreakerRegistry.Children(max, idleExpiry, true, minFailing, maxKeyLength);
+	}
+
+	private int intIn(Function<Instance, Integer> getter, String property, int defaultValue, int min, int max) {
+		Integer value = pick(getter);
+		if (value == null) {
+			return defaultValue;
+		}
+		if (value < min || value > max) {
+			throw new InvalidBreakerPropertyException(source(getter) + "." + property, value,
+					"an integer in [" + min + ", " + max + "]");
+		}
+		return value;
 	}
 
 	OpenHealth healthWhenOpen() {

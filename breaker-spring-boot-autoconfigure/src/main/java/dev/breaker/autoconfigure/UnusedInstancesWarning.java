@@ -1,9 +1,10 @@
 package dev.breaker.autoconfigure;
 
-import java.util.HashSet;
 import java.util.Set;
+import java.util.TreeSet;
 
 import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -45,13 +46,14 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 	@Override
 	public void afterSingletonsInstantiated() {
 		GuardedMethods methods = this.guardedMethods.getIfAvailable();
-		Set<String> used = new HashSet<>((methods != null) ? methods.names() : Set.of());
+		Set<String> used = new TreeSet<>((methods != null) ? methods.names() : Set.of());
 		this.namesInUse.orderedStream().forEach((names) -> used.addAll(names.names()));
 		for (String name : this.properties.getInstances().keySet()) {
 			if (!used.contains(name) && this.registry.find(name).isEmpty()) {
-				logger.warn("'" + BreakerProperties.path(name) + "' is configured, but no @CircuitGuarded method uses "
-						+ "a breaker named '" + name + "' and no bean has created one (a typo?). Names in use: "
-						+ used);
+				logger.warn("'" + BreakerNames.printable(BreakerProperties.path(name)) + "' is configured, but no "
+						+ "@CircuitGuarded method uses a breaker named '" + BreakerNames.printable(name)
+						+ "' and no bean has created one (a typo?). Names in use: "
+						+ BreakerNames.printable(used.toString()));
 			}
 		}
 	}

@@ -126,6 +126,20 @@ class BreakerPropertiesValidationTests {
 	}
 
 	@Test
+	void rejectsAMinimumOfFailingTenantsOfZero() {
+		this.runner.withPropertyValues("breaker.instances.recommendations.tenants.min-failing=0")
+			.run(failsWith("Invalid value '0' for property 'breaker.instances.recommendations.tenants.min-failing'; "
+					+ "allowed: an integer in [1, 100]"));
+	}
+
+	@Test
+	void rejectsATenantKeyLimitTooShortForAPrefixAndAHash() {
+		this.runner.withPropertyValues("breaker.defaults.tenants.max-key-length=20")
+			.run(failsWith("Invalid value '20' for property 'breaker.defaults.tenants.max-key-length'; "
+					+ "allowed: an integer in [32, 1024]"));
+	}
+
+	@Test
 	void reportsTheFailureWithPropertyValueAndWhatIsAllowed() {
 		this.runner.withPropertyValues("breaker.instances.payments.failure-rate-threshold=120").run((context) -> {
 			FailureAnalysis analysis = new InvalidBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());

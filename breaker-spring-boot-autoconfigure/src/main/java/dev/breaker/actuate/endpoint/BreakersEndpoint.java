@@ -3,6 +3,7 @@ package dev.breaker.actuate.endpoint;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,15 +17,27 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.endpoint.BreakersDescriptor.BreakerSummary;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Snapshot;
+import dev.breaker.core.State;
 
 /**
  * {@code /actuator/breakers}: every breaker's state, one breaker's snapshot, and operator
- * overrides; read-only unless write access is granted.
+ * overrides; read-only unless write access is granted. Names in answers and log lines are
+ * printable ({@link BreakerNames#printable}).
  */
 @Endpoint(id = "breakers", defaultAccess = Access.READ_ONLY)
 public class BreakersEndpoint {
+
+	/**
+	 * Per-tenant children can number ten thousand: a group lists only its children that are not
+	 * CLOSED, at most this many, and counts the rest by state under {@code unlistedChildren}.
+	 */
+	static final int MAX_LISTED_CHILDREN = 100;
+
+	private static final int MAX_SHOWN = 200;
 
 	private static final Log logger = LogFactory.getLog(BreakersEndpoint.class);
 
@@ -65,21 +78,36 @@ public class BreakersEndpoint {
 		Map<String, BreakerSummary> breakers = new LinkedHashMap<>();
 		for (BreakerTree.Group group : this.tree.groups()) {
 			Map<String, BreakerSummary> children = new LinkedHashMap<>();
-			group.children().forEach((child) -> children.put(child.name(), BreakerSummary.of(child, Map.of())));
-			breakers.put(group.name(), (group.breaker() != null) ? BreakerSummary.of(group.breaker(), children)
-					: BreakerSummary.childrenOnly(children));
+			Map<String, Integer> unlisted = new TreeMap<>();
+			for (Breaker child : group.children()) {
+				State state = child.state();
+				if (state != State.CLOSED && children.size() < MAX_LISTED_CHILDREN) {
+					children.put(BreakerNames.printable(child.name()), BreakerSummary.of(child, Map.of()));
+				}
+				else {
+					unlisted.merge(state.name(), 1, Integer::sum);
+				}
+			}
+			breakers.put(BreakerNames.printable(group.name()), (group.breaker() != null)
+					? BreakerSummary.of(group.breaker(), children, unlisted)
+					: BreakerSummary.childrenOnly(children, unlisted));
 		}
 		return new BreakersDescriptor(breakers, (this.shared != null) ? this.shared.status() : null);
 	}
 
 	/**
 	 * One breaker's full snapshot, with its shared state when breakers share state.
-	 * @param name the breaker's full name ({@code payments}, {@code http:api.acme.com})
+	 * @param name the breaker's full name ({@code payments}, {@code http:api.acme.com}), a
+	 * child's also with its key as the user sent it
 	 * @return the snapshot, or null (404) when there is no such breaker
 	 */
 	@ReadOperation
 	public @Nullable SnapshotDescriptor breaker(@Selector String name) {
-		return this.registry.find(name).map((breaker) -> describe(name, breaker.snapshot())).orElse(null);
+		return find(name).orElse(null);
+	}
+
+	Optional<SnapshotDescriptor> find(String name) {
+		return this.registry.find(name).map((breaker) -> describe(breaker, breaker.snapshot()));
 	}
 
 	/**
@@ -113,19 +141,29 @@ public class BreakersEndpoint {
 		return this.registry.find(name).map((breaker) -> {
 			override.applyTo(breaker);
 			Snapshot snapshot = breaker.snapshot();
-			logger.warn("Breaker '" + name + "' set to " + override + " by an operator through the breakers endpoint;"
-					+ " it is now " + snapshot.state());
-			return describe(name, snapshot);
+			logger.warn("Breaker '" + BreakerNames.printable(breaker.name()) + "' set to " + override
+					+ " by an operator through the breakers endpoint; it is now " + snapshot.state());
+			return describe(breaker, snapshot);
 		});
 	}
 
-	private SnapshotDescriptor describe(String name, Snapshot snapshot) {
-		return SnapshotDescriptor.of(snapshot, (this.shared != null) ? this.shared.breaker(name) : null);
+	private SnapshotDescriptor describe(Breaker breaker, Snapshot snapshot) {
+		return SnapshotDescriptor.of(snapshot, (this.shared != null) ? this.shared.breaker(breaker.name()) : null);
 	}
 
 	static String invalidStateMessage(@Nullable String state) {
-		String given = (state != null) ? "'" + state + "'" : "missing";
+		String given = (state != null) ? "'" + shown(state) + "'" : "missing";
 		return "'state' must be one of " + String.join(", ", OperatorOverride.ALLOWED) + " but was " + given;
+	}
+
+	static String notFoundMessage(String name) {
+		return "no breaker named '" + shown(name) + "'";
+	}
+
+	/** Text a client sent, as an answer or a log line may show it: printable, and cut after 200 characters. */
+	static String shown(String text) {
+		String printable = BreakerNames.printable(text);
+		return (printable.length() <= MAX_SHOWN) ? printable : printable.substring(0, MAX_SHOWN) + "…";
 	}
 
 }

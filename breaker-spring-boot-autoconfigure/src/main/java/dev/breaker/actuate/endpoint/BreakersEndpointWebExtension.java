@@ -5,14 +5,16 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 /**
- * The web form of the breakers endpoint's writes: an unknown breaker is a 404 and a bad state
- * a 400 that lists the allowed values, never a 500.
+ * The web form of the breakers endpoint's operations on one breaker: an unknown breaker is a 404
+ * with a JSON error (the same for GET, POST and DELETE) and a bad state a 400 that lists the
+ * allowed values, never a 500.
  */
 @EndpointWebExtension(endpoint = BreakersEndpoint.class)
 public class BreakersEndpointWebExtension {
@@ -21,6 +23,16 @@ public class BreakersEndpointWebExtension {
 
 	public BreakersEndpointWebExtension(BreakersEndpoint delegate) {
 		this.delegate = delegate;
+	}
+
+	/**
+	 * One breaker's full snapshot.
+	 * @param name the breaker's full name
+	 * @return 200 with the snapshot, 404 for an unknown breaker
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> breaker(@Selector String name) {
+		return this.delegate.find(name).map(BreakersEndpointWebExtension::ok).orElseGet(() -> notFound(name));
 	}
 
 	/**
@@ -64,7 +76,7 @@ public class BreakersEndpointWebExtension {
 	}
 
 	private static WebEndpointResponse<Object> notFound(String name) {
-		return new WebEndpointResponse<>(Map.of("error", "no breaker named '" + name + "'"),
+		return new WebEndpointResponse<>(Map.of("error", BreakersEndpoint.notFoundMessage(name)),
 				WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.Snapshot.BucketCounts;
 import dev.breaker.core.Snapshot.Probes;
@@ -21,7 +22,7 @@ import dev.breaker.core.Transition;
  * The snapshot's {@link BreakerConfig} holds a ticker, a clock and a classifier that have no
  * useful JSON form, so the effective settings are listed by name instead, durations in ISO-8601.
  *
- * @param name the breaker's full name
+ * @param name the breaker's full name, printable
  * @param state the current state
  * @param since when the breaker entered that state
  * @param openUntil when an open breaker lets probes through, null unless OPEN
@@ -38,7 +39,7 @@ import dev.breaker.core.Transition;
  * @param probes half-open probe progress
  * @param trips how many times the breaker has tripped
  * @param buckets the window's counts per bucket, oldest first
- * @param transitions the recent transitions with their reasons, most recent last
+ * @param transitions the recent transitions with their reasons, most recent last, printable
  * @param config the effective settings
  * @param fleet what this replica knows of the breaker's state shared with other replicas (fleet
  * mode), null and left out of the JSON when breakers do not share state
@@ -46,18 +47,39 @@ import dev.breaker.core.Transition;
 public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls,
 		long failures, long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
 		double slowCallRate, int consecutiveFailures, int inFlight, Probes probes, long trips,
-		List<BucketCounts> buckets, List<Transition> transitions, Map<String, Object> config,
+		List<BucketCounts> buckets, List<TransitionDescriptor> transitions, Map<String, Object> config,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> fleet) {
+
+	/**
+	 * One {@link Transition}, its breaker's name and its reason printable.
+	 *
+	 * @param breaker the breaker's full name
+	 * @param from the state it left
+	 * @param to the state it entered
+	 * @param at when
+	 * @param reason which rule and which numbers
+	 * @param generation the generation of the new state
+	 * @param remote whether a peer replica caused it
+	 */
+	public record TransitionDescriptor(String breaker, String from, String to, Instant at, String reason,
+			long generation, boolean remote) {
+
+		static TransitionDescriptor of(Transition t) {
+			return new TransitionDescriptor(BreakerNames.printable(t.breaker()), t.from().name(), t.to().name(), t.at(),
+					(t.reason() != null) ? BreakerNames.printable(t.reason()) : null, t.generation(), t.remote());
+		}
+
+	}
 
 	static SnapshotDescriptor of(Snapshot s) {
 		return of(s, null);
 	}
 
 	static SnapshotDescriptor of(Snapshot s, @Nullable Map<String, @Nullable Object> fleet) {
-		return new SnapshotDescriptor(s.name(), s.state().name(), s.since(), s.openUntil(), s.calls(), s.failures(),
-				s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(), s.slowCallRate(),
-				s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(), s.buckets(), s.transitions(),
-				settings(s.config()), fleet);
+		return new SnapshotDescriptor(BreakerNames.printable(s.name()), s.state().name(), s.since(), s.openUntil(),
+				s.calls(), s.failures(), s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(),
+				s.slowCallRate(), s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(), s.buckets(),
+				s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()), fleet);
 	}
 
 	private static Map<String, Object> settings(BreakerConfig c) {

@@ -11,6 +11,7 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.State;
 
 /**
@@ -66,7 +67,7 @@ public class BreakersHealthIndicator implements HealthIndicator {
 				}
 				else {
 					status = (state == State.OPEN) ? worse(status, this.statusWhenOpen.apply(child)) : status;
-					unlisted.merge(group.name(), 1, Integer::sum);
+					unlisted.merge(BreakerNames.printable(group.name()), 1, Integer::sum);
 				}
 			}
 		}
@@ -78,7 +79,7 @@ public class BreakersHealthIndicator implements HealthIndicator {
 
 	private Status report(Breaker breaker, Map<String, Object> details, Status status) {
 		State state = breaker.state();
-		details.put(breaker.name(), state.name());
+		details.put(BreakerNames.printable(breaker.name()), state.name());
 		return (state == State.OPEN) ? worse(status, this.statusWhenOpen.apply(breaker)) : status;
 	}
 

@@ -11,6 +11,7 @@ import org.apache.commons.logging.LogFactory;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Transition;
 
@@ -96,7 +97,7 @@ public class BreakerMetrics implements MeterBinder {
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);
 				added.remove();
-				logger.warn("Could not register the meters of breaker '" + breaker.name() + "'", ex);
+				logger.warn("Could not register the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'", ex);
 			}
 		}
 
@@ -107,7 +108,8 @@ public class BreakerMetrics implements MeterBinder {
 					removed.remove();
 				}
 				catch (RuntimeException ex) {
-					logger.warn("Could not remove the meters of breaker '" + breaker.name() + "'", ex);
+					logger.warn("Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
+							ex);
 				}
 			}
 		}
@@ -122,18 +124,19 @@ public class BreakerMetrics implements MeterBinder {
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Could not record transition " + transition.from() + " -> " + transition.to()
-						+ " of breaker '" + transition.breaker() + "'", ex);
+						+ " of breaker '" + BreakerNames.printable(transition.breaker()) + "'", ex);
 			}
 		}
 
 		private Tags tags(Breaker breaker) {
 			if (!BreakerMetrics.this.tenantTags) {
-				return Tags.of("name", breaker.name());
+				return Tags.of("name", BreakerNames.printable(breaker.name()));
 			}
 			if (isTenantChild(breaker)) {
-				return Tags.of("name", breaker.group(), "tenant", breaker.key());
+				return Tags.of("name", BreakerNames.printable(breaker.group()), "tenant",
+						BreakerNames.printable(breaker.key()));
 			}
-			return Tags.of("name", breaker.name(), "tenant", "");
+			return Tags.of("name", BreakerNames.printable(breaker.name()), "tenant", "");
 		}
 
 	}

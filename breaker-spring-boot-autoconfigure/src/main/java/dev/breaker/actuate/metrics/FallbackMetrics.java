@@ -6,6 +6,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import dev.breaker.aspect.FallbackObserver;
+import dev.breaker.core.BreakerNames;
 
 /**
  * Counts the fallbacks the aspect ran as {@code breaker_fallbacks_total{name,fallback,result}}.
@@ -28,14 +29,15 @@ public class FallbackMetrics implements FallbackObserver {
 		try {
 			Counter.builder("breaker.fallbacks")
 				.description("Fallbacks run, by fallback method and result")
-				.tag("name", breaker)
+				.tag("name", BreakerNames.printable(breaker))
 				.tag("fallback", fallbackMethod)
 				.tag("result", succeeded ? "success" : "failure")
 				.register(this.registry)
 				.increment();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not count fallback '" + fallbackMethod + "' of breaker '" + breaker + "'", ex);
+			logger.warn("Could not count fallback '" + fallbackMethod + "' of breaker '" + BreakerNames.printable(breaker) + "'",
+					ex);
 		}
 	}
 

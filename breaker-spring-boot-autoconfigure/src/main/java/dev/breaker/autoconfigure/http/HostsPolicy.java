@@ -9,6 +9,7 @@ import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ChildKeys;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
@@ -44,15 +45,30 @@ final class HostsPolicy {
 		if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
 			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, "a positive duration");
 		}
+		int maxKeyLength = http.getMaxKeyLength();
+		if (maxKeyLength < ChildKeys.MIN_MAX_LENGTH || maxKeyLength > ChildKeys.MAX_MAX_LENGTH) {
+			throw new InvalidBreakerPropertyException(PREFIX + ".max-key-length", maxKeyLength,
+					"an integer in [" + ChildKeys.MIN_MAX_LENGTH + ", " + ChildKeys.MAX_MAX_LENGTH + "]");
+		}
 		// Hosts never consult the "http" group breaker: one failing host must not stop calls to another.
-		BreakerRegistry.Children children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false);
+		BreakerRegistry.Children children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false, 1,
+				maxKeyLength);
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
 		for (String host : http.getInstances().keySet()) {
-			String path = PREFIX + ".instances." + host;
-			String name = HostBreakers.GROUP + ":" + host.toLowerCase(Locale.ROOT);
-			configs.put(name, layered(host, binder).toConfig(path, breaker.getDefaults(), ticker));
+			String name = HostBreakers.GROUP + ":" + key(host, http);
+			configs.put(name, layered(host, binder).toConfig(path(host), breaker.getDefaults(), ticker));
 		}
 		return new HostsPolicy(children, configs);
+	}
+
+	/** The property prefix of one host's settings, as a user writes it: {@code breaker.http.instances[api.acme.com]}. */
+	static String path(String host) {
+		return PREFIX + ".instances[" + host + "]";
+	}
+
+	/** The key of the breaker of a host configured under {@code breaker.http.instances}. */
+	private static String key(String host, HttpBreakerProperties http) {
+		return ChildKeys.of(host.toLowerCase(Locale.ROOT), http.getMaxKeyLength());
 	}
 
 	/**
@@ -78,8 +94,8 @@ final class HostsPolicy {
 		HttpClassifier classifier = classifier(HttpClassifier.defaults(), http.getStatusOutcomes(),
 				PREFIX + ".status-outcomes");
 		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
-		http.getInstances().forEach((host, settings) -> perHost.put(host.toLowerCase(Locale.ROOT), classifier(
-				classifier, settings.getStatusOutcomes(), PREFIX + ".instances." + host + ".status-outcomes")));
+		http.getInstances().forEach((host, settings) -> perHost.put(key(host, http),
+				classifier(classifier, settings.getStatusOutcomes(), path(host) + ".status-outcomes")));
 		return new HostBreakers(registry, classifier, perHost);
 	}
 

@@ -33,6 +33,12 @@ public class HttpBreakerProperties {
 	private Duration idleExpiry = Duration.ofMinutes(10);
 
 	/**
+	 * Host keys longer than this are shortened to a prefix, a tilde and a 16-digit hash of the
+	 * whole key (the same on every replica). In [32, 1024].
+	 */
+	private int maxKeyLength = 128;
+
+	/**
 	 * Responses of every host judged otherwise than by the default rules, by status, e.g.
 	 * 404: success. Outcomes: success, failure, timeout, ignored, throttled.
 	 */
@@ -40,7 +46,7 @@ public class HttpBreakerProperties {
 
 	/**
 	 * Per-host settings, keyed by host, or host:port off the scheme's default port, the way
-	 * the breaker is named (http:&lt;key&gt;). Keys with dots need brackets in properties:
+	 * the breaker is named (http:host). Keys with dots need brackets in properties:
 	 * breaker.http.instances[api.acme.com].open-wait=10s.
 	 */
 	private Map<String, Host> instances = new LinkedHashMap<>();
@@ -67,6 +73,14 @@ public class HttpBreakerProperties {
 
 	public void setIdleExpiry(Duration idleExpiry) {
 		this.idleExpiry = idleExpiry;
+	}
+
+	public int getMaxKeyLength() {
+		return this.maxKeyLength;
+	}
+
+	public void setMaxKeyLength(int maxKeyLength) {
+		this.maxKeyLength = maxKeyLength;
 	}
 
 	public Map<Integer, Outcome> getStatusOutcomes() {

@@ -47,12 +47,14 @@ class BreakersEndpointTests {
 	}
 
 	@Test
-	void listsEveryBreakerWithItsChildrenGroupedUnderIt() throws Exception {
+	void listsEveryBreakerWithItsChildrenThatAreNotClosedGroupedUnderIt() throws Exception {
 		this.registry.breaker("catalog");
 		Calls.succeed(this.registry.breaker("catalog"), 4);
-		this.registry.breaker("recommendations");
-		this.registry.breaker("recommendations", "user-42");
-		this.registry.breaker("http", "api.acme.com");
+		this.registry.breaker("listed");
+		this.registry.breaker("listed", "user-42").forceOpen();
+		this.registry.breaker("listed", "user-43");
+		this.registry.breaker("http", "api.acme.com").disable();
+		this.registry.breaker("http", "api.other.com");
 
 		Actuator.Response response = this.actuator.get("breakers");
 
@@ -65,13 +67,17 @@ class BreakersEndpointTests {
 		assertThat(catalog.get("failureRate").asDouble()).isZero();
 		assertThat(catalog.get("slowCallRate").asDouble()).isZero();
 		assertThat(catalog.get("children").size()).isZero();
-		assertThat(breakers.get("recommendations").get("children").propertyNames())
-			.containsExactly("recommendations:user-42");
+		assertThat(catalog.has("unlistedChildren")).isFalse();
+		assertThat(breakers.get("listed").get("children").propertyNames()).containsExactly("listed:user-42");
+		assertThat(breakers.get("listed").get("unlistedChildren").propertyNames()).containsExactly("CLOSED");
+		assertThat(breakers.get("listed").get("unlistedChildren").get("CLOSED").asInt()).isOne();
 		assertThat(breakers.get("http").get("children").get("http:api.acme.com").get("state").asString())
-			.isEqualTo("CLOSED");
-		assertThat(breakers.propertyNames()).doesNotContain("recommendations:user-42", "http:api.acme.com");
+			.isEqualTo("DISABLED");
+		assertThat(breakers.get("http").get("children").has("http:api.other.com")).isFalse();
+		assertThat(breakers.get("http").get("unlistedChildren").get("CLOSED").asInt()).isPositive();
+		assertThat(breakers.propertyNames()).doesNotContain("listed:user-42", "http:api.acme.com");
 		assertThat(breakers.get("http").propertyNames()).as("a group without a breaker of its own")
-			.containsExactly("children");
+			.containsExactly("children", "unlistedChildren");
 	}
 
 	@Test

@@ -47,4 +47,17 @@ class TenantTagsScrapeTests {
 			.hasValue(1);
 	}
 
+	@Test
+	void aTenantTagCarriesNoControlCharacter() throws Exception {
+		Calls.succeed(this.registry.breaker("search", "crlf\r\nbreaker_fake_total 1\u001b[31m"), 1);
+
+		String body = new Actuator(this.port).get("prometheus").body();
+
+		assertThat(body).doesNotContain("\r", "\u001b").doesNotContainPattern("(?m)^breaker_fake_total");
+		// Prometheus writes a backslash in a label value as two
+		assertThat(Scrape.parse(body).value("breaker_calls_total", "name", "search", "tenant",
+				"crlf\\\\r\\\\nbreaker_fake_total 1\\\\u001b[31m", "outcome", "success"))
+			.hasValue(1);
+	}
+
 }

@@ -9,6 +9,7 @@ import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Outcome;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpBreakerFilter;
@@ -34,6 +35,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -178,6 +180,32 @@ class HttpBreakerAutoConfigurationTests {
 	}
 
 	@Test
+	void aHostLongerThanTheKeyLimitIsShortenedAndKeepsItsOwnSettings() {
+		String host = "a".repeat(200) + ".acme.com";
+		this.runner
+			.withPropertyValues("breaker.http.instances[" + host + "].consecutive-failures=2",
+					"breaker.http.instances[" + host + "].status-outcomes.404=failure")
+			.run((context) -> {
+				Breaker breaker = context.getBean(HostBreakers.class).breaker(URI.create("https://" + host + "/x"));
+				assertThat(breaker.key()).hasSize(128).startsWith("a".repeat(111) + "~");
+				assertThat(breaker.config().consecutiveFailures()).isEqualTo(2);
+				assertThat(context.getBean(HostBreakers.class).classify(breaker, 404, new HttpHeaders()))
+					.isEqualTo(Outcome.FAILURE);
+			});
+	}
+
+	@Test
+	void aKeyLimitOutsideItsRangeStopsStartUp() {
+		this.runner.withPropertyValues("breaker.http.max-key-length=16").run((context) -> {
+			assertThat(context).hasFailed();
+			InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
+					InvalidBreakerPropertyException.class);
+			assertThat(ex.getMessage()).isEqualTo(
+					"Invalid value '16' for property 'breaker.http.max-key-length'; allowed: an integer in [32, 1024]");
+		});
+	}
+
+	@Test
 	void hostsWithoutTheirOwnSettingsUseTheHttpGroupSettings() {
 		this.runner
 			.withPropertyValues("breaker.instances.http.consecutive-failures=3", "breaker.defaults.consecutive-failures=7")
@@ -233,7 +261,7 @@ class HttpBreakerAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
 						InvalidBreakerPropertyException.class);
-				assertThat(ex.property()).startsWith("breaker.http.instances.api.acme.com.failure-rate-threshold");
+				assertThat(ex.property()).isEqualTo("breaker.http.instances[api.acme.com].failure-rate-threshold");
 			});
 	}
 
