@@ -17,21 +17,38 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
  * Auto-configuration of the breaker registry from {@code breaker.*}, its transition events and the
- * {@code @CircuitGuarded} aspect.
+ * {@code @CircuitGuarded} aspect; every key under {@code breaker.*} is checked at start-up.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "breaker.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BreakerProperties.class)
 public final class BreakerAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "breakerBindHandlerAdvisor")
+	static ConfigurationPropertiesBindHandlerAdvisor breakerBindHandlerAdvisor() {
+		return new BreakerBindHandlerAdvisor();
+	}
+
+	@Bean
+	@Lazy(false)
+	@ConditionalOnMissingBean
+	static UnknownPropertiesCheck breakerUnknownPropertiesCheck(ConfigurableEnvironment environment,
+			ResourceLoader resourceLoader) {
+		return UnknownPropertiesCheck.check(environment, resourceLoader.getClassLoader());
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

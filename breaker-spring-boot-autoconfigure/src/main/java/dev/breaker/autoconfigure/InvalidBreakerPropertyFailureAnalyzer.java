@@ -2,11 +2,13 @@ package dev.breaker.autoconfigure;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
 
 /**
  * Reports a bad {@code breaker.*} property: which one, its value and what is allowed.
  */
-class InvalidBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidBreakerPropertyException> {
+class InvalidBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidBreakerPropertyException>
+		implements Ordered {
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidBreakerPropertyException cause) {
@@ -15,6 +17,12 @@ class InvalidBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Inva
 		String action = "Set '%s' in your application's configuration to an allowed value: %s."
 			.formatted(cause.property(), cause.allowed());
 		return new FailureAnalysis(description, action, cause);
+	}
+
+	/** Before Spring Boot's own binding analysis, which would report a bad enum value of ours with every constant. */
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
 }

@@ -2,8 +2,10 @@ package dev.breaker.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -33,6 +35,10 @@ final class MergedInstance {
 	static final double DEFAULT_RETRY_JITTER = 0.5;
 
 	static final List<Outcome> DEFAULT_RETRY_ON = List.of(Outcome.FAILURE, Outcome.TIMEOUT);
+
+	/** The outcomes {@code retry.on} may name: the ones worth another attempt. */
+	static final Set<Outcome> RETRYABLE = Collections.unmodifiableSet(
+			EnumSet.of(Outcome.FAILURE, Outcome.TIMEOUT, Outcome.THROTTLED));
 
 	static final int DEFAULT_TENANTS_MAX = 10_000;
 
@@ -118,10 +124,10 @@ final class MergedInstance {
 		}
 		for (int i = 0; i < on.size(); i++) {
 			Outcome outcome = on.get(i);
-			if (outcome != Outcome.FAILURE && outcome != Outcome.TIMEOUT && outcome != Outcome.THROTTLED) {
+			if (!RETRYABLE.contains(outcome)) {
 				throw new InvalidBreakerPropertyException(
-						source((x) -> x.getRetry().getOn()) + ".retry.on[" + i + "]", outcome,
-						"FAILURE, TIMEOUT or THROTTLED");
+						source((x) -> x.getRetry().getOn()) + ".retry.on[" + i + "]",
+						(outcome != null) ? EnumValues.typed(outcome) : null, EnumValues.allowed(RETRYABLE));
 			}
 		}
 		Boolean recordEachAttempt = pick((i) -> i.getRetry().getRecordEachAttempt());

@@ -105,10 +105,74 @@ class BreakerPropertiesValidationTests {
 	}
 
 	@Test
-	void rejectsRetryingOnSuccess() {
+	void rejectsRetryingOnSuccessNamingTheValueAsTyped() {
 		this.runner.withPropertyValues("breaker.instances.search.retry.on=failure,success")
-			.run(failsWith("Invalid value 'SUCCESS' for property 'breaker.instances.search.retry.on[1]'; "
-					+ "allowed: FAILURE, TIMEOUT or THROTTLED"));
+			.run(failsWith("Invalid value 'success' for property 'breaker.instances.search.retry.on[1]'; "
+					+ "allowed: failure, timeout or throttled"));
+	}
+
+	@Test
+	void rejectsRetryingOnSuccessInAYamlList() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.on[0]=timeout",
+				"breaker.instances.search.retry.on[1]=Success")
+			.run(failsWith("Invalid value 'Success' for property 'breaker.instances.search.retry.on[1]'; "
+					+ "allowed: failure, timeout or throttled"));
+	}
+
+	@Test
+	void rejectsAnOutcomeThatDoesNotExistListingOnlyTheOutcomesThatRetry() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.on[0]=bogus")
+			.run(failsWith("Invalid value 'bogus' for property 'breaker.instances.search.retry.on[0]'; "
+					+ "allowed: failure, timeout or throttled"));
+	}
+
+	@Test
+	void rejectsAnOutcomeThatDoesNotExistInACommaSeparatedList() {
+		this.runner.withPropertyValues("breaker.defaults.retry.on=failure, timeout,bogus")
+			.run(failsWith("Invalid value 'bogus' for property 'breaker.defaults.retry.on[2]'; "
+					+ "allowed: failure, timeout or throttled"));
+	}
+
+	@Test
+	void rejectsAnOpenHealthThatDoesNotExist() {
+		this.runner.withPropertyValues("breaker.instances.payments.health-when-open=sideways")
+			.run(failsWith("Invalid value 'sideways' for property 'breaker.instances.payments.health-when-open'; "
+					+ "allowed: up, out-of-service or down"));
+	}
+
+	@Test
+	void rejectsAStatusOutcomeThatDoesNotExistEvenWithoutTheHttpClients() {
+		this.runner.withPropertyValues("breaker.http.instances[stock.acme.com].status-outcomes.404=fine")
+			.run(failsWith("Invalid value 'fine' for property "
+					+ "'breaker.http.instances[stock.acme.com].status-outcomes.404'; "
+					+ "allowed: success, failure, timeout, ignored or throttled"));
+	}
+
+	@Test
+	void reportsABadEnumValueWithBreakersOwnAnalysis() {
+		this.runner.withPropertyValues("breaker.instances.payments.health-when-open=sideways").run((context) -> {
+			FailureAnalysis analysis = new InvalidBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).isEqualTo("""
+					Invalid breaker configuration:
+
+					    Property: breaker.instances.payments.health-when-open
+					    Value:    'sideways'
+					    Allowed:  up, out-of-service or down
+					""");
+		});
+	}
+
+	@Test
+	void breakersAnalysisComesBeforeSpringBootsBindingAnalysis(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> application.run("--breaker.instances.search.retry.on=bogus"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("    Property: breaker.instances.search.retry.on[0]")
+			.contains("    Value:    'bogus'")
+			.contains("    Allowed:  failure, timeout or throttled")
+			.doesNotContain("FAILURE IGNORED SUCCESS THROTTLED TIMEOUT");
 	}
 
 	@Test
