@@ -165,6 +165,18 @@ class BreakerAutoConfigurationTests {
 	}
 
 	@Test
+	void listsTheNamesInUseSorted(CapturedOutput output) {
+		this.runner
+			.withBean("someNames", BreakerNamesInUse.class,
+					() -> () -> new java.util.LinkedHashSet<>(java.util.List.of("search", "payments", "inventory")))
+			.withBean("moreNames", BreakerNamesInUse.class,
+					() -> () -> new java.util.LinkedHashSet<>(java.util.List.of("recommendations", "catalog")))
+			.withPropertyValues("breaker.instances.paymnets.consecutive-failures=3")
+			.run((context) -> assertThat(output)
+				.contains("Names in use: [catalog, inventory, payments, recommendations, search]"));
+	}
+
+	@Test
 	void doesNotWarnAboutAnInstanceABeanCreated(CapturedOutput output) {
 		this.runner.withUserConfiguration(CreatesPayments.class)
 			.withPropertyValues("breaker.instances.payments.consecutive-failures=3")

@@ -54,6 +54,16 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void describesEveryPropertyAndGroupInPlainText() throws IOException {
+		List<Map<String, Object>> described = new java.util.ArrayList<>(properties());
+		described.addAll(metadata("$.groups"));
+		assertThat(described).filteredOn((entry) -> entry.get("description") != null)
+			.hasSizeGreaterThan(25)
+			.allSatisfy((entry) -> assertThat((String) entry.get("description")).as("%s", entry.get("name"))
+				.doesNotContainPattern("\\{@|</?[a-zA-Z][^>]*>|&[a-zA-Z]+;|&#"));
+	}
+
+	@Test
 	void statesADefaultForEveryPropertyButTheOptionalTimeout() throws IOException {
 		assertThat(properties()).filteredOn((property) -> !property.get("name").equals("breaker.instances"))
 			// maps keyed by the user (breaker.http.instances, breaker.http.status-outcomes) start empty
@@ -115,14 +125,22 @@ class ConfigurationMetadataTests {
 		assertThat(DurationStyle.detectAndParse((String) defaults.get("breaker.defaults.tenants.idle-expiry")))
 			.isEqualTo(MergedInstance.DEFAULT_TENANTS_IDLE_EXPIRY);
 		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
+		assertThat(defaults.get("breaker.defaults.tenants.min-failing")).isEqualTo(MergedInstance.DEFAULT_TENANTS_MIN_FAILING);
+		assertThat(defaults.get("breaker.defaults.tenants.max-key-length"))
+			.isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX_KEY_LENGTH);
+		assertThat(defaults.get("breaker.http.max-key-length")).isEqualTo(dev.breaker.core.ChildKeys.DEFAULT_MAX_LENGTH);
 		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
 	}
 
 	private static List<Map<String, Object>> properties() throws IOException {
+		return metadata("$.properties");
+	}
+
+	private static List<Map<String, Object>> metadata(String path) throws IOException {
 		URL classes = BreakerProperties.class.getProtectionDomain().getCodeSource().getLocation();
 		try (InputStream metadata = new UrlResource(classes).createRelative("META-INF/spring-configuration-metadata.json")
 			.getInputStream()) {
-			return JsonPath.parse(metadata).read("$.properties");
+			return JsonPath.parse(metadata).read(path);
 		}
 	}
 

@@ -16,7 +16,7 @@ public class SharedRedisProperties {
     private boolean enabled = false;
 
     /**
-     * Prefix of every key written: the open state of breaker {@code payments} lives under {@code <prefix>payments}.
+     * Prefix of every key written: the open state of breaker payments lives under the prefix followed by payments.
      */
     private String keyPrefix = "breaker:";
 
