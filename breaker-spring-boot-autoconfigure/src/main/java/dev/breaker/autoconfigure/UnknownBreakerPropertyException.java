@@ -43,9 +43,10 @@ public class UnknownBreakerPropertyException extends RuntimeException {
 	 * @param closest the closest valid key in full, e.g.
 	 * {@code breaker.instances.payments.open-wait}
 	 * @param keys the valid keys under {@code parent}, sorted
+	 * @param hint why the key may not be what the user wrote, or null
 	 */
 	public record Unknown(String property, String origin, String parent, String meant, String closest,
-			List<String> keys) {
+			List<String> keys, String hint) {
 
 	}
 

@@ -35,9 +35,10 @@ class UnknownBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unkn
 	}
 
 	private static String fix(Unknown unknown) {
-		return "Did you mean '%s'? Rename '%s' to '%s', or remove it.%nThe keys under '%s' are: %s.".formatted(
+		String fix = "Did you mean '%s'? Rename '%s' to '%s', or remove it.%nThe keys under '%s' are: %s.".formatted(
 				unknown.meant(), unknown.property(), unknown.closest(), unknown.parent(),
 				String.join(", ", unknown.keys()));
+		return (unknown.hint() != null) ? fix + "%n%s".formatted(unknown.hint()) : fix;
 	}
 
 	@Override

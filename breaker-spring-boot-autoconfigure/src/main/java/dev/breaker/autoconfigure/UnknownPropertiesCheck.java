@@ -87,7 +87,18 @@ public final class UnknownPropertiesCheck {
 		String origin = (property != null && property.getOrigin() != null) ? property.getOrigin().toString() : null;
 		return new Unknown(printable(BreakerPropertyKeys.written(name)), (origin != null) ? printable(origin) : null,
 				printable(suggestion.parent()), printable(suggestion.meant()), printable(suggestion.closest()),
-				suggestion.keys());
+				suggestion.keys(), hint(name));
+	}
+
+	/** YAML 1.1 reads an unquoted {@code on} (as in {@code retry.on}), {@code off}, {@code yes} or {@code no} key as a boolean. */
+	private static String hint(ConfigurationPropertyName name) {
+		for (int i = 0; i < name.getNumberOfElements(); i++) {
+			String element = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
+			if ("true".equals(element) || "false".equals(element)) {
+				return "YAML reads an unquoted key on, off, yes or no as true or false: write \"on\": [failure, timeout].";
+			}
+		}
+		return null;
 	}
 
 	private static String printable(String text) {

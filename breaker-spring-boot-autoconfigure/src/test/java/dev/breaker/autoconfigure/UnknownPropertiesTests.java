@@ -119,6 +119,17 @@ class UnknownPropertiesTests {
 	}
 
 	@Test
+	void anUnquotedOnInYamlIsReadAsTrueAndSaysSo() {
+		// what YAML makes of "retry: { on: [success] }": the key on is the boolean true
+		this.runner.withPropertyValues("breaker.instances.payments.retry[true][0]=failure").run((context) -> {
+			FailureAnalysis analysis = new UnknownBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getAction()).startsWith("Did you mean 'on'? Rename "
+					+ "'breaker.instances.payments.retry[true][0]' to 'breaker.instances.payments.retry.on'")
+				.endsWith("YAML reads an unquoted key on, off, yes or no as true or false: write \"on\": [failure, timeout].");
+		});
+	}
+
+	@Test
 	void everyUnknownKeyIsReportedAtOnce() {
 		this.runner.withPropertyValues("breaker.instances.payments.open-wiat=5s", "breaker.metrics.tenant-tag=true")
 			.run((context) -> {
