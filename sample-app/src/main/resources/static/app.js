@@ -21,25 +21,29 @@ const el = (tag, attrs = {}, ...children) => {
 
 // ---- breakers -----------------------------------------------------------------------------
 
-// /actuator/breakers lists every top-level breaker with a summary and its children (tenants,
-// hosts); /actuator/breakers/{name} has the full snapshot: thresholds, transitions, reasons.
+// /actuator/breakers lists every top-level breaker with a summary and, under it, its children
+// (tenants, hosts) that are not CLOSED, counting the others by state under unlistedChildren;
+// /actuator/breakers/{name} has the full snapshot: thresholds, transitions, reasons.
 const MAX_TENANT_CARDS = 6;
 
 function detailNames(breakers) {
   const names = [];
   for (const [name, summary] of Object.entries(breakers)) {
     if (summary.state !== null && summary.state !== undefined) names.push(name);
-    const children = Object.entries(summary.children || {});
+    const children = Object.keys(summary.children || {});
     if (summary.state === null || summary.state === undefined) {
-      names.push(...children.map(([child]) => child));            // a group like http: every host
+      names.push(...children);                                     // a group like http: its troubled hosts
     } else {
-      names.push(...children.filter(([, c]) => c.state !== 'CLOSED')  // tenants: only the troubled ones
-        .slice(0, MAX_TENANT_CARDS).map(([child]) => child));
+      names.push(...children.slice(0, MAX_TENANT_CARDS));          // tenants: only the troubled ones
     }
   }
+  // every dependency's host, closed or not: the page knows them from /chaos
+  names.push(...Object.keys(hosts).map((host) => `http:${host}`).filter((host) => !names.includes(host)));
   // the breakers the app's code names first, then the per-host and per-tenant children
   return names.sort((a, b) => (a.includes(':') - b.includes(':')) || a.localeCompare(b));
 }
+
+const total = (states) => Object.values(states || {}).reduce((sum, n) => sum + n, 0);
 
 const percent = (value) => (value === null || value === undefined || Number.isNaN(value)) ? '–' : `${Number(value).toFixed(1)} %`;
 const time = (instant) => instant ? new Date(instant).toLocaleTimeString() : '';
@@ -73,7 +77,10 @@ async function override(name, state) {
 
 function card(b) {
   const config = b.config || {};
-  const children = Object.values((summaries[b.name] || {}).children || {});
+  const summary = summaries[b.name] || {};
+  const troubled = Object.keys(summary.children || {}).length
+    + total(summary.unlistedChildren) - ((summary.unlistedChildren || {}).CLOSED || 0);
+  const tenants = Object.keys(summary.children || {}).length + total(summary.unlistedChildren);
   const host = b.name.startsWith('http:') ? hosts[b.name.slice('http:'.length)] : null;
   return el('div', { class: `breaker state-${b.state}`, 'data-name': b.name, 'data-state': b.state },
     el('h3', {}, el('span', { class: 'name' }, b.name), el('span', { class: 'state' }, b.state)),
@@ -87,9 +94,8 @@ function card(b) {
       el('span', {}, `in flight: ${b.inFlight ?? '–'}${config.stallCalls ? ` (stall at ${config.stallCalls})` : ''}`),
       el('span', {}, `trips: ${b.trips ?? '–'}`),
       el('span', {}, b.openUntil ? `open until ${time(b.openUntil)}` : (b.since ? `since ${time(b.since)}` : ''))),
-    children.length
-      ? el('div', { class: 'tenants muted' }, `${children.length} tenant breakers, `
-          + `${children.filter((c) => c.state !== 'CLOSED').length} not closed`)
+    tenants
+      ? el('div', { class: 'tenants muted' }, `${tenants} tenant breakers, ${troubled} not closed`)
       : null,
     transitions(b.transitions),
     el('div', { class: 'actions' },
