@@ -91,4 +91,20 @@ class ChildKeysTest {
         assertThat(registry.breaker("tenants", "t".repeat(41)).key()).hasSize(40).startsWith("t".repeat(23) + "~");
         assertThat(registry.breaker("tenants", "t".repeat(40)).key()).isEqualTo("t".repeat(40));
     }
+
+    @Test
+    void tenThousandKeysOfSevenThousandCharactersKeepOnlyTheirShortenedNames() {
+        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().build())
+                .children("recommendations", new BreakerRegistry.Children(10_000, Duration.ofMinutes(5), true, 3, 128))
+                .build();
+        String id = "x".repeat(7000);
+        for (int i = 0; i < 10_000; i++) {
+            registry.breaker("recommendations", id + i);
+        }
+        assertThat(registry.children("recommendations")).hasSize(10_000).allSatisfy(child -> {
+            assertThat(child.key()).hasSize(128);
+            assertThat(child.name()).hasSize("recommendations:".length() + 128);
+        });
+        assertThat(registry.children("recommendations").stream().map(Breaker::key).distinct()).hasSize(10_000);
+    }
 }
