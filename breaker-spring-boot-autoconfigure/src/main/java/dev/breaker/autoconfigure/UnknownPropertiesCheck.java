@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import dev.breaker.autoconfigure.BreakerPropertyKeys.Suggestion;
 import dev.breaker.autoconfigure.UnknownBreakerPropertyException.Unknown;
 import dev.breaker.core.BreakerNames;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.annotation.ImportCandidates;
@@ -29,6 +31,8 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.core.type.classreading.CachingMetadataReaderFactory;
 import org.springframework.core.type.classreading.MetadataReaderFactory;
@@ -42,9 +46,13 @@ import org.springframework.util.ClassUtils;
  * that one of breaker's auto-configurations enables, found through the auto-configuration imports
  * (so a class added there is checked with no list to update) and bound here whether or not its
  * auto-configuration runs: a typo under {@code breaker.shared.redis} matters most while fleet mode
- * is off because of it.
+ * is off because of it. Unknown keys from environment variables are only logged: a platform sets
+ * variables of its own there ({@code BREAKER_SERVICE_HOST} on Kubernetes, for a service named
+ * breaker).
  */
 public final class UnknownPropertiesCheck {
+
+	private static final Log logger = LogFactory.getLog(UnknownPropertiesCheck.class);
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("breaker");
 
@@ -67,20 +75,42 @@ public final class UnknownPropertiesCheck {
 		Binder binder = Binder.get(environment);
 		roots.forEach((prefix, type) -> binder.bind(prefix, Bindable.of(type), new Recording(known)));
 		Map<ConfigurationPropertyName, ConfigurationProperty> unknown = new TreeMap<>();
+		Map<ConfigurationPropertyName, ConfigurationProperty> fromEnvironmentVariables = new TreeMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
+				Map<ConfigurationPropertyName, ConfigurationProperty> into = isEnvironmentVariables(source)
+						? fromEnvironmentVariables : unknown;
 				iterable.stream()
 					.filter((name) -> ROOT.isAncestorOf(name) && !known.contains(name))
-					.forEach((name) -> unknown.putIfAbsent(name, source.getConfigurationProperty(name)));
+					.forEach((name) -> into.putIfAbsent(name, source.getConfigurationProperty(name)));
 			}
 		}
+		BreakerPropertyKeys keys = new BreakerPropertyKeys(roots);
 		if (!unknown.isEmpty()) {
-			BreakerPropertyKeys keys = new BreakerPropertyKeys(roots);
-			List<Unknown> report = new ArrayList<>();
-			unknown.forEach((name, property) -> report.add(unknown(name, property, keys.suggest(name))));
-			throw new UnknownBreakerPropertyException(report);
+			throw new UnknownBreakerPropertyException(report(unknown, keys));
+		}
+		if (!fromEnvironmentVariables.isEmpty()) {
+			logger.warn(new UnknownBreakerPropertyException(report(fromEnvironmentVariables, keys)).getMessage()
+					+ ". They come from environment variables, which are left alone: Kubernetes, for one, sets "
+					+ "BREAKER_SERVICE_HOST and the like for a service named breaker.");
 		}
 		return new UnknownPropertiesCheck();
+	}
+
+	private static List<Unknown> report(Map<ConfigurationPropertyName, ConfigurationProperty> unknown,
+			BreakerPropertyKeys keys) {
+		List<Unknown> report = new ArrayList<>();
+		unknown.forEach((name, property) -> report.add(unknown(name, property, keys.suggest(name))));
+		return report;
+	}
+
+	/**
+	 * Whether a source holds the process's environment variables, which a platform fills too
+	 * (Spring Boot's own unknown-field check leaves them alone for the same reason).
+	 */
+	private static boolean isEnvironmentVariables(ConfigurationPropertySource source) {
+		return source.getUnderlyingSource() instanceof PropertySource<?> propertySource
+				&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(propertySource.getName());
 	}
 
 	private static Unknown unknown(ConfigurationPropertyName name, ConfigurationProperty property, Suggestion suggestion) {

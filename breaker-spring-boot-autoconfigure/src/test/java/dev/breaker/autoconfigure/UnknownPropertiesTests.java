@@ -1,5 +1,8 @@
 package dev.breaker.autoconfigure;
 
+import java.time.Duration;
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,6 +18,10 @@ import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import dev.breaker.core.BreakerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -127,6 +134,38 @@ class UnknownPropertiesTests {
 					+ "'breaker.instances.payments.retry[true][0]' to 'breaker.instances.payments.retry.on'")
 				.endsWith("YAML reads an unquoted key on, off, yes or no as true or false: write \"on\": [failure, timeout].");
 		});
+	}
+
+	@Test
+	void anUnknownEnvironmentVariableIsOnlyLoggedSinceAPlatformSetsItsOwn(CapturedOutput output) {
+		this.runner.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+							Map.of("BREAKER_SERVICE_HOST", "10.0.0.7", "BREAKER_SHARED_REDIS_ENABLD", "true"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("Unknown breaker properties: 'breaker.service.host'",
+						"'breaker.shared.redis.enabld' (did you mean 'breaker.shared.redis.enabled'?)",
+						"They come from environment variables");
+			});
+	}
+
+	@Test
+	void aKnownEnvironmentVariableBinds() {
+		this.runner.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+							Map.of("BREAKER_INSTANCES_PAYMENTS_OPENWAIT", "7s"))))
+			.run((context) -> assertThat(context.getBean(BreakerRegistry.class).breaker("payments").config().openWait())
+				.isEqualTo(Duration.ofSeconds(7)));
+	}
+
+	@Test
+	void aSystemPropertyIsCheckedLikeAnyOtherKey() {
+		this.runner.withSystemProperties("breaker.instances.payments.open-wiat=5s")
+			.run(failsWith("breaker.instances.payments.open-wiat", "breaker.instances.payments.open-wait"));
 	}
 
 	@Test
