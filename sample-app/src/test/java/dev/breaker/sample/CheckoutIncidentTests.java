@@ -212,6 +212,19 @@ class CheckoutIncidentTests {
 		return response.getBody();
 	}
 
+	@Test
+	void aUserIdLongerThan128CharactersIsRefusedBeforeAnythingKeepsIt() {
+		ResponseEntity<JsonNode> response = this.http.get()
+			.uri("/recommendations/{userId}", "u".repeat(7000))
+			.retrieve()
+			.toEntity(JsonNode.class);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(400);
+		assertThat(response.getBody().path("error").asString())
+			.isEqualTo("a user id has at most 128 characters, but this one has 7000");
+		assertThat(this.registry.children("recommendations")).noneMatch((child) -> child.key().startsWith("uuu"));
+	}
+
 	private JsonNode recommendations(String userId) {
 		ResponseEntity<JsonNode> response = this.http.get()
 			.uri("/recommendations/{userId}", userId)

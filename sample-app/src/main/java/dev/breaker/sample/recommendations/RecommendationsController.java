@@ -20,9 +20,17 @@ class RecommendationsController {
 		this.recommendations = recommendations;
 	}
 
+	/** Longer ids are no user's: refused before the breakers or the cache of answers keep them. */
+	static final int MAX_USER_ID_LENGTH = 128;
+
 	@GetMapping("/recommendations/{userId}")
-	Recommendations recommendations(@PathVariable String userId) {
-		return this.recommendations.recommend(userId);
+	ResponseEntity<?> recommendations(@PathVariable String userId) {
+		if (userId.length() > MAX_USER_ID_LENGTH) {
+			return ResponseEntity.badRequest()
+				.body(Map.of("error", "a user id has at most " + MAX_USER_ID_LENGTH + " characters, but this one has "
+						+ userId.length()));
+		}
+		return ResponseEntity.ok(this.recommendations.recommend(userId));
 	}
 
 	/** Without a breaker (breaker.enabled=false) a failed call reaches the customer. */
