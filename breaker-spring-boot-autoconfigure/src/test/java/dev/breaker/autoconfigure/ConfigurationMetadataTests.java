@@ -116,6 +116,8 @@ class ConfigurationMetadataTests {
 			.isEqualTo(MergedInstance.DEFAULT_TENANTS_IDLE_EXPIRY);
 		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
 		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
+			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}
 
 	private static List<Map<String, Object>> properties() throws IOException {
