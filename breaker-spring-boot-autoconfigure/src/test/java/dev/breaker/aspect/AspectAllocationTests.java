@@ -13,6 +13,7 @@ import dev.breaker.core.Outcome;
 import org.aspectj.lang.ProceedingJoinPoint;
 import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The advice allocates nothing on the closed path beyond what Spring AOP allocates for any around
  * advice: a guarded call costs no more bytes than a call through a no-op around aspect.
  */
+@Tag("aspectj")
 class AspectAllocationTests {
 
 	private static final int WARM_UP = 200_000;

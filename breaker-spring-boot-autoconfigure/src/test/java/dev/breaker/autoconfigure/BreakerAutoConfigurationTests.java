@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.breaker.aspect.CircuitGuardedAspect;
+import dev.breaker.aspect.CircuitGuardedAdvisor;
 import dev.breaker.aspect.GuardedMethods;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
@@ -14,7 +14,6 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
-import org.aspectj.weaver.Advice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,7 +40,7 @@ class BreakerAutoConfigurationTests {
 		this.runner.run((context) -> assertThat(context).hasSingleBean(BreakerRegistry.class)
 			.hasSingleBean(Ticker.class)
 			.hasSingleBean(OutcomeClassifier.class)
-			.hasSingleBean(CircuitGuardedAspect.class)
+			.hasSingleBean(CircuitGuardedAdvisor.class)
 			.hasSingleBean(BreakerProperties.class));
 	}
 
@@ -49,16 +48,16 @@ class BreakerAutoConfigurationTests {
 	void isOffWithBreakerEnabledFalse() {
 		this.runner.withPropertyValues("breaker.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(BreakerRegistry.class)
-				.doesNotHaveBean(CircuitGuardedAspect.class)
+				.doesNotHaveBean(CircuitGuardedAdvisor.class)
 				.doesNotHaveBean(BreakerProperties.class));
 	}
 
 	@Test
-	void keepsTheRegistryButNoAspectWithoutAspectJ() {
-		this.runner.withClassLoader(new FilteredClassLoader(Advice.class))
+	void guardsWithoutAspectJ() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.run((context) -> assertThat(context).hasSingleBean(BreakerRegistry.class)
-				.doesNotHaveBean(CircuitGuardedAspect.class)
-				.doesNotHaveBean(GuardedMethods.class));
+				.hasSingleBean(CircuitGuardedAdvisor.class)
+				.hasSingleBean(GuardedMethods.class));
 	}
 
 	@Test
