@@ -61,6 +61,13 @@ class BreakerAutoConfigurationTests {
 	}
 
 	@Test
+	void createsTheRegistryOnlyOnceEveryPostProcessorIsRegistered() {
+		this.runner.withUserConfiguration(Guarded.class, PostProcessed.class)
+			.run((context) -> assertThat(context.getBean(PostProcessedBeans.class).names()).contains("breakerRegistry",
+					"breakerGuardedMethods", "guardedClient"));
+	}
+
+	@Test
 	void usersRegistryWins() {
 		this.runner.withUserConfiguration(UserRegistry.class)
 			.run((context) -> assertThat(context).getBean(BreakerRegistry.class)
@@ -235,6 +242,52 @@ class BreakerAutoConfigurationTests {
 		@Bean
 		Breaker paymentsBreaker(BreakerRegistry registry) {
 			return registry.breaker("payments");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Guarded {
+
+		@Bean
+		GuardedClient guardedClient() {
+			return new GuardedClient();
+		}
+
+	}
+
+	static class GuardedClient {
+
+		@dev.breaker.annotation.CircuitGuarded(name = "client")
+		public String call() {
+			return "ok";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PostProcessed {
+
+		@Bean
+		static PostProcessedBeans postProcessedBeans() {
+			return new PostProcessedBeans();
+		}
+
+	}
+
+	/** Registered last of the post-processors: it sees only the beans created after all of them. */
+	static class PostProcessedBeans implements org.springframework.beans.factory.config.BeanPostProcessor {
+
+		private final List<String> names = new CopyOnWriteArrayList<>();
+
+		@Override
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			this.names.add(beanName);
+			return bean;
+		}
+
+		List<String> names() {
+			return this.names;
 		}
 
 	}
