@@ -98,8 +98,7 @@ public final class BreakerSpringCloudAutoConfiguration {
 
 			@Bean
 			@ConditionalOnMissingBean(SpringCloudCircuitBreakerFilterFactory.class)
-			@ConditionalOnBean(ReactiveBreakerCircuitBreakerFactory.class)
-			BreakerGatewayFilterFactory breakerGatewayFilterFactory(ReactiveBreakerCircuitBreakerFactory factory,
+			BreakerGatewayFilterFactory breakerGatewayFilterFactory(ReactiveCircuitBreakerFactory<?, ?> factory,
 					ObjectProvider<DispatcherHandler> dispatcherHandler) {
 				return new BreakerGatewayFilterFactory(factory, dispatcherHandler);
 			}
