@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
@@ -39,6 +40,7 @@ import org.springframework.core.type.AnnotationMetadata;
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "breaker.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BreakerProperties.class)
+@ImportRuntimeHints(BreakerRuntimeHints.class)
 public final class BreakerAutoConfiguration {
 
 	@Bean
