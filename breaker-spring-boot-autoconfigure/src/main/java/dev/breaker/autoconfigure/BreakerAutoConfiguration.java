@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -130,8 +131,11 @@ public final class BreakerAutoConfiguration {
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethods> guardedMethods,
 				Environment environment) {
-			int order = environment.getProperty("breaker.advisor-order", Integer.class,
-					BreakerProperties.DEFAULT_ADVISOR_ORDER);
+			// bound here, not from BreakerProperties, which must not be created this early; a bad
+			// value fails with Boot's report naming breaker.advisor-order
+			int order = Binder.get(environment)
+				.bind("breaker.advisor-order", Integer.class)
+				.orElse(BreakerProperties.DEFAULT_ADVISOR_ORDER);
 			return new CircuitGuardedAdvisor(new CircuitGuardedInterceptor(guardedMethods::getObject), order);
 		}
 

@@ -112,6 +112,16 @@ class AdvisorOrderTests {
 			});
 	}
 
+	@Test
+	void aBadAdvisorOrderStopsStartUpNamingTheProperty() {
+		this.runner.withUserConfiguration(DefaultTransactionOrder.class)
+			.withPropertyValues("breaker.advisor-order=outside")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'breaker.advisor-order' to java.lang.Integer")
+				.rootCause()
+				.hasMessageContaining("outside"));
+	}
+
 	/** A transaction manager with nothing to manage: it logs what the transaction interceptor asks of it. */
 	static class Transactions extends AbstractPlatformTransactionManager {
 

@@ -59,6 +59,8 @@ class AotModeIT {
 				"--breaker.instances.payments.consecutive-failures=3",
 				"--breaker.instances.payments.slow-call-rate-threshold=0", "--breaker.instances.payments.stall-calls=0",
 				"--breaker.instances.payments.open-wait=1m", "--breaker.instances.payments.max-open-wait=1m",
+				// a cold JVM on a busy machine must not time out a healthy charge
+				"--sample.dependencies.payments.connect-timeout=5s", "--sample.dependencies.payments.read-timeout=10s",
 				"--sample.payments.retry-queued-every=1h")
 			.redirectErrorStream(true)
 			.redirectOutput(this.log.toFile())
@@ -94,7 +96,8 @@ class AotModeIT {
 	void tripsFallsBackAndServesTheBreakersEndpoint() throws Exception {
 		startInAotMode();
 		assertThat(Files.readString(this.log)).contains("Starting AOT-processed SampleApplication");
-		assertThat(checkout().path("payment").path("status").asString()).isEqualTo("PAID");
+		JsonNode paid = checkout();
+		assertThat(paid.path("payment").path("status").asString()).as("%s", paid).isEqualTo("PAID");
 
 		assertThat(post("/chaos/payments", "{\"mode\":\"down\"}").statusCode()).isEqualTo(200);
 		for (int i = 0; i < 3; i++) {
