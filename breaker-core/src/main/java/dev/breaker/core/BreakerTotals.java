@@ -10,8 +10,8 @@ final class BreakerTotals implements Totals {
 
     /*
      * Finished calls are counted once, in the window (see BucketWindow#total), which keeps every call
-     * it ever recorded; only outcomes of an earlier generation, which the window must not see, are
-     * counted here (indices 0-5: the outcomes by ordinal, then SLOW). The window's total may lag by a
+     * it ever recorded (of every era); only outcomes of a permit found stale on release, which the
+     * window never sees, are counted here (indices 0-5: the outcomes by ordinal, then SLOW). The window's total may lag by a
      * count that is moving between two places, so each read is raised to the highest value reported so
      * far (a CAS on `reported`): a FunctionCounter never sees a total go down.
      */
@@ -21,10 +21,12 @@ final class BreakerTotals implements Totals {
     static final int PROBE_SUCCESS = 7;
     static final int PROBE_FAILURE = 8;
     static final int TRIPS = 9;
+    /** Calls in flight (when tracked): +1 on acquire, -1 on release; not monotonic, not part of {@link Totals}. */
+    static final int IN_FLIGHT = 10;
 
     private static final VarHandle REPORTED = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final StripedCounters counters = new StripedCounters(TRIPS + 1);
+    private final StripedCounters counters = new StripedCounters(IN_FLIGHT + 1);
     private final long[] reported = new long[SLOW + 1];
     private final BucketWindow window;
 
@@ -34,6 +36,15 @@ final class BreakerTotals implements Totals {
 
     void increment(int counter) {
         counters.increment(counter);
+    }
+
+    void inFlight(int delta) {
+        counters.add(IN_FLIGHT, delta);
+    }
+
+    /** Calls in flight now (0 unless tracked); never negative. */
+    long inFlight() {
+        return Math.max(0, counters.sum(IN_FLIGHT));
     }
 
     /** Counts a finished call of an earlier generation (the window only holds the current one's). */

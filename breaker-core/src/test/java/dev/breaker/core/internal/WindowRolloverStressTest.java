@@ -24,7 +24,7 @@ class WindowRolloverStressTest {
     @Test
     void noCountIsLostWhenWritersEnterANewBucketTogether() throws Exception {
         // One stripe, so every writer updates the same words: the worst case for a rollover race.
-        BucketWindow window = new BucketWindow(MS, BUCKETS, false, 1);
+        BucketWindow window = new BucketWindow(MS, BUCKETS, BucketWindow.FINISHED_KINDS, 1);
         AtomicLong now = new AtomicLong();
         // Fill every slot with an older epoch, so each new bucket must displace a stale word.
         for (int i = 0; i < BUCKETS; i++) {
