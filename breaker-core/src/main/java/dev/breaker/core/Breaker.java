@@ -215,8 +215,12 @@ public final class Breaker {
             case CLOSED:
                 return acquireOwn();
             case HALF_OPEN:
-                Ticket probe = ((HalfOpenState) s).tryAcquire(now);
+                HalfOpenState halfOpen = (HalfOpenState) s;
+                Ticket probe = halfOpen.tryAcquire(now);
                 if (probe == null) {
+                    if (halfOpen.move() != null || state != halfOpen) {
+                        return acquireSlow(); // decided or left meanwhile: (help) move on, ask the new state
+                    }
                     return reject();
                 }
                 if (trackInFlight) {

@@ -46,6 +46,19 @@ final class HalfOpenState extends BreakerState {
     private int successes;
     private int failures;
     private boolean decided;
+    /** The move a verdict decided, set under the lock with `decided`: whoever sees it helps publish it. */
+    private volatile Move move;
+
+    /** The state a verdict moves to, and why. */
+    record Move(BreakerState to, String reason) {
+    }
+
+    /** Makes the move of a verdict: called under this object's lock, so it must run no user code. */
+    interface Mover {
+        Move close(HalfOpenState from, long now, Instant wallNow);
+
+        Move reopen(HalfOpenState from, long now, Instant wallNow, String reason);
+    }
 
     HalfOpenState(Breaker owner, BreakerState previous, long now, Instant since) {
         super(owner, State.HALF_OPEN, previous, previous.streak, now, since, true, eraAfter(previous));
@@ -62,7 +75,7 @@ final class HalfOpenState extends BreakerState {
         }
     }
 
-    /** Takes a probe slot if one is free: its permit, or null. */
+    /** Takes a probe slot if one is free: its permit, or null (also once decided: see {@link #move()}). */
     synchronized Ticket tryAcquire(long now) {
         if (decided || inFlight >= limit()) {
             return null;
@@ -83,23 +96,29 @@ final class HalfOpenState extends BreakerState {
         free(probe);
     }
 
+    /** The move decided by a verdict, not yet published; null while undecided (or when left by an override). */
+    Move move() {
+        return move;
+    }
+
     /** Whether the max wait has run out for a probe in flight (then the episode is decided: reopen). */
-    synchronized boolean expire(long now) {
+    synchronized boolean expire(long now, Instant wallNow, Mover mover, String reason) {
         if (!decided && overdue(now)) {
-            decided = true;
+            decide(mover.reopen(this, now, wallNow, reason));
             return true;
         }
         return false;
     }
 
     /** Records a probe's verdict (neither success nor failure: it only frees its slot). */
-    synchronized Verdict finish(Ticket probe, boolean success, boolean failure, long now) {
+    synchronized Verdict finish(Ticket probe, boolean success, boolean failure, long now, Instant wallNow,
+                                Mover mover, String expiredReason) {
         if (probe.slot < 0 || !busy[probe.slot]) {
             return Verdict.NONE;
         }
         if (!decided && overdue(now)) {
-            decided = true;
             free(probe);
+            decide(mover.reopen(this, now, wallNow, expiredReason));
             return Verdict.EXPIRED;
         }
         free(probe);
@@ -110,17 +129,22 @@ final class HalfOpenState extends BreakerState {
             successes++;
             ramp = Math.min(maxProbes, ramp * 2);
             if (successes >= successesToClose) {
-                decided = true;
+                decide(mover.close(this, now, wallNow));
                 return Verdict.CLOSE;
             }
         } else {
             failures++;
             if (failures >= failuresToReopen) {
-                decided = true;
+                decide(mover.reopen(this, now, wallNow, failures + " of " + (successes + failures) + " probes failed"));
                 return Verdict.REOPEN;
             }
         }
         return Verdict.COUNTED;
+    }
+
+    private void decide(Move m) {
+        decided = true;
+        move = m;
     }
 
     /** The breaker has left this state: nothing released later counts. */

@@ -1,10 +1,11 @@
 package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The automatic moves of one breaker: trips after outcomes, half-open verdicts, and moves that fall due with time. */
-final class Verdicts {
+final class Verdicts implements HalfOpenState.Mover {
 
     /*
      * Called by the thread that made the call (or read the state). Every move goes through
@@ -64,17 +65,34 @@ final class Verdicts {
     void afterProbe(HalfOpenState halfOpen, Ticket probe, Outcome outcome, boolean slow, long now) {
         boolean failure = rules.isFailure(outcome) || slow && rules.slowRuleOn();
         boolean success = !failure && outcome == Outcome.SUCCESS;
-        HalfOpenState.Verdict verdict = halfOpen.finish(probe, success, failure, now);
+        HalfOpenState.Verdict verdict = halfOpen.finish(probe, success, failure, now, config.clock().instant(), this,
+                maxWaitReason);
         if (verdict != HalfOpenState.Verdict.NONE && verdict != HalfOpenState.Verdict.EXPIRED) {
             totals.increment(success ? BreakerTotals.PROBE_SUCCESS : BreakerTotals.PROBE_FAILURE);
         }
-        switch (verdict) {
-            case CLOSE -> breaker.moveTo(halfOpen, new ClosedState(breaker, halfOpen, now, config.clock().instant()),
-                    halfOpen.successes() + " probes succeeded", false);
-            case REOPEN -> trip(halfOpen, now, halfOpen.failures() + " of " + halfOpen.finished() + " probes failed");
-            case EXPIRED -> trip(halfOpen, now, maxWaitReason);
-            default -> { }
+        if (verdict == HalfOpenState.Verdict.CLOSE || verdict == HalfOpenState.Verdict.REOPEN
+                || verdict == HalfOpenState.Verdict.EXPIRED) {
+            publish(halfOpen);
         }
+    }
+
+    /** Publishes the move a half-open verdict decided (any thread may: the CAS picks one). */
+    void publish(HalfOpenState halfOpen) {
+        HalfOpenState.Move move = halfOpen.move();
+        if (move != null) {
+            breaker.moveTo(halfOpen, move.to(), move.reason(), false);
+        }
+    }
+
+    @Override
+    public HalfOpenState.Move close(HalfOpenState from, long now, Instant wallNow) {
+        return new HalfOpenState.Move(new ClosedState(breaker, from, now, wallNow),
+                from.successes() + " probes succeeded");
+    }
+
+    @Override
+    public HalfOpenState.Move reopen(HalfOpenState from, long now, Instant wallNow, String reason) {
+        return new HalfOpenState.Move(opened(from, now, wallNow), reason);
     }
 
     void checkStall(ClosedState closed, long now) {
@@ -97,8 +115,9 @@ final class Verdicts {
             if (s instanceof OpenState open && open.due(now)) {
                 breaker.moveTo(open, new HalfOpenState(breaker, open, now, config.clock().instant()),
                         "open wait of " + TripRules.waitText(open.until() - open.enteredNanos) + " ended", false);
-            } else if (s instanceof HalfOpenState halfOpen && halfOpen.expire(now)) {
-                trip(halfOpen, now, maxWaitReason);
+            } else if (s instanceof HalfOpenState halfOpen && (halfOpen.move() != null
+                    || halfOpen.expire(now, config.clock().instant(), this, maxWaitReason))) {
+                publish(halfOpen);
             } else {
                 return s;
             }
@@ -106,12 +125,17 @@ final class Verdicts {
     }
 
     private void trip(BreakerState from, long now, String reason) {
+        breaker.moveTo(from, opened(from, now, config.clock().instant()), reason, false);
+    }
+
+    /** The OPEN state a trip from {@code from} enters: the open wait multiplied, capped, jittered, or a fresh hint. */
+    private OpenState opened(BreakerState from, long now, Instant wallNow) {
         int streak = from.streak + 1;
         long wait = TripRules.openWaitNanos(config, streak, ThreadLocalRandom.current().nextDouble());
         long hint = hintNanos;
         if (hint > 0 && now - hintAt <= window.bucketNanos()) {
             wait = Math.max(wait, hint);
         }
-        breaker.moveTo(from, new OpenState(breaker, from, streak, now, config.clock().instant(), wait), reason, false);
+        return new OpenState(breaker, from, streak, now, wallNow, wait);
     }
 }
