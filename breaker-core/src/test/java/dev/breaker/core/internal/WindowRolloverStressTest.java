@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * then zeroes it, then adds: when two writers enter a new bucket together, the second one's zero
  * wipes the first one's increment. Here the writers enter every new bucket together, on purpose.
  */
+@Tag("stress")
 class WindowRolloverStressTest {
 
     private static final long MS = 1_000_000;
