@@ -65,7 +65,9 @@ final class ClosedState extends BreakerState {
         BreakerConfig config = owner.config();
         if (config.stallCalls() > 0) {
             long bucketNanos = config.bucket().toNanos();
-            inFlight = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos), 1);
+            // one bucket more than the window: a call that has left it started more than a whole
+            // window (so more than slowCallDuration) ago, and is stalled for sure
+            inFlight = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos) + 1, 1);
         } else {
             inFlight = null;
         }

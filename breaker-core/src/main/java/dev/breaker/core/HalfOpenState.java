@@ -161,14 +161,6 @@ final class HalfOpenState extends BreakerState {
         return successes;
     }
 
-    synchronized int failures() {
-        return failures;
-    }
-
-    synchronized int finished() {
-        return successes + failures;
-    }
-
     synchronized Snapshot.Probes probes() {
         return new Snapshot.Probes(limit(), inFlight, successes, failures);
     }

@@ -11,16 +11,11 @@ import java.time.Duration;
  */
 final class Numbers {
 
-    private static final long NANOS_PER_SECOND = 1_000_000_000L;
-
     private Numbers() {
     }
 
-    /** A double with at most one decimal and no trailing zero: 120.0 reads "120", 62.53 reads "62.5". */
+    /** A finite double with at most one decimal and no trailing zero: 120.0 reads "120", 62.53 reads "62.5". */
     static String format(double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return Double.toString(d);
-        }
         return BigDecimal.valueOf(d).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
@@ -79,13 +74,10 @@ final class Numbers {
 
     /** Nanoseconds of {@code d}, saturated at Long.MAX_VALUE / Long.MIN_VALUE instead of overflowing. */
     static long saturatedNanos(Duration d) {
-        long seconds = d.getSeconds();
-        if (seconds >= Long.MAX_VALUE / NANOS_PER_SECOND) {
-            return Long.MAX_VALUE;
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
-        if (seconds <= Long.MIN_VALUE / NANOS_PER_SECOND) {
-            return Long.MIN_VALUE;
-        }
-        return seconds * NANOS_PER_SECOND + d.getNano();
     }
 }

@@ -87,4 +87,18 @@ class StallRuleTest {
         assertThat(fixture.transitions).last().extracting(Transition::reason)
                 .isEqualTo("stall: 2 calls in flight longer than 2s");
     }
+
+    @Test
+    void aCallIsNeverCountedAsStalledBeforeItHasRunSlowCallDuration() {
+        Breaker breaker = fixture.breaker(c -> c.stallCalls(1).slowCallDuration(Duration.ofSeconds(10))
+                .window(Duration.ofSeconds(10)).consecutiveFailures(0));
+        fixture.advance(Duration.ofMillis(900));
+        breaker.acquire(); // started at 0.9s
+        fixture.advance(Duration.ofMillis(9600)); // 10.5s: in flight 9.6s, its bucket has left the window
+        breaker.acquire();
+        assertThat(breaker.currentState()).isEqualTo(State.CLOSED);
+        fixture.advance(Duration.ofMillis(500)); // 11s: its bucket ended 10s ago
+        breaker.acquire();
+        assertThat(breaker.currentState()).isEqualTo(State.OPEN);
+    }
 }

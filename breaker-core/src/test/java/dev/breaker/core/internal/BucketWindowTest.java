@@ -121,4 +121,71 @@ class BucketWindowTest {
         assertThat(w.sum(BucketWindow.FAILURE, atAlias)).isZero();
         assertThat(w.count(BucketWindow.FAILURE, 1L << 31)).isZero();
     }
+
+    private static final long REGION = 1L << BucketWindow.REGION_BITS;
+
+    @Test
+    void holdsAtMost4095BucketsOfAtLeastOneKindOnAPowerOfTwoStripes() {
+        assertThat(new BucketWindow(SECOND, 4095, 1).buckets()).isEqualTo(4095);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new BucketWindow(SECOND, 4096, 1))
+                .hasMessage("buckets must be in [1, 4095] but was 4096");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new BucketWindow(SECOND, 0, 1))
+                .hasMessage("buckets must be in [1, 4095] but was 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new BucketWindow(SECOND, 10, 0))
+                .hasMessage("kinds must be at least 1 but was 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new BucketWindow(SECOND, 10, 1, 3))
+                .hasMessage("stripes must be a power of two <= 4 but was 3");
+    }
+
+    @Test
+    void aBucketThatJustLeftTheWindowCountsAsEndedOnlyOnceItHasEndedByTheCutoff() {
+        BucketWindow w = new BucketWindow(SECOND, 10, 1, 1);
+        w.add(0, 0, 1);
+        w.add(0, 1, 1);
+        // at 9.5s bucket 0 is the oldest in the window and ended at 1s, after the cutoff of -0.5s
+        assertThat(w.sumEndedBy(0, -SECOND / 2, 9 * SECOND + SECOND / 2)).isZero();
+        assertThat(w.sumEndedBy(0, SECOND, 9 * SECOND + SECOND / 2)).isEqualTo(1);
+        assertThat(w.sumEndedBy(0, 2 * SECOND, 9 * SECOND + SECOND / 2)).isEqualTo(2);
+    }
+
+    @Test
+    void aCountFromALaterBucketThanTheReadersIsNotEndedYet() {
+        BucketWindow w = new BucketWindow(SECOND, 10, 1, 1);
+        w.add(0, 5, 1); // a writer whose clock is ahead of the reader's
+        assertThat(w.sumEndedBy(0, 3 * SECOND, 3 * SECOND)).isZero();
+        assertThat(w.total(0)).isEqualTo(1);
+    }
+
+    @Test
+    void enteringANewRegionScrubsWhatLeftTheWindowAndKeepsWhatIsStillInIt() {
+        BucketWindow w = new BucketWindow(1, 10, 1, 1);
+        w.add(0, 5, 1);
+        w.add(0, REGION - 1, 1); // the last bucket of region 0
+        w.add(0, REGION, 1);     // region 1: scrubs
+        assertThat(w.count(0, 5)).isZero();
+        assertThat(w.count(0, REGION - 1)).isEqualTo(1);
+        assertThat(w.sum(0, REGION)).isEqualTo(2);
+        assertThat(w.total(0)).isEqualTo(3);
+    }
+
+    @Test
+    void aWriteFromTwoRegionsBackIsFoldedAndOneFromTheRegionBeforeIsKept() {
+        BucketWindow w = new BucketWindow(1, 10, 1, 1);
+        w.add(0, 3 * REGION, 1);
+        w.add(0, 3 * REGION - 21, 1); // the region before: still decodes, kept (out of the window)
+        w.add(0, REGION + 3, 1);     // two regions back: folded at once
+        assertThat(w.count(0, 3 * REGION - 21)).isEqualTo(1);
+        assertThat(w.count(0, REGION + 3)).isZero();
+        assertThat(w.sum(0, 3 * REGION)).isEqualTo(1);
+        assertThat(w.total(0)).isEqualTo(3);
+    }
+
+    @Test
+    void aRecordExactlyOnABucketBoundaryLandsInTheNewBucket() {
+        BucketWindow w = new BucketWindow(SECOND, 10, 1, 1);
+        w.record(0, 5 * SECOND - 1);
+        w.record(0, 5 * SECOND);
+        assertThat(w.count(0, 4)).isEqualTo(1);
+        assertThat(w.count(0, 5)).isEqualTo(1);
+    }
 }
