@@ -55,9 +55,7 @@ abstract class BreakerState {
         Ticket c = combined;
         if (c == null || c.parent != parentPermit || c.epoch != own.epoch || c.slot != own.slot) {
             c = own.withParent(parentPermit);
-            if (own.slot < 0) {
-                combined = c;
-            }
+            combined = c;
         }
         return c;
     }

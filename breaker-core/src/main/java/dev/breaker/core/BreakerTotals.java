@@ -2,8 +2,7 @@ package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
 import dev.breaker.core.internal.StripedCounters;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /** The live {@link Totals} of one breaker: monotonic, allocation-free to read. */
 final class BreakerTotals implements Totals {
@@ -13,7 +12,7 @@ final class BreakerTotals implements Totals {
      * it ever recorded (of every era); only outcomes of a permit found stale on release, which the
      * window never sees, are counted here (indices 0-5: the outcomes by ordinal, then SLOW). The window's total may lag by a
      * count that is moving between two places, so each read is raised to the highest value reported so
-     * far (a CAS on `reported`): a FunctionCounter never sees a total go down.
+     * far (accumulateAndGet on `reported`): a FunctionCounter never sees a total go down.
      */
 
     static final int SLOW = BucketWindow.SLOW;
@@ -24,10 +23,8 @@ final class BreakerTotals implements Totals {
     /** Calls in flight (when tracked): +1 on acquire, -1 on release; not monotonic, not part of {@link Totals}. */
     static final int IN_FLIGHT = 10;
 
-    private static final VarHandle REPORTED = MethodHandles.arrayElementVarHandle(long[].class);
-
     private final StripedCounters counters = new StripedCounters(IN_FLIGHT + 1);
-    private final long[] reported = new long[SLOW + 1];
+    private final AtomicLongArray reported = new AtomicLongArray(SLOW + 1);
     private final BucketWindow window;
 
     BreakerTotals(BucketWindow window) {
@@ -66,16 +63,7 @@ final class BreakerTotals implements Totals {
     }
 
     private long finished(int kind) {
-        long now = window.total(kind) + counters.sum(kind);
-        for (;;) {
-            long before = (long) REPORTED.getVolatile(reported, kind);
-            if (now <= before) {
-                return before;
-            }
-            if (REPORTED.compareAndSet(reported, kind, before, now)) {
-                return now;
-            }
-        }
+        return reported.accumulateAndGet(kind, window.total(kind) + counters.sum(kind), Math::max);
     }
 
     @Override

@@ -16,12 +16,12 @@ final class ClosedState extends BreakerState {
      * shared memory. A success racing a failure may erase it: the rule is "consecutive" only up to
      * that race, which is what consecutive means under concurrency.
      *
-     * `lastRateCheck` (ticker value of the last rate-rule check) and `belowMinimum` (whether that
-     * check saw fewer than minimumCalls calls) let successes skip the rate rules cheaply and still be
-     * exact: within one ticker value nothing leaves the window, and a success only lowers both rates,
-     * so a success can make a rate rule hold only when it is the first of its tick (buckets may have
-     * rolled) or while the window is still below minimumCalls. Both are opaque (atomic, no ordering
-     * needed: a stale read only causes one extra check) and written only when they change.
+     * `rateCheckedAt` (the ticker value of the last rate-rule check that saw at least minimumCalls
+     * calls, else NEVER) lets successes skip the rate rules cheaply and still be exact: within one
+     * ticker value nothing leaves the window, and a success only lowers both rates, so a success can
+     * make a rate rule hold only when it is the first of its tick (buckets may have rolled) or while
+     * the window is still below minimumCalls. Opaque (atomic, no ordering needed: a stale read only
+     * causes one extra check); written only by a check, so at most once per tick by successes.
      *
      * `lastStallCheck` is the ticker value of the last stall check, opaque for the same reason.
      *
@@ -33,8 +33,8 @@ final class ClosedState extends BreakerState {
 
     private static final VarHandle CONSECUTIVE;
     private static final VarHandle LAST_STALL_CHECK;
-    private static final VarHandle LAST_RATE_CHECK;
-    private static final VarHandle BELOW_MINIMUM;
+    private static final VarHandle RATE_CHECKED_AT;
+    private static final long NEVER = Long.MIN_VALUE;
     private static final VarHandle BUCKET_PERMIT;
 
     static {
@@ -42,8 +42,7 @@ final class ClosedState extends BreakerState {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             CONSECUTIVE = lookup.findVarHandle(ClosedState.class, "consecutive", int.class);
             LAST_STALL_CHECK = lookup.findVarHandle(ClosedState.class, "lastStallCheck", long.class);
-            LAST_RATE_CHECK = lookup.findVarHandle(ClosedState.class, "lastRateCheck", long.class);
-            BELOW_MINIMUM = lookup.findVarHandle(ClosedState.class, "belowMinimum", boolean.class);
+            RATE_CHECKED_AT = lookup.findVarHandle(ClosedState.class, "rateCheckedAt", long.class);
             BUCKET_PERMIT = lookup.findVarHandle(ClosedState.class, "bucketPermit", Ticket.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -52,8 +51,7 @@ final class ClosedState extends BreakerState {
 
     private volatile int consecutive;
     private long lastStallCheck;
-    private long lastRateCheck;
-    private boolean belowMinimum = true;
+    private long rateCheckedAt = NEVER;
     private Ticket bucketPermit;
     /** This state's calls in flight per start bucket, when the stall rule is on; else null. */
     final BucketWindow inFlight;
@@ -61,7 +59,6 @@ final class ClosedState extends BreakerState {
     ClosedState(Breaker owner, BreakerState previous, long now, Instant since) {
         super(owner, State.CLOSED, previous, 0, now, since, false, previous == null ? 0 : previous.era + owner.eraStep());
         lastStallCheck = now;
-        lastRateCheck = now - 1;
         BreakerConfig config = owner.config();
         if (config.stallCalls() > 0) {
             long bucketNanos = config.bucket().toNanos();
@@ -99,17 +96,12 @@ final class ClosedState extends BreakerState {
 
     /** Whether a success at {@code now} could make a rate rule hold (see the block comment). */
     boolean rateCheckDue(long now) {
-        return (long) LAST_RATE_CHECK.getOpaque(this) != now || (boolean) BELOW_MINIMUM.getOpaque(this);
+        return (long) RATE_CHECKED_AT.getOpaque(this) != now;
     }
 
-    /** Remembers a rate check at {@code now} that saw {@code calls} calls. */
-    void rateChecked(long now, boolean below) {
-        if ((long) LAST_RATE_CHECK.getOpaque(this) != now) {
-            LAST_RATE_CHECK.setOpaque(this, now);
-        }
-        if ((boolean) BELOW_MINIMUM.getOpaque(this) != below) {
-            BELOW_MINIMUM.setOpaque(this, below);
-        }
+    /** Remembers a rate check at {@code now}; one that saw fewer than minimumCalls calls leaves the next one due. */
+    void rateChecked(long now, boolean belowMinimum) {
+        RATE_CHECKED_AT.setOpaque(this, belowMinimum ? NEVER : now);
     }
 
     /** Stall rule: counts a call starting at {@code now} in its bucket and returns the permit of that bucket. */

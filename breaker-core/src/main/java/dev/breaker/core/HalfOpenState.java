@@ -116,12 +116,12 @@ final class HalfOpenState extends BreakerState {
         if (probe.slot < 0 || !busy[probe.slot]) {
             return Verdict.NONE;
         }
-        if (!decided && overdue(now)) {
-            free(probe);
+        boolean late = !decided && overdue(now); // judged with this probe still in flight
+        free(probe);
+        if (late) {
             decide(mover.reopen(this, now, wallNow, expiredReason));
             return Verdict.EXPIRED;
         }
-        free(probe);
         if (decided || !success && !failure) {
             return Verdict.NONE;
         }

@@ -65,15 +65,19 @@ final class Verdicts implements HalfOpenState.Mover {
     void afterProbe(HalfOpenState halfOpen, Ticket probe, Outcome outcome, boolean slow, long now) {
         boolean failure = rules.isFailure(outcome) || slow && rules.slowRuleOn();
         boolean success = !failure && outcome == Outcome.SUCCESS;
-        HalfOpenState.Verdict verdict = halfOpen.finish(probe, success, failure, now, config.clock().instant(), this,
-                maxWaitReason);
-        if (verdict != HalfOpenState.Verdict.NONE && verdict != HalfOpenState.Verdict.EXPIRED) {
-            totals.increment(success ? BreakerTotals.PROBE_SUCCESS : BreakerTotals.PROBE_FAILURE);
+        switch (halfOpen.finish(probe, success, failure, now, config.clock().instant(), this, maxWaitReason)) {
+            case COUNTED -> counted(success);
+            case CLOSE, REOPEN -> {
+                counted(success);
+                publish(halfOpen);
+            }
+            case EXPIRED -> publish(halfOpen);
+            case NONE -> { }
         }
-        if (verdict == HalfOpenState.Verdict.CLOSE || verdict == HalfOpenState.Verdict.REOPEN
-                || verdict == HalfOpenState.Verdict.EXPIRED) {
-            publish(halfOpen);
-        }
+    }
+
+    private void counted(boolean success) {
+        totals.increment(success ? BreakerTotals.PROBE_SUCCESS : BreakerTotals.PROBE_FAILURE);
     }
 
     /** Publishes the move a half-open verdict decided (any thread may: the CAS picks one). */
@@ -132,9 +136,8 @@ final class Verdicts implements HalfOpenState.Mover {
     private OpenState opened(BreakerState from, long now, Instant wallNow) {
         int streak = from.streak + 1;
         long wait = TripRules.openWaitNanos(config, streak, ThreadLocalRandom.current().nextDouble());
-        long hint = hintNanos;
-        if (hint > 0 && now - hintAt <= window.bucketNanos()) {
-            wait = Math.max(wait, hint);
+        if (now - hintAt <= window.bucketNanos()) {
+            wait = Math.max(wait, hintNanos); // no hint yet: 0, which changes nothing
         }
         return new OpenState(breaker, from, streak, now, wallNow, wait);
     }

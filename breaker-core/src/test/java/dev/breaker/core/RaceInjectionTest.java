@@ -98,4 +98,14 @@ class RaceInjectionTest {
         assertThat(permit.granted()).isTrue();
         assertThat(permit.probe()).isFalse();
     }
+
+    @Test
+    void aPeerOpenThatLosesItsRaceToAResetOpensTheNewClosedState() {
+        Breaker breaker = breaker();
+        next.set(breaker::reset);
+        breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
+                .containsExactly(State.CLOSED, State.OPEN);
+    }
 }

@@ -89,12 +89,14 @@ class TotalsTest {
     @Test
     void aSlowCallOfAnEarlierStateStillCountsAsSlowInTheTotals() {
         Breaker breaker = fixture.breaker(c -> c.slowCallDuration(Duration.ofSeconds(1)));
-        Permit old = breaker.acquire();
+        Permit slow = breaker.acquire();
+        Permit slowToo = breaker.acquire();
         Permit quick = breaker.acquire();
         breaker.reset();
-        breaker.release(old, Outcome.SUCCESS, Duration.ofSeconds(2).toNanos());
+        breaker.release(slow, Outcome.SUCCESS, Duration.ofSeconds(2).toNanos());
+        breaker.release(slowToo, Outcome.FAILURE, Duration.ofSeconds(2).toNanos());
         breaker.release(quick, Outcome.SUCCESS, 0);
-        assertThat(breaker.totals().slowCalls()).isEqualTo(1);
+        assertThat(breaker.totals().slowCalls()).isEqualTo(2);
         assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(2);
         assertThat(breaker.snapshot().calls()).isZero();
     }

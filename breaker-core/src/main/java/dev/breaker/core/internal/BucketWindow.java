@@ -147,7 +147,7 @@ public final class BucketWindow {
 
     private void add(int kind, long epoch, int slot, int delta) {
         long r = region;
-        if (epoch >> REGION_BITS != r && !enterRegion(epoch, r)) {
+        if (epoch >> REGION_BITS != r && !enterRegion(epoch)) {
             FOLDED.getAndAdd(folded, kind, (long) delta);
             return;
         }
@@ -208,9 +208,7 @@ public final class BucketWindow {
 
     /** Counts of {@code kind} in bucket {@code epoch}, era included (0 once that bucket has left the window). */
     public long count(int kind, long epoch) {
-        if (epoch >> REGION_BITS > region) {
-            enterRegion(epoch, region);
-        }
+        readRegion(epoch);
         int slot = (int) Math.floorMod(epoch, (long) buckets);
         long tag = tag(epoch);
         long sum = 0;
@@ -230,9 +228,7 @@ public final class BucketWindow {
      */
     public long sumEndedBy(int kind, long cutoff, long now) {
         long current = epoch(now);
-        if (current >> REGION_BITS > region) {
-            enterRegion(current, region);
-        }
+        readRegion(current);
         long oldest = current - buckets + 1;
         long sum = (long) FOLDED.getVolatile(folded, kind);
         for (int b = 0; b < buckets; b++) {
@@ -278,11 +274,8 @@ public final class BucketWindow {
      * Makes {@code epoch}'s region the current one, scrubbing first if it is newer; returns false when
      * {@code epoch} is from an older region than the current one (its count belongs in `folded`).
      */
-    private boolean enterRegion(long epoch, long seen) {
+    private boolean enterRegion(long epoch) {
         long wanted = epoch >> REGION_BITS;
-        if (wanted < seen) {
-            return wanted == seen - 1; // the region before still decodes: the scrub kept its window
-        }
         synchronized (lock) {
             long r = region;
             if (wanted > r) {
@@ -292,7 +285,14 @@ public final class BucketWindow {
                 region = wanted;
                 return true;
             }
-            return wanted >= r - 1;
+            return wanted >= r - 1; // the region before still decodes: the scrub kept its window
+        }
+    }
+
+    /** A reader of {@code epoch}: a newer region is entered (scrubbed) first, so nothing stale reads as live. */
+    private void readRegion(long epoch) {
+        if (epoch >> REGION_BITS > region) {
+            enterRegion(epoch);
         }
     }
 
