@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
  * Never happens: the stall rule trips on calls that are not stalled. Two threads make a million short
  * calls each on the real cached ticker, crossing a bucket boundary every millisecond (so the ticker
  * moves in the middle of many calls); most calls are timed with the caller's own clock, as a user of
- * acquire/release may do. None runs anywhere near 50 ms, so not one may ever count as stalled.
+ * acquire/release may do. A trip is never legitimate here, however long the machine pauses a thread:
+ * the stall check runs in acquire, when the checking thread has no call of its own in flight, so at
+ * most one call (the other thread's) can be in flight at all, and the rule needs two.
  */
 @Tag("stress")
 class StallStressTest {
