@@ -42,7 +42,7 @@ public final class BreakerRegistry {
      * How the children of one name are bounded.
      *
      * @param maxEntries most children kept (the least recently used is evicted), at least 1
-     * @param idleExpiry a child unused this long is removed, positive
+     * @param idleExpiry a child unused this long is removed, positive, at most 7 days
      * @param consultParent whether a child's calls also go through (and are recorded in) the top-level breaker
      */
     public record Children(int maxEntries, Duration idleExpiry, boolean consultParent) {
@@ -54,9 +54,7 @@ public final class BreakerRegistry {
             if (maxEntries < 1) {
                 throw new InvalidBreakerConfigException("maxEntries", maxEntries, "at least 1", ">= 1");
             }
-            if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
-                throw new InvalidBreakerConfigException("idleExpiry", idleExpiry, "positive", "> 0");
-            }
+            ConfigValidation.idleExpiry(idleExpiry);
         }
     }
 
@@ -164,7 +162,9 @@ public final class BreakerRegistry {
         for (Consumer<Transition> listener : transitionListeners) {
             try {
                 listener.accept(transition);
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "registry transition listener threw on " + transition, e);
             }
         }
@@ -174,7 +174,9 @@ public final class BreakerRegistry {
         for (Consumer<Breaker> listener : listeners) {
             try {
                 listener.accept(breaker);
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "registry listener threw for breaker '" + breaker.name() + "'", e);
             }
         }

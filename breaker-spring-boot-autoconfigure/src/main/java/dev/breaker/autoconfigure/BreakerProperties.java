@@ -496,7 +496,8 @@ public class BreakerProperties {
 		private Integer failuresToReopen;
 
 		/**
-		 * Reopen when no probe verdict arrives within this time (a probe that never reports back).
+		 * Reopen when a probe has been in flight this long without a verdict (timed from the oldest
+		 * probe in flight; with no probe in flight the breaker waits for traffic). At most 24h.
 		 */
 		private Duration maxWait;
 
