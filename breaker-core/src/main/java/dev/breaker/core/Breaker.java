@@ -18,20 +18,30 @@ public final class Breaker {
      * TransitionTable. The CAS winner alone records the transition and runs the listeners (after the
      * publish, outside any lock, on its own thread), so each transition is reported exactly once.
      *
+     * Generations: a permit carries the state object it was issued in, and everything its release
+     * does is done for that object: it records into that state's era of the window (a CLOSED state
+     * reads only its own era, so nothing recorded for an earlier state can count toward it, whatever
+     * the release races), feeds that state's counters, and can move only from that state (a CAS that
+     * fails once the state has changed). A release that finds its state already left counts in the
+     * totals only.
+     *
      * Hot paths:
      * - acquire on CLOSED: one volatile read of `state`, a type check, return the state's preallocated
-     *   permit. With the stall rule on, also one ticker read, one striped CAS (in-flight) and at most
-     *   once per tick a stall check.
+     *   permit. With in-flight tracking, also one ticker read and one striped add; with the stall rule,
+     *   one striped CAS in the state's in-flight window, the permit of the start bucket (made once per
+     *   bucket) and at most once per tick a stall check.
      * - rejection on OPEN: one volatile read of `state`, one ticker read (a volatile read with the
      *   cached ticker), one volatile read of the open-until time, a compare, one striped add to the
      *   rejected total, return the preallocated rejected permit.
      * - release: one ticker read, an identity check of the permit's state against `state`, one
-     *   striped CAS in the window (which also keeps the cumulative totals). A permit of an earlier
-     *   state object (an earlier generation) is counted in the totals only, not for the state. A
-     *   success writes no other shared field (the consecutive-failure count only when it is not 0).
+     *   striped CAS in the window (which also keeps the cumulative totals). A failure checks the rules;
+     *   a success writes no other shared field (the consecutive-failure count only when it is not 0)
+     *   and checks the rate rules only when it could make one hold: the first success of a tick, or
+     *   while the window holds fewer than minimumCalls calls.
      */
 
     private static final VarHandle STATE;
+    private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
 
     static {
         try {
@@ -55,6 +65,7 @@ public final class Breaker {
     private final Ticket rejected;
     private final boolean trackInFlight;
     private final Verdicts verdicts;
+    private final long eraStep;
     /** Null unless this is a group breaker that trips on breadth: failures from several children. */
     private final TenantBreadth breadth;
     private volatile BreakerState state;
@@ -77,7 +88,9 @@ public final class Breaker {
         this.rules = new TripRules(config);
         this.trackInFlight = config.trackInFlight();
         long bucketNanos = config.bucket().toNanos();
-        this.window = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos), trackInFlight);
+        int buckets = (int) (config.window().toNanos() / bucketNanos);
+        this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
+        this.eraStep = 2L * buckets; // a whole ring ahead and one more: an earlier era never reaches a later window
         this.totals = new BreakerTotals(window);
         this.rejection = new BreakerOpenException(this);
         this.rejected = new Ticket(this, null, false, null);
@@ -140,11 +153,28 @@ public final class Breaker {
         try {
             result = callable.call();
         } catch (Exception | Error e) {
-            release(permit, config.classifier().classify(null, e), ticker.nanos() - start);
+            release(permit, classify(null, e), ticker.nanos() - start);
             throw e;
         }
-        release(permit, config.classifier().classify(result, null), ticker.nanos() - start);
+        release(permit, classify(result, null), ticker.nanos() - start);
         return result;
+    }
+
+    /** The config's classifier; one that throws (or answers null) is logged, and the default one decides. */
+    private Outcome classify(Object result, Throwable error) {
+        try {
+            Outcome outcome = config.classifier().classify(result, error);
+            if (outcome != null) {
+                return outcome;
+            }
+            LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' returned null");
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' threw; the default"
+                    + " classifier decides this call", e);
+        }
+        return OutcomeClassifier.defaults().classify(result, error);
     }
 
     /** Asks to make a call: never null; a rejected permit has {@code granted() == false}. Allocates nothing. */
@@ -159,20 +189,25 @@ public final class Breaker {
             totals.increment(BreakerTotals.REJECTED);
             return up;
         }
-        return own.state.withParent(up);
+        return own.state.withParent(own, up);
     }
 
     private Ticket acquireOwn() {
         BreakerState s = state;
         if (s instanceof ClosedState closed) {
-            if (trackInFlight) {
-                long now = ticker.nanos();
-                window.start(now);
-                if (rules.stallCalls > 0 && closed.stallCheckDue(now)) {
-                    verdicts.checkStall(closed, now);
-                }
+            if (!trackInFlight) {
+                return closed.permit;
             }
-            return closed.permit;
+            long now = ticker.nanos();
+            totals.inFlight(1);
+            if (closed.inFlight == null) {
+                return closed.permit;
+            }
+            Ticket permit = closed.start(now);
+            if (closed.stallCheckDue(now)) {
+                verdicts.checkStall(closed, now);
+            }
+            return permit;
         }
         if (s instanceof OpenState open && !open.due(ticker.nanos())) {
             return reject();
@@ -187,13 +222,21 @@ public final class Breaker {
             case CLOSED:
                 return acquireOwn();
             case HALF_OPEN:
-                if (!((HalfOpenState) s).tryAcquire()) {
+                HalfOpenState halfOpen = (HalfOpenState) s;
+                Ticket probe = halfOpen.tryAcquire(now);
+                if (probe == null) {
+                    if (halfOpen.move() != null || state != halfOpen) {
+                        return acquireSlow(); // decided or left meanwhile: (help) move on, ask the new state
+                    }
                     return reject();
                 }
-                // fall through: a probe slot is a granted call
+                if (trackInFlight) {
+                    totals.inFlight(1);
+                }
+                return probe;
             case DISABLED:
                 if (trackInFlight) {
-                    window.start(now);
+                    totals.inFlight(1);
                 }
                 return s.permit;
             default:
@@ -208,12 +251,19 @@ public final class Breaker {
 
     /** Gives back a granted permit whose call never ran (the parent rejected it). */
     private void cancel(Ticket permit) {
-        if (trackInFlight) {
-            long now = ticker.nanos();
-            window.finish(now, now);
+        finished(permit);
+        if (permit.state instanceof HalfOpenState halfOpen) {
+            halfOpen.cancel(permit);
         }
-        if (permit.state instanceof HalfOpenState halfOpen && permit.state == state) {
-            halfOpen.cancel();
+    }
+
+    /** Takes a granted call out of the in-flight counts (it ended, or never ran). */
+    private void finished(Ticket permit) {
+        if (trackInFlight) {
+            totals.inFlight(-1);
+            if (permit.state instanceof ClosedState closed && closed.inFlight != null) {
+                closed.finish(permit);
+            }
         }
     }
 
@@ -236,30 +286,35 @@ public final class Breaker {
             return;
         }
         Objects.requireNonNull(outcome, "outcome");
+        try {
+            releaseOwn(ticket, outcome, elapsedNanos, child);
+        } finally {
+            if (ticket.parent != null) {
+                parent.release(ticket.parent, outcome, elapsedNanos, this);
+            }
+        }
+    }
+
+    private void releaseOwn(Ticket ticket, Outcome outcome, long elapsedNanos, Breaker child) {
         long now = ticker.nanos();
         boolean slow = elapsedNanos > rules.slowNanos && TripRules.counts(outcome);
-        if (trackInFlight) {
-            window.finish(now - elapsedNanos, now);
-        }
-        BreakerState s = state;
-        if (ticket.state == s) {
-            window.record(outcome.ordinal(), now);
-            if (slow) {
-                window.record(BucketWindow.SLOW, now);
-            }
-            if (s instanceof ClosedState closed) {
-                if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
-                    breadth.failed(child, now);
-                }
-                verdicts.afterCall(closed, outcome, slow, now);
-            } else if (s instanceof HalfOpenState halfOpen) {
-                verdicts.afterProbe(halfOpen, outcome, slow, now);
-            }
-        } else {
+        finished(ticket);
+        BreakerState own = ticket.state;
+        if (own != state) {
             totals.stale(outcome, slow);
+            return;
         }
-        if (ticket.parent != null) {
-            parent.release(ticket.parent, outcome, elapsedNanos, this);
+        window.record(outcome.ordinal(), now, own.era);
+        if (slow) {
+            window.record(BucketWindow.SLOW, now, own.era);
+        }
+        if (own instanceof ClosedState closed) {
+            if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
+                breadth.failed(child, now);
+            }
+            verdicts.afterCall(closed, outcome, slow, now);
+        } else if (own instanceof HalfOpenState halfOpen) {
+            verdicts.afterProbe(halfOpen, ticket, outcome, slow, now);
         }
     }
 
@@ -338,20 +393,30 @@ public final class Breaker {
     /** The one place a state changes: checked against the table, one CAS winner, then history and listeners. */
     boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
         TransitionTable.check(from.state, to.state);
-        if (to.state == State.CLOSED) {
-            window.clear(); // before publishing: the new CLOSED state must not judge by the old window
-            if (breadth != null) {
-                breadth.clear();
-            }
+        if (to.state == State.CLOSED && breadth != null) {
+            breadth.clear(); // the new CLOSED state must not count the tenants that failed before
         }
         if (!STATE.compareAndSet(this, from, to)) {
             return false;
         }
+        if (from instanceof HalfOpenState halfOpen) {
+            halfOpen.retire();
+        }
         if (!remote && to.state == State.OPEN) {
             totals.increment(BreakerTotals.TRIPS);
         }
-        log.publish(new Transition(name, from.state, to.state, to.since, reason, to.generation, remote));
+        log.publish(new Transition(name, from.state, to.state, to.since, reason, to.generation, remote), to);
         return true;
+    }
+
+    /** How far each CLOSED state's era of the window is ahead of the previous state's. */
+    long eraStep() {
+        return eraStep;
+    }
+
+    /** Calls in flight now (0 unless tracked). */
+    long inFlight() {
+        return totals.inFlight();
     }
 
     /** The state object now, without applying due time-based moves. */

@@ -42,7 +42,7 @@ public final class BreakerRegistry {
      * How the children of one name are bounded, and how they weigh in their parent.
      *
      * @param maxEntries most children kept (the least recently used is evicted), at least 1
-     * @param idleExpiry a child unused this long is removed, positive
+     * @param idleExpiry a child unused this long is removed, positive, at most 7 days
      * @param consultParent whether a child's calls also go through (and are recorded in) the top-level breaker
      * @param minFailingChildren with {@code consultParent}: the top-level breaker trips only when the failures
      *        in its window came from at least this many children (one loud tenant opens only its own breaker);
@@ -68,9 +68,7 @@ public final class BreakerRegistry {
             if (maxEntries < 1) {
                 throw new InvalidBreakerConfigException("maxEntries", maxEntries, "at least 1", ">= 1");
             }
-            if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
-                throw new InvalidBreakerConfigException("idleExpiry", idleExpiry, "positive", "> 0");
-            }
+            ConfigValidation.idleExpiry(idleExpiry);
             if (minFailingChildren < 1 || minFailingChildren > MAX_MIN_FAILING_CHILDREN) {
                 throw new InvalidBreakerConfigException("minFailingChildren", minFailingChildren,
                         "in [1, " + MAX_MIN_FAILING_CHILDREN + "]", "[1, " + MAX_MIN_FAILING_CHILDREN + "]");
@@ -202,7 +200,9 @@ public final class BreakerRegistry {
         for (Consumer<Transition> listener : transitionListeners) {
             try {
                 listener.accept(transition);
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "registry transition listener threw on " + transition, e);
             }
         }
@@ -212,7 +212,9 @@ public final class BreakerRegistry {
         for (Consumer<Breaker> listener : listeners) {
             try {
                 listener.accept(breaker);
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "registry listener threw for breaker '" + BreakerNames.printable(breaker.name()) + "'", e);
             }
         }

@@ -2,18 +2,17 @@ package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
 import dev.breaker.core.internal.StripedCounters;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /** The live {@link Totals} of one breaker: monotonic, allocation-free to read. */
 final class BreakerTotals implements Totals {
 
     /*
      * Finished calls are counted once, in the window (see BucketWindow#total), which keeps every call
-     * it ever recorded; only outcomes of an earlier generation, which the window must not see, are
-     * counted here (indices 0-5: the outcomes by ordinal, then SLOW). The window's total may lag by a
+     * it ever recorded (of every era); only outcomes of a permit found stale on release, which the
+     * window never sees, are counted here (indices 0-5: the outcomes by ordinal, then SLOW). The window's total may lag by a
      * count that is moving between two places, so each read is raised to the highest value reported so
-     * far (a CAS on `reported`): a FunctionCounter never sees a total go down.
+     * far (accumulateAndGet on `reported`): a FunctionCounter never sees a total go down.
      */
 
     static final int SLOW = BucketWindow.SLOW;
@@ -21,11 +20,11 @@ final class BreakerTotals implements Totals {
     static final int PROBE_SUCCESS = 7;
     static final int PROBE_FAILURE = 8;
     static final int TRIPS = 9;
+    /** Calls in flight (when tracked): +1 on acquire, -1 on release; not monotonic, not part of {@link Totals}. */
+    static final int IN_FLIGHT = 10;
 
-    private static final VarHandle REPORTED = MethodHandles.arrayElementVarHandle(long[].class);
-
-    private final StripedCounters counters = new StripedCounters(TRIPS + 1);
-    private final long[] reported = new long[SLOW + 1];
+    private final StripedCounters counters = new StripedCounters(IN_FLIGHT + 1);
+    private final AtomicLongArray reported = new AtomicLongArray(SLOW + 1);
     private final BucketWindow window;
 
     BreakerTotals(BucketWindow window) {
@@ -34,6 +33,15 @@ final class BreakerTotals implements Totals {
 
     void increment(int counter) {
         counters.increment(counter);
+    }
+
+    void inFlight(int delta) {
+        counters.add(IN_FLIGHT, delta);
+    }
+
+    /** Calls in flight now (0 unless tracked); never negative. */
+    long inFlight() {
+        return Math.max(0, counters.sum(IN_FLIGHT));
     }
 
     /** Counts a finished call of an earlier generation (the window only holds the current one's). */
@@ -55,16 +63,7 @@ final class BreakerTotals implements Totals {
     }
 
     private long finished(int kind) {
-        long now = window.total(kind) + counters.sum(kind);
-        for (;;) {
-            long before = (long) REPORTED.getVolatile(reported, kind);
-            if (now <= before) {
-                return before;
-            }
-            if (REPORTED.compareAndSet(reported, kind, before, now)) {
-                return now;
-            }
-        }
+        return reported.accumulateAndGet(kind, window.total(kind) + counters.sum(kind), Math::max);
     }
 
     @Override

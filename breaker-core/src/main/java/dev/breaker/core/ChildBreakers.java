@@ -52,8 +52,6 @@ final class ChildBreakers {
         }
     }
 
-    /** The result of a lookup: the child, whether it was just created, and the children it pushed out. */
-
     /** Returns the child for {@code key}, creating it with {@code factory}. */
     Breaker get(String key, Function<String, Breaker> factory, List<Breaker> createdOut, List<Breaker> removedOut) {
         long now = ticker.nanos();
@@ -62,8 +60,13 @@ final class ChildBreakers {
             expire(now, removedOut);
             Entry entry = entries.get(key);
             if (entry != null) {
-                entry.lastUsed = now;
-                return entry.breaker;
+                if (now - entry.lastUsed < idleNanos) {
+                    entry.lastUsed = now;
+                    return entry.breaker;
+                }
+                // idle, but not reached by expire(): touch() made it the most recently accessed entry
+                entries.remove(key);
+                removedOut.add(entry.breaker);
             }
             Breaker breaker = factory.apply(key);
             entries.put(key, new Entry(breaker, now));
@@ -91,12 +94,6 @@ final class ChildBreakers {
             List<Breaker> out = new ArrayList<>(entries.size());
             entries.values().forEach(e -> out.add(e.breaker));
             return out;
-        }
-    }
-
-    int size() {
-        synchronized (entries) {
-            return entries.size();
         }
     }
 

@@ -9,6 +9,15 @@ final class ConfigValidation {
     static final long MAX_BUCKETS = 3600;
     /** Most concurrent half-open probes any config may allow. */
     static final int MAX_PROBES = 32;
+    /** Longest bucket. */
+    static final Duration MAX_BUCKET = Duration.ofHours(1);
+    /**
+     * Longest window, slow-call duration, open wait and half-open max wait: far beyond any useful
+     * value, and far below where nanosecond arithmetic on the ticker could overflow.
+     */
+    static final Duration MAX_DURATION = Duration.ofHours(24);
+    /** Longest idle expiry of a registry's children. */
+    static final Duration MAX_IDLE_EXPIRY = Duration.ofDays(7);
 
     private static final Duration MIN_BUCKET = Duration.ofMillis(1);
 
@@ -19,7 +28,9 @@ final class ConfigValidation {
         if (b.bucket == null || b.bucket.compareTo(MIN_BUCKET) < 0) {
             throw new InvalidBreakerConfigException("bucket", b.bucket, "at least 1ms", "at least 1ms");
         }
+        atMost("bucket", b.bucket, MAX_BUCKET);
         positive("window", b.window);
+        atMost("window", b.window, MAX_DURATION);
         if (b.window.toNanos() % b.bucket.toNanos() != 0) {
             String allowed = "a whole multiple of 'bucket' (" + Numbers.format(b.bucket) + ")";
             throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
@@ -32,6 +43,7 @@ final class ConfigValidation {
         percentOrOff("failureRateThreshold", b.failureRateThreshold);
         atLeast("minimumCalls", b.minimumCalls, 1, "");
         positive("slowCallDuration", b.slowCallDuration);
+        atMost("slowCallDuration", b.slowCallDuration, MAX_DURATION);
         percentOrOff("slowCallRateThreshold", b.slowCallRateThreshold);
         atLeast("stallCalls", b.stallCalls, 0, " (0 turns the rule off)");
         if (b.stallCalls > 0 && b.slowCallDuration.compareTo(b.window) > 0) {
@@ -42,6 +54,7 @@ final class ConfigValidation {
             throw new InvalidBreakerConfigException("timeoutWeight", b.timeoutWeight, "in [0, 100]", "[0, 100]");
         }
         positive("openWait", b.openWait);
+        atMost("openWait", b.openWait, MAX_DURATION);
         if (!(b.openWaitMultiplier >= 1 && b.openWaitMultiplier <= 1000)) {
             throw new InvalidBreakerConfigException("openWaitMultiplier", b.openWaitMultiplier, "in [1, 1000]", "[1, 1000]");
         }
@@ -49,6 +62,7 @@ final class ConfigValidation {
             String allowed = "at least 'openWait' (" + Numbers.format(b.openWait) + ")";
             throw new InvalidBreakerConfigException("maxOpenWait", b.maxOpenWait, allowed, allowed);
         }
+        atMost("maxOpenWait", b.maxOpenWait, MAX_DURATION);
         if (!(b.openWaitJitter >= 0 && b.openWaitJitter < 1)) {
             throw new InvalidBreakerConfigException("openWaitJitter", b.openWaitJitter, "in [0, 1)", "[0, 1)");
         }
@@ -59,14 +73,28 @@ final class ConfigValidation {
         atLeast("halfOpenSuccessesToClose", b.halfOpenSuccessesToClose, 1, "");
         atLeast("halfOpenFailuresToReopen", b.halfOpenFailuresToReopen, 1, "");
         positive("halfOpenMaxWait", b.halfOpenMaxWait);
+        atMost("halfOpenMaxWait", b.halfOpenMaxWait, MAX_DURATION);
         present("classifier", b.classifier);
         present("ticker", b.ticker);
         present("clock", b.clock);
     }
 
+    /** The idle expiry of a registry's children: positive, at most {@link #MAX_IDLE_EXPIRY}. */
+    static void idleExpiry(Duration idleExpiry) {
+        positive("idleExpiry", idleExpiry);
+        atMost("idleExpiry", idleExpiry, MAX_IDLE_EXPIRY);
+    }
+
     private static void positive(String setting, Duration value) {
         if (value == null || value.isNegative() || value.isZero()) {
             throw new InvalidBreakerConfigException(setting, value, "positive", "> 0");
+        }
+    }
+
+    private static void atMost(String setting, Duration value, Duration max) {
+        if (value.compareTo(max) > 0) {
+            String allowed = "at most " + Numbers.format(max);
+            throw new InvalidBreakerConfigException(setting, value, allowed, allowed);
         }
     }
 

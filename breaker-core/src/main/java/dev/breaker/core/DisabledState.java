@@ -6,6 +6,6 @@ import java.time.Instant;
 final class DisabledState extends BreakerState {
 
     DisabledState(Breaker owner, BreakerState previous, long now, Instant since) {
-        super(owner, State.DISABLED, previous, previous.streak, now, since, false);
+        super(owner, State.DISABLED, previous, previous.streak, now, since, false, eraAfter(previous));
     }
 }

@@ -6,6 +6,6 @@ import java.time.Instant;
 final class ForcedOpenState extends BreakerState {
 
     ForcedOpenState(Breaker owner, BreakerState previous, long now, Instant since) {
-        super(owner, State.FORCED_OPEN, previous, previous.streak, now, since, false);
+        super(owner, State.FORCED_OPEN, previous, previous.streak, now, since, false, eraAfter(previous));
     }
 }

@@ -41,7 +41,7 @@ public final class InvalidBreakerConfigException extends IllegalArgumentExceptio
 
     static String render(Object value) {
         if (value instanceof Double d) {
-            return Numbers.format(d);
+            return Numbers.exact(d);
         }
         if (value instanceof Duration d) {
             return Numbers.format(d);

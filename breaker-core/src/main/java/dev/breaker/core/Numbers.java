@@ -4,36 +4,52 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 
-/** How numbers and durations read in messages and transition reasons: {@code 50}, {@code 62.5}, {@code 30s}, {@code 1m}. */
+/**
+ * How numbers and durations read in messages and transition reasons: {@code 50}, {@code 62.5},
+ * {@code 30s}, {@code 1m}, {@code 1.000001ms}. Durations are always exact; {@link #format(double)}
+ * rounds (for rates in reasons), {@link #exact(double)} never does (for the values users gave).
+ */
 final class Numbers {
 
     private Numbers() {
     }
 
-    /** A double with at most one decimal and no trailing zero: 120.0 reads "120", 62.53 reads "62.5". */
+    /** A finite double with at most one decimal and no trailing zero: 120.0 reads "120", 62.53 reads "62.5". */
     static String format(double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return Double.toString(d);
-        }
         return BigDecimal.valueOf(d).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
-    /** A duration the way an operator writes it: 250ms, 2s, 1.5s, 1m, 1m30s, 2h; ISO-8601 when negative. */
+    /** A double exactly as given, without a trailing ".0": 0.99, 100.04, 120, 1.0E300. */
+    static String exact(double d) {
+        double abs = Math.abs(d);
+        if (Double.isNaN(d) || Double.isInfinite(d) || abs != 0 && (abs < 1e-7 || abs >= 1e16)) {
+            return Double.toString(d);
+        }
+        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * A duration, exactly, the way an operator writes it: 250ms, 1.000001ms, 999999ns, 2s, 1.5s, 1m,
+     * 1m30s, 2h, 24h0.000000001s; ISO-8601 when negative.
+     */
     static String format(Duration d) {
         if (d.isNegative()) {
             return d.toString();
         }
-        long ms = d.toMillis();
-        if (ms == 0 && !d.isZero()) {
-            return d.toNanos() + "ns";
+        long seconds = d.getSeconds();
+        int nanos = d.getNano();
+        if (seconds == 0) {
+            if (nanos == 0) {
+                return "0ms";
+            }
+            if (nanos < 1_000_000) {
+                return nanos + "ns";
+            }
+            return decimal(nanos / 1_000_000, nanos % 1_000_000, 6) + "ms";
         }
-        if (ms < 1000) {
-            return ms + "ms";
-        }
-        long h = ms / 3_600_000;
-        long m = ms / 60_000 % 60;
-        long s = ms / 1000 % 60;
-        long rest = ms % 1000;
+        long h = seconds / 3600;
+        long m = seconds / 60 % 60;
+        long s = seconds % 60;
         StringBuilder out = new StringBuilder();
         if (h > 0) {
             out.append(h).append('h');
@@ -41,13 +57,27 @@ final class Numbers {
         if (m > 0) {
             out.append(m).append('m');
         }
-        if (s > 0 || rest > 0) {
-            out.append(s);
-            if (rest > 0) {
-                out.append('.').append(String.format("%03d", rest).replaceAll("0+$", ""));
-            }
-            out.append('s');
+        if (s > 0 || nanos > 0) {
+            out.append(decimal(s, nanos, 9)).append('s');
         }
         return out.toString();
+    }
+
+    /** {@code whole.fraction} with the fraction's {@code digits} digits, trailing zeros dropped. */
+    private static String decimal(long whole, long fraction, int digits) {
+        if (fraction == 0) {
+            return Long.toString(whole);
+        }
+        String f = String.format("%0" + digits + "d", fraction).replaceAll("0+$", "");
+        return whole + "." + f;
+    }
+
+    /** Nanoseconds of {@code d}, saturated at Long.MAX_VALUE / Long.MIN_VALUE instead of overflowing. */
+    static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 }

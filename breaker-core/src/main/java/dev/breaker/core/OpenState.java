@@ -17,7 +17,7 @@ final class OpenState extends BreakerState {
     private volatile Instant untilInstant;
 
     OpenState(Breaker owner, BreakerState previous, int streak, long now, Instant since, long waitNanos) {
-        super(owner, State.OPEN, previous, streak, now, since, false);
+        super(owner, State.OPEN, previous, streak, now, since, false, eraAfter(previous));
         this.waitNanos = waitNanos;
         this.until = now + waitNanos;
         this.untilInstant = since.plusNanos(waitNanos);

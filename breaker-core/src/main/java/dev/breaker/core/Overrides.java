@@ -2,6 +2,7 @@ package dev.breaker.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 
 /** State changes from outside the call path: an operator's overrides, a peer replica's verdicts, server hints. */
 final class Overrides {
@@ -15,6 +16,10 @@ final class Overrides {
             BreakerState s = breaker.current();
             if (s.state == to && (to == State.FORCED_OPEN || to == State.DISABLED)) {
                 return;
+            }
+            if (s.state == to && TransitionLog.delivering(s)) {
+                return; // a listener asking for the state it is being told about: already there, so a
+                        // listener that resets (or probes) on every transition terminates
             }
             long now = breaker.nanos();
             Instant wallNow = breaker.config().clock().instant();
@@ -33,13 +38,14 @@ final class Overrides {
 
     /** A peer tripped: CLOSED or HALF_OPEN moves to OPEN until now + remaining; other states are left alone. */
     static void openFromPeer(Breaker breaker, Duration remaining, String reason) {
+        Objects.requireNonNull(remaining, "remaining");
         for (;;) {
             BreakerState s = breaker.current();
             if (s.state != State.CLOSED && s.state != State.HALF_OPEN) {
                 return;
             }
             OpenState open = new OpenState(breaker, s, s.streak + 1, breaker.nanos(),
-                    breaker.config().clock().instant(), Math.max(1, remaining.toNanos()));
+                    breaker.config().clock().instant(), clamped(breaker, remaining));
             if (breaker.moveTo(s, open, reason, true)) {
                 return;
             }
@@ -60,11 +66,17 @@ final class Overrides {
         }
     }
 
+    /** A wait a server or a peer asked for, in [1 ns, maxOpenWait]: nothing from outside holds a breaker open longer. */
+    private static long clamped(Breaker breaker, Duration wait) {
+        long max = breaker.config().maxOpenWait().toNanos();
+        return Math.max(1, Math.min(Numbers.saturatedNanos(wait), max));
+    }
+
     static void retryAfter(Breaker breaker, Verdicts verdicts, Duration hint) {
-        long nanos = hint.toNanos();
-        if (nanos <= 0) {
+        if (hint.isNegative() || hint.isZero()) {
             return;
         }
+        long nanos = clamped(breaker, hint);
         long now = breaker.nanos();
         verdicts.hint(now, nanos);
         if (breaker.current() instanceof OpenState open) {

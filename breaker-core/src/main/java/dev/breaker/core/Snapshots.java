@@ -14,17 +14,18 @@ final class Snapshots {
     static Snapshot of(Breaker breaker, BreakerState state, BucketWindow window, TripRules rules,
                        List<Transition> transitions, long now) {
         Instant wallNow = breaker.config().clock().instant();
-        long current = window.epoch(now);
+        long current = window.epoch(now) + state.era;
         long bucketNanos = window.bucketNanos();
         List<Snapshot.BucketCounts> buckets = new ArrayList<>(window.buckets());
-        long[] sums = new long[BucketWindow.SLOW + 1];
+        long[] sums = new long[BucketWindow.FINISHED_KINDS];
         for (long e = current - window.buckets() + 1; e <= current; e++) {
-            long[] c = new long[BucketWindow.SLOW + 1];
+            long realEpoch = e - state.era;
+            long[] c = new long[BucketWindow.FINISHED_KINDS];
             for (int k = 0; k <= BucketWindow.SLOW; k++) {
                 c[k] = window.count(k, e);
                 sums[k] += c[k];
             }
-            Instant start = wallNow.minusNanos(now - e * bucketNanos);
+            Instant start = wallNow.minusNanos(now - realEpoch * bucketNanos);
             buckets.add(new Snapshot.BucketCounts(start, c[BucketWindow.SUCCESS], c[BucketWindow.FAILURE],
                     c[BucketWindow.TIMEOUT], c[BucketWindow.IGNORED], c[BucketWindow.THROTTLED], c[BucketWindow.SLOW]));
         }
@@ -38,7 +39,7 @@ final class Snapshots {
         return new Snapshot(breaker.name(), state.state, state.since, List.copyOf(buckets),
                 calls, sums[BucketWindow.FAILURE], sums[BucketWindow.TIMEOUT], sums[BucketWindow.IGNORED],
                 sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate,
-                consecutive, (int) Math.min(Integer.MAX_VALUE, window.inFlight()), probes, openUntil,
+                consecutive, (int) Math.min(Integer.MAX_VALUE, breaker.inFlight()), probes, openUntil,
                 breaker.totals().trips(), transitions, breaker.config());
     }
 }

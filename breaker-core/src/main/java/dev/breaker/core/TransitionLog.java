@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,26 +9,74 @@ import java.util.function.Consumer;
 /** What a breaker tells about its transitions: the listeners, and the last few transitions, most recent last. */
 final class TransitionLog {
 
+    /*
+     * Listeners run on the thread that caused the transition. A transition caused while this thread
+     * is already delivering one (a listener that resets the breaker, or moves another breaker) is
+     * queued on the thread and delivered after the running delivery returns, iteratively: the stack
+     * never grows with re-entrant listeners, and each listener sees transitions in order. `DELIVERY`
+     * is only touched on a transition, never on the call path.
+     *
+     * A listener that throws anything but a VirtualMachineError is logged and the others still run;
+     * nothing a listener throws reaches the caller (a VirtualMachineError is the JVM's own trouble and
+     * propagates, after which the queue of this thread is dropped).
+     */
+
     static final int CAPACITY = 20;
     private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
+    private static final ThreadLocal<Delivery> DELIVERY = ThreadLocal.withInitial(Delivery::new);
 
     private final List<Consumer<Transition>> listeners = new CopyOnWriteArrayList<>();
     private final Transition[] ring = new Transition[CAPACITY];
     private long added;
 
+    private record Pending(TransitionLog log, Transition transition, BreakerState entered) {
+    }
+
+    private static final class Delivery {
+        final ArrayDeque<Pending> queue = new ArrayDeque<>();
+        boolean running;
+        BreakerState entered;
+    }
+
     void listen(Consumer<Transition> listener) {
         listeners.add(listener);
     }
 
-    /** Records a published transition and runs the listeners on this thread; a throwing listener is logged. */
-    void publish(Transition transition) {
+    /** Whether this thread is delivering the transition into {@code state} right now (from inside its listeners). */
+    static boolean delivering(BreakerState state) {
+        return DELIVERY.get().entered == state;
+    }
+
+    /** Records a published transition and runs the listeners on this thread (after the running delivery, if any). */
+    void publish(Transition transition, BreakerState entered) {
         synchronized (ring) {
             ring[(int) (added++ % CAPACITY)] = transition;
         }
+        Delivery d = DELIVERY.get();
+        d.queue.add(new Pending(this, transition, entered));
+        if (d.running) {
+            return;
+        }
+        d.running = true;
+        try {
+            for (Pending p = d.queue.poll(); p != null; p = d.queue.poll()) {
+                d.entered = p.entered();
+                p.log().deliver(p.transition());
+            }
+        } finally {
+            d.running = false;
+            d.entered = null;
+            d.queue.clear();
+        }
+    }
+
+    private void deliver(Transition transition) {
         for (Consumer<Transition> listener : listeners) {
             try {
                 listener.accept(transition);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "a transition listener of breaker '" + BreakerNames.printable(transition.breaker())
                         + "' threw on " + transition + "; the breaker carries on", e);
             }

@@ -40,43 +40,49 @@ final class TripRules {
         return slowCallRateThreshold > 0;
     }
 
+    boolean ratesOn() {
+        return failureRateThreshold > 0 || slowCallRateThreshold > 0;
+    }
+
     String consecutive(int failures) {
         return consecutiveFailures > 0 && failures >= consecutiveFailures
                 ? "consecutive failures " + failures + " >= " + consecutiveFailures : null;
     }
 
-    /** The failure-rate and slow-call-rate rules over the window ending at {@code now}. */
-    String rates(BucketWindow window, long now) {
-        if (failureRateThreshold == 0 && slowCallRateThreshold == 0) {
+    /** The failure-rate and slow-call-rate rules over {@code closed}'s window ending at {@code now}. */
+    String rates(BucketWindow window, ClosedState closed, long now) {
+        if (!ratesOn()) {
             return null;
         }
-        long successes = window.sum(BucketWindow.SUCCESS, now);
-        long failures = window.sum(BucketWindow.FAILURE, now);
-        long timeouts = window.sum(BucketWindow.TIMEOUT, now);
+        long era = closed.era;
+        long successes = window.sum(BucketWindow.SUCCESS, now, era);
+        long failures = window.sum(BucketWindow.FAILURE, now, era);
+        long timeouts = window.sum(BucketWindow.TIMEOUT, now, era);
         long calls = successes + failures + timeouts;
+        closed.rateChecked(now, calls < minimumCalls);
         if (calls < minimumCalls) {
             return null;
         }
         if (failureRateThreshold > 0) {
             double rate = failureRate(successes, failures, timeouts);
             if (rate >= failureRateThreshold) {
-                return "failure rate " + Numbers.format(rate) + "% >= " + Numbers.format(failureRateThreshold)
+                return "failure rate " + Numbers.format(rate) + "% >= " + Numbers.exact(failureRateThreshold)
                         + "% over " + calls + " calls";
             }
         }
         if (slowCallRateThreshold > 0) {
-            double rate = slowCallRate(window.sum(BucketWindow.SLOW, now), calls);
+            double rate = slowCallRate(window.sum(BucketWindow.SLOW, now, era), calls);
             if (rate >= slowCallRateThreshold) {
-                return "slow-call rate " + Numbers.format(rate) + "% >= " + Numbers.format(slowCallRateThreshold)
+                return "slow-call rate " + Numbers.format(rate) + "% >= " + Numbers.exact(slowCallRateThreshold)
                         + "% over " + calls + " calls";
             }
         }
         return null;
     }
 
-    /** The stall rule: calls of the current state in flight longer than slowCallDuration. */
-    String stall(BucketWindow window, long stateSince, long now) {
-        long stalled = window.inFlightStartedBefore(now - slowNanos, stateSince, now);
+    /** The stall rule: calls of {@code closed} in flight longer than slowCallDuration (counted a bucket late at most). */
+    String stall(ClosedState closed, long now) {
+        long stalled = closed.inFlight.sumEndedBy(0, now - slowNanos, now);
         return stalled >= stallCalls ? "stall: " + stalled + " calls in flight longer than " + slowText : null;
     }
 

@@ -1,16 +1,20 @@
 package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** The automatic moves of one breaker: trips after outcomes, half-open verdicts, and moves that fall due with time. */
-final class Verdicts {
+final class Verdicts implements HalfOpenState.Mover {
 
     /*
      * Called by the thread that made the call (or read the state). Every move goes through
      * Breaker.moveTo, whose CAS picks one winner; a loser simply sees the state the winner
-     * published. The Retry-After hint is two volatile longs written together: a reader that sees a
-     * torn pair takes at worst a hint one bucket too old or too new, which only shifts an open wait.
+     * published. Each verdict is judged for the state object the permit belongs to, never for
+     * whatever state is current, so a late release can at most try (and fail) to move its own,
+     * already left, state. The Retry-After hint is two volatile longs written together: a reader that
+     * sees a torn pair takes at worst a hint one bucket too old or too new, which only shifts an open
+     * wait.
      */
 
     private final Breaker breaker;
@@ -18,7 +22,7 @@ final class Verdicts {
     private final TripRules rules;
     private final BucketWindow window;
     private final BreakerTotals totals;
-    private final long halfOpenMaxWaitNanos;
+    private final String maxWaitReason;
     private final TenantBreadth breadth;
     private volatile long hintNanos;
     private volatile long hintAt;
@@ -29,11 +33,14 @@ final class Verdicts {
         this.rules = rules;
         this.window = window;
         this.totals = totals;
-        this.halfOpenMaxWaitNanos = config.halfOpenMaxWait().toNanos();
+        this.maxWaitReason = "no probe verdict within " + Numbers.format(config.halfOpenMaxWait());
         this.breadth = breadth;
     }
 
-    /** After a CLOSED-generation call: the consecutive, failure-rate and slow-call-rate rules. */
+    /**
+     * After a CLOSED-generation call: the consecutive rule after a failure; the rate rules after every
+     * call that counts (a plain success only when it could make one hold, see ClosedState).
+     */
     void afterCall(ClosedState closed, Outcome outcome, boolean slow, long now) {
         if (rules.isFailure(outcome)) {
             int failures = closed.failed();
@@ -42,7 +49,7 @@ final class Verdicts {
             }
             String reason = rules.consecutive(failures);
             if (reason == null) {
-                reason = rules.rates(window, now);
+                reason = rules.rates(window, closed, now);
             }
             if (reason != null) {
                 trip(closed, now, reason);
@@ -52,8 +59,8 @@ final class Verdicts {
         if (outcome == Outcome.SUCCESS) {
             closed.succeeded();
         }
-        if (slow && rules.slowRuleOn() && !narrow(now)) {
-            String reason = rules.rates(window, now);
+        if (TripRules.counts(outcome) && rules.ratesOn() && (slow || closed.rateCheckDue(now)) && !narrow(now)) {
+            String reason = rules.rates(window, closed, now);
             if (reason != null) {
                 trip(closed, now, reason);
             }
@@ -66,24 +73,45 @@ final class Verdicts {
     }
 
     /** After a probe: a slow probe fails when the slow-call rule is on; IGNORED and THROTTLED give no verdict. */
-    void afterProbe(HalfOpenState halfOpen, Outcome outcome, boolean slow, long now) {
+    void afterProbe(HalfOpenState halfOpen, Ticket probe, Outcome outcome, boolean slow, long now) {
         boolean failure = rules.isFailure(outcome) || slow && rules.slowRuleOn();
         boolean success = !failure && outcome == Outcome.SUCCESS;
-        if (failure) {
-            totals.increment(BreakerTotals.PROBE_FAILURE);
-        } else if (success) {
-            totals.increment(BreakerTotals.PROBE_SUCCESS);
-        }
-        switch (halfOpen.finish(success, failure)) {
-            case CLOSE -> breaker.moveTo(halfOpen, new ClosedState(breaker, halfOpen, now, config.clock().instant()),
-                    halfOpen.successes() + " probes succeeded", false);
-            case REOPEN -> trip(halfOpen, now, halfOpen.failures() + " of " + halfOpen.finished() + " probes failed");
-            default -> { }
+        switch (halfOpen.finish(probe, success, failure, now, config.clock().instant(), this, maxWaitReason)) {
+            case COUNTED -> counted(success);
+            case CLOSE, REOPEN -> {
+                counted(success);
+                publish(halfOpen);
+            }
+            case EXPIRED -> publish(halfOpen);
+            case NONE -> { }
         }
     }
 
+    private void counted(boolean success) {
+        totals.increment(success ? BreakerTotals.PROBE_SUCCESS : BreakerTotals.PROBE_FAILURE);
+    }
+
+    /** Publishes the move a half-open verdict decided (any thread may: the CAS picks one). */
+    void publish(HalfOpenState halfOpen) {
+        HalfOpenState.Move move = halfOpen.move();
+        if (move != null) {
+            breaker.moveTo(halfOpen, move.to(), move.reason(), false);
+        }
+    }
+
+    @Override
+    public HalfOpenState.Move close(HalfOpenState from, long now, Instant wallNow) {
+        return new HalfOpenState.Move(new ClosedState(breaker, from, now, wallNow),
+                from.successes() + " probes succeeded");
+    }
+
+    @Override
+    public HalfOpenState.Move reopen(HalfOpenState from, long now, Instant wallNow, String reason) {
+        return new HalfOpenState.Move(opened(from, now, wallNow), reason);
+    }
+
     void checkStall(ClosedState closed, long now) {
-        String reason = rules.stall(window, closed.enteredNanos, now);
+        String reason = rules.stall(closed, now);
         if (reason != null) {
             trip(closed, now, reason);
         }
@@ -102,8 +130,9 @@ final class Verdicts {
             if (s instanceof OpenState open && open.due(now)) {
                 breaker.moveTo(open, new HalfOpenState(breaker, open, now, config.clock().instant()),
                         "open wait of " + TripRules.waitText(open.until() - open.enteredNanos) + " ended", false);
-            } else if (s instanceof HalfOpenState halfOpen && now - halfOpen.enteredNanos >= halfOpenMaxWaitNanos) {
-                trip(halfOpen, now, "no probe verdict within " + Numbers.format(config.halfOpenMaxWait()));
+            } else if (s instanceof HalfOpenState halfOpen && (halfOpen.move() != null
+                    || halfOpen.expire(now, config.clock().instant(), this, maxWaitReason))) {
+                publish(halfOpen);
             } else {
                 return s;
             }
@@ -111,12 +140,16 @@ final class Verdicts {
     }
 
     private void trip(BreakerState from, long now, String reason) {
+        breaker.moveTo(from, opened(from, now, config.clock().instant()), reason, false);
+    }
+
+    /** The OPEN state a trip from {@code from} enters: the open wait multiplied, capped, jittered, or a fresh hint. */
+    private OpenState opened(BreakerState from, long now, Instant wallNow) {
         int streak = from.streak + 1;
         long wait = TripRules.openWaitNanos(config, streak, ThreadLocalRandom.current().nextDouble());
-        long hint = hintNanos;
-        if (hint > 0 && now - hintAt <= window.bucketNanos()) {
-            wait = Math.max(wait, hint);
+        if (now - hintAt <= window.bucketNanos()) {
+            wait = Math.max(wait, hintNanos); // no hint yet: 0, which changes nothing
         }
-        breaker.moveTo(from, new OpenState(breaker, from, streak, now, config.clock().instant(), wait), reason, false);
+        return new OpenState(breaker, from, streak, now, wallNow, wait);
     }
 }

@@ -77,7 +77,24 @@ class BreakerConfigTest {
                 bad(b -> b.halfOpenMaxWait(Duration.ofSeconds(-5)), "'halfOpenMaxWait' must be positive but was PT-5S"),
                 bad(b -> b.classifier(null), "'classifier' must be set but was null"),
                 bad(b -> b.ticker(null), "'ticker' must be set but was null"),
-                bad(b -> b.clock(null), "'clock' must be set but was null"));
+                bad(b -> b.clock(null), "'clock' must be set but was null"),
+                // issue 18, item 9: the value exactly as given, never rounded
+                bad(b -> b.openWaitMultiplier(0.99), "'openWaitMultiplier' must be in [1, 1000] but was 0.99"),
+                bad(b -> b.failureRateThreshold(100.04),
+                        "'failureRateThreshold' must be in (0, 100] (or 0 to turn the rule off) but was 100.04"),
+                bad(b -> b.timeoutWeight(100.0000001), "'timeoutWeight' must be in [0, 100] but was 100.0000001"),
+                bad(b -> b.openWaitJitter(-0.0001), "'openWaitJitter' must be in [0, 1) but was -0.0001"),
+                bad(b -> b.bucket(Duration.ofNanos(1_000_001)),
+                        "'window' must be a whole multiple of 'bucket' (1.000001ms) but was 10s"),
+                bad(b -> b.bucket(Duration.ofNanos(999_999)), "'bucket' must be at least 1ms but was 999999ns"),
+                bad(b -> b.window(Duration.ofMillis(10_001)).bucket(Duration.ofMillis(2)),
+                        "'window' must be a whole multiple of 'bucket' (2ms) but was 10.001s"),
+                bad(b -> b.openWait(Duration.ofMinutes(2).plusNanos(5)).maxOpenWait(Duration.ofMinutes(2)),
+                        "'maxOpenWait' must be at least 'openWait' (2m0.000000005s) but was 2m"),
+                bad(b -> b.slowCallRateThreshold(Double.NaN),
+                        "'slowCallRateThreshold' must be in (0, 100] (or 0 to turn the rule off) but was NaN"),
+                bad(b -> b.failureRateThreshold(1e300),
+                        "'failureRateThreshold' must be in (0, 100] (or 0 to turn the rule off) but was 1.0E300"));
     }
 
     private static Arguments bad(UnaryOperator<BreakerConfig.Builder> setting, String message) {

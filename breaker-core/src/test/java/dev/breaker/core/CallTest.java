@@ -86,4 +86,27 @@ class CallTest {
         assertThatThrownBy(() -> b.release(p, Outcome.SUCCESS, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("not a permit of breaker 'other'");
     }
+
+    @Test
+    void timesEachCallFromItsOwnStartWhateverTheTickerReads() throws Exception {
+        fixture.advance(Duration.ofSeconds(100));
+        Breaker breaker = fixture.breaker(c -> c.slowCallDuration(Duration.ofSeconds(2)));
+        breaker.call(() -> {
+            fixture.advance(Duration.ofSeconds(1));
+            return "quick";
+        });
+        assertThatThrownBy(() -> breaker.call(() -> {
+            fixture.advance(Duration.ofSeconds(1));
+            throw new IOException("quick failure");
+        })).isInstanceOf(IOException.class);
+        assertThat(breaker.totals().slowCalls()).isZero();
+    }
+
+    @Test
+    void aTrackedClosedCallIsGranted() {
+        Breaker breaker = fixture.breaker(c -> c.trackInFlight(true));
+        Permit p = breaker.acquire();
+        assertThat(p.granted()).isTrue();
+        assertThat(breaker.snapshot().inFlight()).isEqualTo(1);
+    }
 }

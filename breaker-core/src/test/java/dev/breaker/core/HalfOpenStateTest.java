@@ -140,4 +140,33 @@ class HalfOpenStateTest {
         breaker.limitProbes(1);
         assertThat(grab(breaker)).hasSize(1);
     }
+
+    @Test
+    void aProbeReleasedTwiceCountsOnce() {
+        Breaker breaker = halfOpen(10, 5, 3);
+        Permit probe = breaker.acquire();
+        breaker.release(probe, Outcome.SUCCESS, 0);
+        breaker.release(probe, Outcome.SUCCESS, 0);
+        assertThat(breaker.snapshot().probes().successes()).isEqualTo(1);
+        assertThat(breaker.totals().probeSuccesses()).isEqualTo(1);
+    }
+
+    @Test
+    void theDecidingProbeMovesTheBreakerBeforeItsReleaseReturns() {
+        Breaker closing = halfOpen(10, 1, 3);
+        Fixture.succeed(closing, 1);
+        assertThat(closing.currentState()).isEqualTo(State.CLOSED);
+        Breaker reopening = halfOpen(10, 5, 1);
+        fail(reopening, 1);
+        assertThat(reopening.currentState()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void ignoredAndThrottledProbesCountNowhere() {
+        Breaker breaker = halfOpen(1, 1, 1);
+        Fixture.record(breaker, Outcome.IGNORED, 2);
+        Fixture.record(breaker, Outcome.THROTTLED, 2);
+        assertThat(breaker.totals().probeSuccesses()).isZero();
+        assertThat(breaker.totals().probeFailures()).isZero();
+    }
 }

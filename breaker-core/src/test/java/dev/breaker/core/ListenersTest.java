@@ -61,4 +61,22 @@ class ListenersTest {
         assertThat(fixture.transitions).containsExactly(new Transition("payments", State.CLOSED, State.OPEN,
                 Fixture.EPOCH.plusSeconds(7), "consecutive failures 1 >= 1", 1, false));
     }
+
+    @Test
+    void afterAVirtualMachineErrorTheNextTransitionIsDeliveredAlone() {
+        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+        List<State> delivered = new ArrayList<>();
+        boolean[] thrown = {false};
+        breaker.onTransition(t -> {
+            delivered.add(t.to());
+            if (!thrown[0]) {
+                thrown[0] = true;
+                breaker.forceOpen(); // queued behind this delivery, then dropped with it
+                throw new OutOfMemoryError("simulated");
+            }
+        });
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> fail(breaker, 1)).isInstanceOf(OutOfMemoryError.class);
+        breaker.disable();
+        assertThat(delivered).containsExactly(State.OPEN, State.DISABLED);
+    }
 }

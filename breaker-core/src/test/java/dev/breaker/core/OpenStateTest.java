@@ -151,4 +151,23 @@ class OpenStateTest {
         fail(breaker, 1);
         assertThat(breaker.state()).isEqualTo(State.OPEN);
     }
+
+    @Test
+    void aRetryAfterHintExactlyOneBucketOldStillLengthensATrip() {
+        fixture.advance(Duration.ofSeconds(100));
+        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).openWait(Duration.ofSeconds(30)));
+        breaker.retryAfter(Duration.ofSeconds(120));
+        fixture.advance(Duration.ofSeconds(1));
+        fail(breaker, 1);
+        assertThat(openFor(breaker)).isEqualTo(Duration.ofSeconds(120));
+    }
+
+    @Test
+    void theEndOfTheOpenWaitNamesItsLengthWhateverTheTickerReads() {
+        fixture.advance(Duration.ofHours(5));
+        Breaker breaker = tripped();
+        fixture.advance(Duration.ofSeconds(30));
+        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(fixture.transitions).last().extracting(Transition::reason).isEqualTo("open wait of 30s ended");
+    }
 }

@@ -98,4 +98,32 @@ class OutcomeClassifierTest {
         a.initCause(b);
         assertThat(OutcomeClassifier.defaults().classify(null, a)).isEqualTo(Outcome.FAILURE);
     }
+
+    private static Throwable wrapped(Throwable cause, int wrappers) {
+        Throwable t = cause;
+        for (int i = 0; i < wrappers; i++) {
+            t = new RuntimeException("wrapper " + i, t);
+        }
+        return t;
+    }
+
+    @Test
+    void looksSixteenCausesDeepAndNoFurther() {
+        assertThat(OutcomeClassifier.defaults().classify(null, wrapped(new TimeoutException(), 15)))
+                .isEqualTo(Outcome.TIMEOUT);
+        assertThat(OutcomeClassifier.defaults().classify(null, wrapped(new TimeoutException(), 16)))
+                .isEqualTo(Outcome.FAILURE);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void refusesAMissingListOrANullInOne() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutcomeClassifier.builder()
+                        .ignoreExceptions((Class<? extends Throwable>[]) null))
+                .hasMessage("'ignoreExceptions' must be a list of exception types without nulls but was null");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutcomeClassifier.builder()
+                        .recordExceptions(IOException.class, null))
+                .hasMessage("'recordExceptions' must be a list of exception types without nulls but was "
+                        + "[class java.io.IOException, null]");
+    }
 }

@@ -127,4 +127,25 @@ class OverridesTest {
         assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
         assertThat(fixture.transitions).hasSize(1);
     }
+
+    @Test
+    void aPeerTripCountsAsATripForTheNextOpenWait() {
+        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).halfOpenFailuresToReopen(1));
+        breaker.openFromPeer(Duration.ofSeconds(5), "peer");
+        fixture.advance(Duration.ofSeconds(5));
+        fail(breaker, 1); // the probe fails: the second consecutive trip doubles the open wait
+        assertThat(Duration.between(fixture.clock.instant(), breaker.snapshot().openUntil()))
+                .isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aProbeShareIsAtMostTheMaximumProbes() {
+        breaker.halfOpen();
+        breaker.limitProbes(10);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> breaker.limitProbes(11))
+                .hasMessage("a probe share must be in [0, 10] but was 11");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> breaker.limitProbes(-1))
+                .hasMessage("a probe share must be in [0, 10] but was -1");
+        assertThat(breaker.acquire().granted()).isTrue();
+    }
 }

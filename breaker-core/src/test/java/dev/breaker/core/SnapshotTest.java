@@ -112,4 +112,29 @@ class SnapshotTest {
         breaker.release(a, Outcome.SUCCESS, 0);
         assertThat(breaker.snapshot().inFlight()).isEqualTo(1);
     }
+
+    @Test
+    void bucketsStartWhereTheirTimeIsAfterAReset() {
+        fixture.advance(Duration.ofSeconds(42));
+        Breaker breaker = fixture.breaker(c -> c.window(Duration.ofSeconds(2)));
+        breaker.reset();
+        Fixture.succeed(breaker, 1);
+        assertThat(breaker.snapshot().buckets()).extracting(Snapshot.BucketCounts::start)
+                .containsExactly(Fixture.EPOCH.plusSeconds(41), Fixture.EPOCH.plusSeconds(42));
+        assertThat(breaker.snapshot().buckets().get(1).successes()).isEqualTo(1);
+    }
+
+    @Test
+    void countsProbesAndDisabledCallsInFlightWhenAskedTo() {
+        Breaker breaker = fixture.breaker(c -> c.trackInFlight(true));
+        assertThat(breaker.acquire().granted()).isTrue();
+        breaker.halfOpen();
+        Permit probe = breaker.acquire();
+        assertThat(breaker.snapshot().inFlight()).isEqualTo(2);
+        breaker.disable();
+        breaker.acquire();
+        assertThat(breaker.snapshot().inFlight()).isEqualTo(3);
+        breaker.release(probe, Outcome.SUCCESS, 0);
+        assertThat(breaker.snapshot().inFlight()).isEqualTo(2);
+    }
 }

@@ -85,4 +85,19 @@ class TotalsTest {
         });
         assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo((long) writers * perWriter);
     }
+
+    @Test
+    void aSlowCallOfAnEarlierStateStillCountsAsSlowInTheTotals() {
+        Breaker breaker = fixture.breaker(c -> c.slowCallDuration(Duration.ofSeconds(1)));
+        Permit slow = breaker.acquire();
+        Permit slowToo = breaker.acquire();
+        Permit quick = breaker.acquire();
+        breaker.reset();
+        breaker.release(slow, Outcome.SUCCESS, Duration.ofSeconds(2).toNanos());
+        breaker.release(slowToo, Outcome.FAILURE, Duration.ofSeconds(2).toNanos());
+        breaker.release(quick, Outcome.SUCCESS, 0);
+        assertThat(breaker.totals().slowCalls()).isEqualTo(2);
+        assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(2);
+        assertThat(breaker.snapshot().calls()).isZero();
+    }
 }

@@ -30,4 +30,16 @@ class TransitionTableTest {
                     .hasMessage("a breaker never moves from " + from + " to " + to);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void everyMoveABreakerMakesIsCheckedAgainstTheTable() {
+        Breaker breaker = Breaker.of("table", BreakerConfig.builder().ticker(new ManualTicker()).build());
+        breaker.forceOpen();
+        BreakerState forced = breaker.current();
+        OpenState open = new OpenState(breaker, forced, 1, 0, java.time.Instant.EPOCH, 1);
+        assertThatThrownBy(() -> breaker.moveTo(forced, open, "not allowed", false))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("a breaker never moves from FORCED_OPEN to OPEN");
+        assertThat(breaker.current()).isSameAs(forced);
+    }
 }

@@ -41,6 +41,18 @@ final class Fallbacks {
 		return this.tiers[tier].name();
 	}
 
+	/** Every method of every tier: what runs reflectively, so what a native image must keep. */
+	List<Method> methods() {
+		List<Method> methods = new ArrayList<>();
+		for (Tier tier : this.tiers) {
+			if (tier.plain() != null) {
+				methods.add(tier.plain());
+			}
+			methods.addAll(Arrays.asList(tier.typed()));
+		}
+		return methods;
+	}
+
 	/**
 	 * Resolves every named fallback on the bean's class against the guarded method.
 	 * @throws InvalidGuardedMethodException naming the bean, the method and the expected signature

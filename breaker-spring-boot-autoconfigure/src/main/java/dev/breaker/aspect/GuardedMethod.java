@@ -12,8 +12,9 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Permit;
 import dev.breaker.core.State;
-import org.aspectj.lang.ProceedingJoinPoint;
+import org.aopalliance.intercept.MethodInvocation;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
@@ -117,36 +118,50 @@ final class GuardedMethod {
 		return this.observers;
 	}
 
-	Object invoke(ProceedingJoinPoint pjp) throws Throwable {
+	Object invoke(MethodInvocation invocation) throws Throwable {
 		return switch (this.kind) {
-			case PLAIN -> invokePlain(pjp);
-			case STAGE -> new StageCall(this, pjp, breakerFor(pjp)).start();
-			case MONO -> ReactorCalls.mono(this, pjp);
-			case FLUX -> ReactorCalls.flux(this, pjp);
+			case PLAIN -> invokePlain(invocation);
+			case STAGE -> new StageCall(this, invocation, breakerFor(invocation)).start();
+			case MONO -> ReactorCalls.mono(this, invocation);
+			case FLUX -> ReactorCalls.flux(this, invocation);
 		};
 	}
 
+	/**
+	 * Runs the method once more: through a copy of the invocation, so that every attempt (and every
+	 * subscription, however late) passes through the advisors inside this one, as the first did. The
+	 * invocation itself is never proceeded with on these paths, so each copy starts from here.
+	 */
+	static Object attempt(MethodInvocation invocation) throws Throwable {
+		if (invocation instanceof ProxyMethodInvocation proxied) {
+			return proxied.invocableClone().proceed();
+		}
+		return invocation.proceed();
+	}
+
 	/** The breaker of this call: the tenant's child when the tenant expression names one. */
-	Breaker breakerFor(ProceedingJoinPoint pjp) {
+	Breaker breakerFor(MethodInvocation invocation) {
 		if (this.tenant == null) {
 			return this.breaker;
 		}
-		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(pjp.getTarget(), this.method,
-				pjp.getArgs(), PARAMETER_NAMES);
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(invocation.getThis(), this.method,
+				invocation.getArguments(), PARAMETER_NAMES);
 		Object key = this.tenant.getValue(context);
 		return (key != null) ? this.registry.breaker(this.name, key.toString()) : this.breaker;
 	}
 
-	private Object invokePlain(ProceedingJoinPoint pjp) throws Throwable {
-		Breaker breaker = breakerFor(pjp);
+	private Object invokePlain(MethodInvocation invocation) throws Throwable {
+		Breaker breaker = breakerFor(invocation);
 		RetryPolicy retry = this.policy.retry();
 		if (retry.recordEachAttempt() && retry.maxRetries() > 0) {
-			return invokeRecordingEachAttempt(pjp, breaker, retry);
+			return invokeRecordingEachAttempt(invocation, breaker, retry);
 		}
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {
-			return fallback(pjp, rejection(breaker));
+			return fallback(invocation, rejection(breaker));
 		}
+		// one attempt proceeds with the invocation itself: no copy, nothing allocated
+		boolean once = retry.maxRetries() == 0;
 		OutcomeClassifier classifier = breaker.config().classifier();
 		long start = breaker.nanos();
 		Object result;
@@ -155,7 +170,7 @@ final class GuardedMethod {
 		int retries = 0;
 		while (true) {
 			try {
-				result = pjp.proceed();
+				result = once ? invocation.proceed() : attempt(invocation);
 				error = null;
 			}
 			catch (Throwable ex) {
@@ -168,23 +183,23 @@ final class GuardedMethod {
 			}
 		}
 		breaker.release(permit, outcome, breaker.nanos() - start);
-		return finish(pjp, result, error, outcome);
+		return finish(invocation, result, error, outcome);
 	}
 
-	private Object invokeRecordingEachAttempt(ProceedingJoinPoint pjp, Breaker breaker, RetryPolicy retry)
+	private Object invokeRecordingEachAttempt(MethodInvocation invocation, Breaker breaker, RetryPolicy retry)
 			throws Throwable {
 		OutcomeClassifier classifier = breaker.config().classifier();
 		int retries = 0;
 		while (true) {
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(pjp, rejection(breaker));
+				return fallback(invocation, rejection(breaker));
 			}
 			long start = breaker.nanos();
 			Object result;
 			Throwable error;
 			try {
-				result = pjp.proceed();
+				result = attempt(invocation);
 				error = null;
 			}
 			catch (Throwable ex) {
@@ -194,7 +209,7 @@ final class GuardedMethod {
 			Outcome outcome = classifier.classify(result, error);
 			breaker.release(permit, outcome, breaker.nanos() - start);
 			if (retries == retry.maxRetries() || !retry.retries(outcome) || !pause(retry, retries++)) {
-				return finish(pjp, result, error, outcome);
+				return finish(invocation, result, error, outcome);
 			}
 		}
 	}
@@ -210,13 +225,13 @@ final class GuardedMethod {
 		}
 	}
 
-	private Object finish(ProceedingJoinPoint pjp, Object result, Throwable error, Outcome outcome)
+	private Object finish(MethodInvocation invocation, Object result, Throwable error, Outcome outcome)
 			throws Throwable {
 		if (error == null) {
 			return result;
 		}
 		if (counted(outcome)) {
-			return fallback(pjp, error);
+			return fallback(invocation, error);
 		}
 		throw error;
 	}
@@ -241,18 +256,19 @@ final class GuardedMethod {
 		return outcome == Outcome.FAILURE || outcome == Outcome.TIMEOUT;
 	}
 
-	Object fallback(ProceedingJoinPoint pjp, Throwable cause) throws Throwable {
+	Object fallback(MethodInvocation invocation, Throwable cause) throws Throwable {
 		if (this.fallbacks.isEmpty()) {
 			throw cause;
 		}
-		return this.fallbacks.run(pjp.getTarget(), pjp.getArgs(), cause, this.name, this.observers);
+		return this.fallbacks.run(invocation.getThis(), invocation.getArguments(), cause, this.name, this.observers);
 	}
 
-	CompletableFuture<Object> fallbackAsync(ProceedingJoinPoint pjp, Throwable cause) {
+	CompletableFuture<Object> fallbackAsync(MethodInvocation invocation, Throwable cause) {
 		if (this.fallbacks.isEmpty()) {
 			return CompletableFuture.failedFuture(cause);
 		}
-		return this.fallbacks.runAsync(pjp.getTarget(), pjp.getArgs(), cause, this.name, this.observers);
+		return this.fallbacks.runAsync(invocation.getThis(), invocation.getArguments(), cause, this.name,
+				this.observers);
 	}
 
 	@Override

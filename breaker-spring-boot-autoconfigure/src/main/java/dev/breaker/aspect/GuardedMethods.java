@@ -32,7 +32,7 @@ import org.springframework.util.StringUtils;
 /**
  * Every {@code @CircuitGuarded} method of the application, found and checked when the singletons
  * are ready (so a broken fallback or tenant expression stops start-up), then looked up by the
- * aspect on each call.
+ * interceptor on each call.
  */
 public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -175,7 +175,14 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		return new GuardedMethod(null, method, type, null, null, null, null, null, null, null);
 	}
 
-	private static CircuitGuarded annotation(Method method) {
+	/**
+	 * The annotation that guards a method as declared on a bean class: its own, or its class's for a
+	 * public instance method (not {@code equals}, {@code hashCode}, {@code toString}); the pointcut
+	 * and the scan both use this one rule.
+	 * @param method a method of a bean class
+	 * @return the annotation, or {@code null} when the method is not guarded
+	 */
+	static CircuitGuarded annotation(Method method) {
 		if (method.isBridge() || method.isSynthetic()) {
 			return null;
 		}
@@ -218,7 +225,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
 			if (!returnType.isAssignableFrom(CompletableFuture.class)) {
 				throw new InvalidGuardedMethodException(beanName, signature,
-						"returns " + returnType.getName() + ", a CompletionStage the aspect cannot create",
+						"returns " + returnType.getName() + ", a CompletionStage breaker cannot create",
 						"return CompletionStage or CompletableFuture", null);
 			}
 			return GuardedMethod.Kind.STAGE;

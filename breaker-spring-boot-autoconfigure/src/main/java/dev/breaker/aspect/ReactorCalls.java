@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
-import org.aspectj.lang.ProceedingJoinPoint;
+import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -25,63 +25,63 @@ final class ReactorCalls {
 	private ReactorCalls() {
 	}
 
-	static Mono<Object> mono(GuardedMethod method, ProceedingJoinPoint pjp) {
+	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
 		return Mono.defer(() -> {
-			Breaker breaker = method.breakerFor(pjp);
+			Breaker breaker = method.breakerFor(invocation);
 			RetryPolicy retry = method.policy().retry();
 			if (retry.recordEachAttempt()) {
-				return Mono.fromDirect(recordedAttempts(method, pjp, breaker, 0));
+				return Mono.fromDirect(recordedAttempts(method, invocation, breaker, 0));
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return Mono.fromDirect(fallback(method, pjp, GuardedMethod.rejection(breaker)));
+				return Mono.fromDirect(fallback(method, invocation, GuardedMethod.rejection(breaker)));
 			}
-			return Mono.fromDirect(recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0)));
+			return Mono.fromDirect(recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0)));
 		});
 	}
 
-	static Flux<Object> flux(GuardedMethod method, ProceedingJoinPoint pjp) {
+	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
-			Breaker breaker = method.breakerFor(pjp);
+			Breaker breaker = method.breakerFor(invocation);
 			RetryPolicy retry = method.policy().retry();
 			if (retry.recordEachAttempt()) {
-				return recordedAttempts(method, pjp, breaker, 0);
+				return recordedAttempts(method, invocation, breaker, 0);
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, pjp, GuardedMethod.rejection(breaker));
+				return fallback(method, invocation, GuardedMethod.rejection(breaker));
 			}
-			return recorded(method, pjp, breaker, permit, attempts(method, pjp, breaker, 0));
+			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0));
 		});
 	}
 
 	/** Breaker inside the retry: every attempt asks the breaker and is recorded. */
-	private static Flux<Object> recordedAttempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker,
+	private static Flux<Object> recordedAttempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
 			int retries) {
 		return Flux.defer(() -> {
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, pjp, GuardedMethod.rejection(breaker));
+				return fallback(method, invocation, GuardedMethod.rejection(breaker));
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
-			Flux<Object> attempt = withTimeout(method, source(pjp)).doOnNext((value) -> emitted.set(true));
+			Flux<Object> attempt = withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true));
 			return record(breaker, permit, attempt).onErrorResume((error) -> {
 				Outcome outcome = breaker.config().classifier().classify(null, error);
 				RetryPolicy retry = method.policy().retry();
 				if (!emitted.get() && retries < retry.maxRetries() && retry.retries(outcome)) {
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(recordedAttempts(method, pjp, breaker, retries + 1));
+						.thenMany(recordedAttempts(method, invocation, breaker, retries + 1));
 				}
-				return GuardedMethod.counted(outcome) ? fallback(method, pjp, error) : Flux.error(error);
+				return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
 			});
 		});
 	}
 
 	/** Breaker outside the retry: the attempts, retried on the retry outcomes, not recorded. */
-	private static Flux<Object> attempts(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker, int retries) {
+	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker, int retries) {
 		return Flux.defer(() -> {
 			AtomicBoolean emitted = new AtomicBoolean();
-			return withTimeout(method, source(pjp)).doOnNext((value) -> emitted.set(true))
+			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
 				.onErrorResume((error) -> {
 					RetryPolicy retry = method.policy().retry();
 					if (emitted.get() || retries >= retry.maxRetries()) {
@@ -92,17 +92,17 @@ final class ReactorCalls {
 						return Flux.error(error);
 					}
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(attempts(method, pjp, breaker, retries + 1));
+						.thenMany(attempts(method, invocation, breaker, retries + 1));
 				});
 		});
 	}
 
 	/** The whole sequence recorded once, then the fallbacks for a counted failure. */
-	private static Flux<Object> recorded(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker,
+	private static Flux<Object> recorded(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
 			Permit permit, Flux<Object> attempts) {
 		return record(breaker, permit, attempts).onErrorResume((error) -> {
 			Outcome outcome = breaker.config().classifier().classify(null, error);
-			return GuardedMethod.counted(outcome) ? fallback(method, pjp, error) : Flux.error(error);
+			return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
 		});
 	}
 
@@ -123,10 +123,10 @@ final class ReactorCalls {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static Flux<Object> source(ProceedingJoinPoint pjp) {
+	private static Flux<Object> source(MethodInvocation invocation) {
 		Object publisher;
 		try {
-			publisher = pjp.proceed();
+			publisher = GuardedMethod.attempt(invocation);
 		}
 		catch (Throwable ex) {
 			return Flux.error(ex);
@@ -144,7 +144,7 @@ final class ReactorCalls {
 		return source.takeUntilOther(expiry);
 	}
 
-	/** A delay on the aspect's scheduler, so tests control it. */
+	/** A delay on the interceptor's scheduler, so tests control it. */
 	private static Mono<Long> delay(DelayScheduler delays, Duration pause) {
 		return Mono.create((sink) -> {
 			Future<?> task = delays.schedule(pause, () -> sink.success(0L));
@@ -153,11 +153,11 @@ final class ReactorCalls {
 	}
 
 	/** The fallback tiers as a publisher: the first that completes wins. */
-	private static Flux<Object> fallback(GuardedMethod method, ProceedingJoinPoint pjp, Throwable cause) {
+	private static Flux<Object> fallback(GuardedMethod method, MethodInvocation invocation, Throwable cause) {
 		if (method.fallbacks().isEmpty()) {
 			return Flux.error(cause);
 		}
-		return tier(method, pjp.getTarget(), pjp.getArgs(), cause, 0, cause);
+		return tier(method, invocation.getThis(), invocation.getArguments(), cause, 0, cause);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
-import org.aspectj.lang.ProceedingJoinPoint;
+import org.aopalliance.intercept.MethodInvocation;
 
 /**
  * One guarded call of a method returning a {@link CompletionStage}: the outcome is recorded when
@@ -21,7 +21,7 @@ final class StageCall {
 
 	private final GuardedMethod method;
 
-	private final ProceedingJoinPoint pjp;
+	private final MethodInvocation invocation;
 
 	private final Breaker breaker;
 
@@ -37,9 +37,9 @@ final class StageCall {
 
 	private int retries;
 
-	StageCall(GuardedMethod method, ProceedingJoinPoint pjp, Breaker breaker) {
+	StageCall(GuardedMethod method, MethodInvocation invocation, Breaker breaker) {
 		this.method = method;
-		this.pjp = pjp;
+		this.invocation = invocation;
 		this.breaker = breaker;
 		this.retry = method.policy().retry();
 		this.timeout = method.policy().timeout();
@@ -78,7 +78,7 @@ final class StageCall {
 		}
 		CompletionStage<?> stage;
 		try {
-			stage = (CompletionStage<?>) this.pjp.proceed();
+			stage = (CompletionStage<?>) GuardedMethod.attempt(this.invocation);
 		}
 		catch (Throwable ex) {
 			stage = CompletableFuture.failedFuture(ex);
@@ -151,7 +151,7 @@ final class StageCall {
 	}
 
 	private void fallback(Throwable cause) {
-		this.method.fallbackAsync(this.pjp, cause).whenComplete((value, error) -> {
+		this.method.fallbackAsync(this.invocation, cause).whenComplete((value, error) -> {
 			if (error != null) {
 				this.result.completeExceptionally(Fallbacks.unwrap(error));
 			}

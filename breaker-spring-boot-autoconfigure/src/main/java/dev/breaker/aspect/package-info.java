@@ -1,4 +1,4 @@
 /**
- * The aspect behind {@code @CircuitGuarded}: fallback resolution, retries, timeouts, tenants.
+ * The advisor behind {@code @CircuitGuarded}: its interceptor, fallback resolution, retries, timeouts, tenants.
  */
 package dev.breaker.aspect;

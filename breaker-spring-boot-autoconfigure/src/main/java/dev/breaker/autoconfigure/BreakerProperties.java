@@ -14,6 +14,7 @@ import dev.breaker.core.Ticker;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.core.Ordered;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -23,10 +24,21 @@ import org.springframework.util.ClassUtils;
 @ConfigurationProperties("breaker")
 public class BreakerProperties {
 
+	/** The default of {@code breaker.advisor-order}: just inside Spring's lowest precedence. */
+	public static final int DEFAULT_ADVISOR_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
 	/**
-	 * Whether breakers and the @CircuitGuarded aspect are enabled.
+	 * Whether breakers and the @CircuitGuarded advisor are enabled.
 	 */
 	private boolean enabled = true;
+
+	/**
+	 * Order of the @CircuitGuarded advisor among the other advisors of a bean: lower values run
+	 * outside (before) higher ones. The default runs the breaker outside the advisors of
+	 * transactional and cacheable methods (Ordered.LOWEST_PRECEDENCE unless set otherwise); the
+	 * advisors of Spring's Retryable and ConcurrencyLimit always run outside the breaker.
+	 */
+	private int advisorOrder = DEFAULT_ADVISOR_ORDER;
 
 	/**
 	 * Settings every breaker starts from; a setting left out here takes the engine's default.
@@ -45,6 +57,14 @@ public class BreakerProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public int getAdvisorOrder() {
+		return this.advisorOrder;
+	}
+
+	public void setAdvisorOrder(int advisorOrder) {
+		this.advisorOrder = advisorOrder;
 	}
 
 	public Instance getDefaults() {
@@ -478,7 +498,8 @@ public class BreakerProperties {
 		private Integer failuresToReopen;
 
 		/**
-		 * Reopen when no probe verdict arrives within this time (a probe that never reports back).
+		 * Reopen when a probe has been in flight this long without a verdict (timed from the oldest
+		 * probe in flight; with no probe in flight the breaker waits for traffic). At most 24h.
 		 */
 		private Duration maxWait;
 

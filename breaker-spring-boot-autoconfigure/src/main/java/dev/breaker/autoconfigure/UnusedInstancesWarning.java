@@ -32,7 +32,7 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 	 * Create the warning.
 	 * @param properties the configured instances
 	 * @param registry the registry, holding the breakers beans created at start-up
-	 * @param guardedMethods the guarded methods, when the aspect is on
+	 * @param guardedMethods the guarded methods, when the advisor is on
 	 * @param namesInUse names other parts of the application use, such as the HTTP breakers' group
 	 */
 	public UnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.breaker.aspect.CircuitGuardedAspect;
+import dev.breaker.aspect.CircuitGuardedAdvisor;
 import dev.breaker.aspect.GuardedMethods;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
@@ -14,7 +14,6 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
-import org.aspectj.weaver.Advice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,7 +40,7 @@ class BreakerAutoConfigurationTests {
 		this.runner.run((context) -> assertThat(context).hasSingleBean(BreakerRegistry.class)
 			.hasSingleBean(Ticker.class)
 			.hasSingleBean(OutcomeClassifier.class)
-			.hasSingleBean(CircuitGuardedAspect.class)
+			.hasSingleBean(CircuitGuardedAdvisor.class)
 			.hasSingleBean(BreakerProperties.class));
 	}
 
@@ -49,16 +48,23 @@ class BreakerAutoConfigurationTests {
 	void isOffWithBreakerEnabledFalse() {
 		this.runner.withPropertyValues("breaker.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(BreakerRegistry.class)
-				.doesNotHaveBean(CircuitGuardedAspect.class)
+				.doesNotHaveBean(CircuitGuardedAdvisor.class)
 				.doesNotHaveBean(BreakerProperties.class));
 	}
 
 	@Test
-	void keepsTheRegistryButNoAspectWithoutAspectJ() {
-		this.runner.withClassLoader(new FilteredClassLoader(Advice.class))
+	void guardsWithoutAspectJ() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.run((context) -> assertThat(context).hasSingleBean(BreakerRegistry.class)
-				.doesNotHaveBean(CircuitGuardedAspect.class)
-				.doesNotHaveBean(GuardedMethods.class));
+				.hasSingleBean(CircuitGuardedAdvisor.class)
+				.hasSingleBean(GuardedMethods.class));
+	}
+
+	@Test
+	void createsTheRegistryOnlyOnceEveryPostProcessorIsRegistered() {
+		this.runner.withUserConfiguration(Guarded.class, PostProcessed.class)
+			.run((context) -> assertThat(context.getBean(PostProcessedBeans.class).names()).contains("breakerRegistry",
+					"breakerGuardedMethods", "guardedClient"));
 	}
 
 	@Test
@@ -248,6 +254,52 @@ class BreakerAutoConfigurationTests {
 		@Bean
 		Breaker paymentsBreaker(BreakerRegistry registry) {
 			return registry.breaker("payments");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Guarded {
+
+		@Bean
+		GuardedClient guardedClient() {
+			return new GuardedClient();
+		}
+
+	}
+
+	static class GuardedClient {
+
+		@dev.breaker.annotation.CircuitGuarded(name = "client")
+		public String call() {
+			return "ok";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PostProcessed {
+
+		@Bean
+		static PostProcessedBeans postProcessedBeans() {
+			return new PostProcessedBeans();
+		}
+
+	}
+
+	/** Registered last of the post-processors: it sees only the beans created after all of them. */
+	static class PostProcessedBeans implements org.springframework.beans.factory.config.BeanPostProcessor {
+
+		private final List<String> names = new CopyOnWriteArrayList<>();
+
+		@Override
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			this.names.add(beanName);
+			return bean;
+		}
+
+		List<String> names() {
+			return this.names;
 		}
 
 	}

@@ -130,6 +130,8 @@ class ConfigurationMetadataTests {
 			.isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX_KEY_LENGTH);
 		assertThat(defaults.get("breaker.http.max-key-length")).isEqualTo(dev.breaker.core.ChildKeys.DEFAULT_MAX_LENGTH);
 		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
+			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}
 
 	private static List<Map<String, Object>> properties() throws IOException {

@@ -29,9 +29,10 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The cost of guarding a Spring bean's method, all four ways in one Boot 4 context: a plain bean
- * call, a no-op {@code @Around} aspect, {@code @CircuitGuarded} and Resilience4j's
- * {@code @CircuitBreaker}, each breaker with its library's defaults and closed.
+ * The cost of guarding a Spring bean's method, five ways in one Boot 4 context: a plain bean call,
+ * a no-op AspectJ {@code @Around} aspect, a no-op {@code MethodInterceptor} advisor,
+ * {@code @CircuitGuarded} (an advisor with its interceptor) and Resilience4j's
+ * {@code @CircuitBreaker} (an AspectJ aspect), each breaker with its library's defaults and closed.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,6 +49,7 @@ public class AspectCall {
     private ConfigurableApplicationContext context;
     private Clients.Plain plain;
     private Clients.Passthrough passthrough;
+    private Clients.Intercepted intercepted;
     private Clients.Guarded guarded;
     private Clients.Resilience4j resilience4j;
 
@@ -61,12 +63,13 @@ public class AspectCall {
                 .run();
         plain = context.getBean(Clients.Plain.class);
         passthrough = context.getBean(Clients.Passthrough.class);
+        intercepted = context.getBean(Clients.Intercepted.class);
         guarded = context.getBean(Clients.Guarded.class);
         resilience4j = context.getBean(Clients.Resilience4j.class);
         if (AopUtils.isAopProxy(plain)) {
             throw new IllegalStateException("the plain client must not be proxied");
         }
-        for (Object client : new Object[] {passthrough, guarded, resilience4j}) {
+        for (Object client : new Object[] {passthrough, intercepted, guarded, resilience4j}) {
             if (!AopUtils.isAopProxy(client)) {
                 throw new IllegalStateException(client.getClass().getName() + " is not proxied: its aspect is not applied");
             }
@@ -95,6 +98,11 @@ public class AspectCall {
     @Benchmark
     public void noopAspect(Blackhole bh) {
         bh.consume(passthrough.call());
+    }
+
+    @Benchmark
+    public void noopInterceptor(Blackhole bh) {
+        bh.consume(intercepted.call());
     }
 
     @Benchmark

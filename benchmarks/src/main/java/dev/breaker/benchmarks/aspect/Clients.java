@@ -4,7 +4,7 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.benchmarks.Dependency;
 import io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker;
 
-/** The same client of the {@link Dependency} four times: plain, behind the no-op aspect, and behind each library's annotation. */
+/** The same client of the {@link Dependency} five times: plain, behind a no-op aspect, a no-op interceptor, and each library's annotation. */
 public final class Clients {
 
     private Clients() {
@@ -29,7 +29,17 @@ public final class Clients {
         }
     }
 
-    /** Behind {@code @CircuitGuarded}. */
+    /** Behind the no-op interceptor advisor. */
+    public static class Intercepted {
+        private final Dependency dependency = new Dependency();
+
+        @dev.breaker.benchmarks.aspect.Intercepted
+        public String call() {
+            return dependency.call();
+        }
+    }
+
+    /** Behind {@code @CircuitGuarded} (its advisor and interceptor). */
     public static class Guarded {
         private final Dependency dependency = new Dependency();
 

@@ -22,6 +22,7 @@ class AspectCallTest {
             for (int i = 0; i < CALLS; i++) {
                 benchmark.plainBean(blackhole);
                 benchmark.noopAspect(blackhole);
+                benchmark.noopInterceptor(blackhole);
                 benchmark.circuitGuarded(blackhole);
                 benchmark.r4jCircuitBreaker(blackhole);
             }

@@ -13,32 +13,39 @@ public final class BucketWindow {
      * Layout: cells[((stripe * buckets) + bucket) * kinds + kind]; a stripe's cells are contiguous, so
      * threads on different stripes write different cache lines.
      *
-     * Each cell is one long: a 32-bit epoch tag (the bucket's epoch = nanos / bucketNanos, low 31
-     * bits, high bit set so a live tag is never 0) above a 32-bit signed count. Ring slot i holds
-     * epochs e with e mod buckets == i. A writer CASes the whole word: if the tag is its epoch it adds,
-     * otherwise (an older epoch, or 0 after clear()) it replaces the word with tag|delta. Because the
-     * epoch and the count change in one CAS, there is no "zero, then add" window in which another
-     * writer's increment could be wiped (the race of seed 000): every CAS either lands on the word it
-     * read or retries. A displaced stale count is returned to the caller (in-flight counts fold it
-     * into `ancient`, counts of finished calls simply leave the window).
+     * Epochs. A bucket's epoch is nanos / bucketNanos plus an `era`: every caller says which era it
+     * writes or reads (the breaker gives each CLOSED state a fresh era, a whole number of rings ahead
+     * of the previous one), so a late writer of an earlier state lands in epochs that the later state's
+     * window never covers, whatever it races. Eras are multiples of `buckets`, so they move the tag,
+     * never the slot.
      *
-     * Readers use getVolatile per cell and count only cells whose tag matches the epoch that slot
-     * holds inside the window, so a stale bucket reads as empty without anyone having to zero it.
+     * Each cell is one long: a 31-bit tag (the epoch's low 31 bits, high bit set so a live tag is never
+     * 0) above a 32-bit signed count. Ring slot i holds epochs e with e mod buckets == i. A writer
+     * CASes the whole word: if the tag is its epoch it adds; if the word is older (or 0) it replaces it
+     * with tag|delta and hands the displaced count to `folded`; if the word is newer (the writer is
+     * late), it leaves the word alone and folds its own delta. Because the epoch and the count change
+     * in one CAS there is no "zero, then add" window in which another writer's increment could be
+     * wiped (the race of seed 000), and a late writer never erases fresher counts.
+     *
+     * Tags wrap after 2^31 epochs, so the window keeps every live tag within 2^28 + buckets epochs of
+     * each other: epochs are grouped in regions of 2^28; the first access to an epoch of a newer
+     * region (after a long idle time, or every 2^28 buckets of steady use) waits on `lock` while one
+     * thread scrubs, i.e. folds every word older than the new epoch's window and zeroes it. So a tag
+     * match is an epoch match, and "older or newer" is the sign of a 31-bit difference. A write from
+     * an older region than the scrubbed one is folded at once.
+     *
+     * Readers use getVolatile per cell and count only cells whose tag matches the epoch the slot holds
+     * inside the window, so a stale bucket reads as empty without anyone having to zero it.
      *
      * The window doubles as the cumulative totals, so a finished call costs one atomic update, not
-     * two: whoever displaces a stale word (or clears one) adds its count to `folded` (getAndAdd), and
-     * total() = folded + every cell. A count is always in exactly one of the two places, except
-     * between the displacing CAS and its getAndAdd, when total() may read it in neither (never twice).
+     * two: whoever displaces (or scrubs, or declines to write) a count adds it to `folded`
+     * (getAndAdd), and total() = folded + every cell. A count is always in exactly one of the two
+     * places, except between the displacing CAS and its getAndAdd, when total() may read it in
+     * neither (never twice).
      *
      * `clock` caches (epoch << 12 | slot) for the current bucket to avoid two divisions per call; it
      * is read and written opaquely (atomic, no ordering needed): a stale value is detected by the
      * range check and recomputed, and any value written was correct at some instant.
-     *
-     * In-flight tracking (only when the stall rule is on): start adds +1 to the bucket of the start
-     * time, finish adds -1 to the same bucket, or to `ancient` once that bucket has left the window.
-     * Whoever displaces a stale in-flight word adds its count to `ancient` (getAndAdd), so the sum of
-     * `ancient` and every in-flight cell is always the number of calls in flight (up to the instant
-     * between a displacing CAS and its getAndAdd, when a reader may see one call too few).
      */
 
     public static final int SUCCESS = 0;
@@ -47,21 +54,23 @@ public final class BucketWindow {
     public static final int IGNORED = 3;
     public static final int THROTTLED = 4;
     public static final int SLOW = 5;
-    public static final int IN_FLIGHT = 6;
+    /** Kinds of a window of finished calls: the five outcomes, then SLOW. */
+    public static final int FINISHED_KINDS = SLOW + 1;
+
+    static final int REGION_BITS = 28;
+    private static final long NONE = Long.MIN_VALUE;
 
     private static final long TAG_MASK = 0xFFFF_FFFF_0000_0000L;
     private static final long COUNT_MASK = 0xFFFF_FFFFL;
+    private static final long EPOCH_BITS = 0x7FFF_FFFFL;
     private static final int SLOT_BITS = 12;
     private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle CLOCK;
-    private static final VarHandle ANCIENT;
     private static final VarHandle FOLDED = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle CLOCK;
 
     static {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            CLOCK = lookup.findVarHandle(BucketWindow.class, "clock", long.class);
-            ANCIENT = lookup.findVarHandle(BucketWindow.class, "ancient", long.class);
+            CLOCK = MethodHandles.lookup().findVarHandle(BucketWindow.class, "clock", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -72,33 +81,39 @@ public final class BucketWindow {
     private final int kinds;
     private final int stripeMask;
     private final long[] cells;
-    /** Per finished-call kind: counts that left the cells (displaced by a newer bucket, or cleared). */
-    private final long[] folded = new long[IN_FLIGHT];
+    /** Per kind: counts that left the cells (displaced by a newer bucket, scrubbed, or written too late). */
+    private final long[] folded;
+    private final Object lock = new Object();
     private long clock;
-    private long ancient;
+    /** The region (epoch >> REGION_BITS) of the last scrub, NONE before the first access: every live tag is within that region or the one before. */
+    private volatile long region = NONE;
 
     /**
      * @param bucketNanos length of a bucket
      * @param buckets number of buckets, at most 4095
-     * @param trackInFlight whether {@link #start}/{@link #finish} are used (costs one more count per bucket)
+     * @param kinds kinds of counts per bucket ({@link #FINISHED_KINDS} for a breaker's window of finished calls)
      */
-    public BucketWindow(long bucketNanos, int buckets, boolean trackInFlight) {
-        this(bucketNanos, buckets, trackInFlight, Stripes.COUNT);
+    public BucketWindow(long bucketNanos, int buckets, int kinds) {
+        this(bucketNanos, buckets, kinds, Stripes.COUNT);
     }
 
     /** With {@code stripes} (a power of two, at most {@link Stripes#COUNT}) stripes; 1 makes every writer contend. */
-    BucketWindow(long bucketNanos, int buckets, boolean trackInFlight, int stripes) {
+    BucketWindow(long bucketNanos, int buckets, int kinds, int stripes) {
         if (Integer.bitCount(stripes) != 1 || stripes > Stripes.COUNT) {
             throw new IllegalArgumentException("stripes must be a power of two <= " + Stripes.COUNT + " but was " + stripes);
         }
         if (buckets < 1 || buckets >= 1 << SLOT_BITS) {
             throw new IllegalArgumentException("buckets must be in [1, 4095] but was " + buckets);
         }
+        if (kinds < 1) {
+            throw new IllegalArgumentException("kinds must be at least 1 but was " + kinds);
+        }
         this.bucketNanos = bucketNanos;
         this.buckets = buckets;
-        this.kinds = trackInFlight ? IN_FLIGHT + 1 : IN_FLIGHT;
+        this.kinds = kinds;
         this.stripeMask = stripes - 1;
         this.cells = new long[stripes * buckets * kinds];
+        this.folded = new long[kinds];
     }
 
     public long bucketNanos() {
@@ -109,22 +124,60 @@ public final class BucketWindow {
         return buckets;
     }
 
-    /** The epoch (bucket number since the ticker's origin) of instant {@code now}. */
+    /** The epoch (bucket number since the ticker's origin, era 0) of instant {@code now}. */
     public long epoch(long now) {
         return clock(now) >> SLOT_BITS;
     }
 
-    /** Counts one finished call of {@code kind} at {@code now}. */
+    /** Counts one of {@code kind} at {@code now} in era 0. */
     public void record(int kind, long now) {
+        record(kind, now, 0);
+    }
+
+    /** Counts one of {@code kind} at {@code now} in {@code era} (a multiple of {@link #buckets()}). */
+    public void record(int kind, long now, long era) {
         long c = clock(now);
-        int displaced = bump(cell(stripe(), (int) (c & (1 << SLOT_BITS) - 1), kind), tag(c >> SLOT_BITS), 1);
-        if (displaced != 0) {
-            FOLDED.getAndAdd(folded, kind, (long) displaced);
+        add(kind, (c >> SLOT_BITS) + era, (int) (c & (1 << SLOT_BITS) - 1), 1);
+    }
+
+    /** Adds {@code delta} to {@code kind} in bucket {@code epoch} (era included); late or ancient deltas are folded. */
+    public void add(int kind, long epoch, int delta) {
+        add(kind, epoch, (int) Math.floorMod(epoch, (long) buckets), delta);
+    }
+
+    private void add(int kind, long epoch, int slot, int delta) {
+        long r = region;
+        if (epoch >> REGION_BITS != r && !enterRegion(epoch)) {
+            FOLDED.getAndAdd(folded, kind, (long) delta);
+            return;
+        }
+        int i = cell(stripe(), slot, kind);
+        long tag = tag(epoch);
+        for (;;) {
+            long w = (long) CELLS.getVolatile(cells, i);
+            long next;
+            int displaced;
+            if ((w & TAG_MASK) == tag) {
+                next = tag | ((int) w + delta) & COUNT_MASK;
+                displaced = 0;
+            } else if (w != 0 && newer(w, tag)) {
+                FOLDED.getAndAdd(folded, kind, (long) delta);
+                return;
+            } else {
+                next = tag | delta & COUNT_MASK;
+                displaced = (int) w;
+            }
+            if (CELLS.compareAndSet(cells, i, w, next)) {
+                if (displaced != 0) {
+                    FOLDED.getAndAdd(folded, kind, (long) displaced);
+                }
+                return;
+            }
         }
     }
 
     /**
-     * Every call of {@code kind} ever recorded (not only in the window): the folded counts plus every
+     * Everything of {@code kind} ever added (not only in the window): the folded counts plus every
      * cell, live or stale. Reads `folded` before the cells, so a count moving from a cell to `folded`
      * meanwhile is missed, never counted twice: the result may lag by that count, never exceed the truth.
      */
@@ -138,27 +191,14 @@ public final class BucketWindow {
         return sum;
     }
 
-    /** Marks a call as started at {@code now}; pair with {@link #finish}. */
-    public void start(long now) {
-        long c = clock(now);
-        fold(bump(cell(stripe(), (int) (c & (1 << SLOT_BITS) - 1), IN_FLIGHT), tag(c >> SLOT_BITS), 1));
-    }
-
-    /** Marks a call that started at {@code startNanos} as finished at {@code now}. */
-    public void finish(long startNanos, long now) {
-        long current = epoch(now);
-        long started = Math.min(Math.floorDiv(startNanos, bucketNanos), current);
-        if (started <= current - buckets) {
-            ANCIENT.getAndAdd(this, -1L);
-            return;
-        }
-        int slot = (int) Math.floorMod(started, (long) buckets);
-        fold(bump(cell(stripe(), slot, IN_FLIGHT), tag(started), -1));
-    }
-
-    /** Finished calls of {@code kind} in the window ending at {@code now}. */
+    /** Counts of {@code kind} in the window ending at {@code now}, era 0. */
     public long sum(int kind, long now) {
-        long current = epoch(now);
+        return sum(kind, now, 0);
+    }
+
+    /** Counts of {@code kind} in the window of {@code era} ending at {@code now}. */
+    public long sum(int kind, long now, long era) {
+        long current = epoch(now) + era;
         long sum = 0;
         for (long e = current - buckets + 1; e <= current; e++) {
             sum += count(kind, e);
@@ -166,8 +206,9 @@ public final class BucketWindow {
         return sum;
     }
 
-    /** Calls of {@code kind} in bucket {@code epoch} (0 once that bucket has left the window). */
+    /** Counts of {@code kind} in bucket {@code epoch}, era included (0 once that bucket has left the window). */
     public long count(int kind, long epoch) {
+        readRegion(epoch);
         int slot = (int) Math.floorMod(epoch, (long) buckets);
         long tag = tag(epoch);
         long sum = 0;
@@ -180,60 +221,29 @@ public final class BucketWindow {
         return sum;
     }
 
-    /** Calls in flight now (0 unless in-flight tracking is on). */
-    public long inFlight() {
-        if (kinds <= IN_FLIGHT) {
-            return 0;
-        }
-        long sum = (long) ANCIENT.getVolatile(this);
+    /**
+     * Counts of {@code kind} from buckets that ended at or before {@code cutoff}, counting everything that
+     * has left the window (it ended long before), for the window ending at {@code now} in era 0: for
+     * calls in flight, those started at least {@code now - cutoff} ago, one bucket conservatively.
+     */
+    public long sumEndedBy(int kind, long cutoff, long now) {
+        long current = epoch(now);
+        readRegion(current);
+        long oldest = current - buckets + 1;
+        long sum = (long) FOLDED.getVolatile(folded, kind);
         for (int b = 0; b < buckets; b++) {
             for (int s = 0; s <= stripeMask; s++) {
-                sum += (int) (long) CELLS.getVolatile(cells, cell(s, b, IN_FLIGHT));
-            }
-        }
-        return Math.max(0, sum);
-    }
-
-    /**
-     * Calls still in flight that started in a bucket ending at or before {@code cutoff} and not in a
-     * bucket before the one holding {@code since}: the calls of the current state running longer than
-     * now - cutoff, counted one bucket conservatively (a call may be counted up to a bucket late).
-     */
-    public long inFlightStartedBefore(long cutoff, long since, long now) {
-        if (kinds <= IN_FLIGHT) {
-            return 0;
-        }
-        long current = epoch(now);
-        long oldest = current - buckets + 1;
-        long sinceEpoch = Math.floorDiv(since, bucketNanos);
-        boolean olderCount = sinceEpoch < oldest;
-        long sum = olderCount ? (long) ANCIENT.getVolatile(this) : 0;
-        for (long e = oldest; e <= current; e++) {
-            int slot = (int) Math.floorMod(e, (long) buckets);
-            long tag = tag(e);
-            boolean counted = e >= sinceEpoch && (e + 1) * bucketNanos <= cutoff;
-            for (int s = 0; s <= stripeMask; s++) {
-                long w = (long) CELLS.getVolatile(cells, cell(s, slot, IN_FLIGHT));
-                if ((w & TAG_MASK) == tag ? counted : olderCount) {
+                long w = (long) CELLS.getVolatile(cells, cell(s, b, kind));
+                if (w == 0) {
+                    continue;
+                }
+                long e = decode(w, current);
+                if (e < oldest || e <= current && e + 1 <= Math.floorDiv(cutoff, bucketNanos)) {
                     sum += (int) w;
                 }
             }
         }
-        return Math.max(0, sum);
-    }
-
-    /** Empties the window of finished calls (kept in {@link #total}); in-flight counts stay: those calls still run. */
-    public void clear() {
-        for (int s = 0; s <= stripeMask; s++) {
-            for (int b = 0; b < buckets; b++) {
-                for (int k = 0; k < IN_FLIGHT; k++) {
-                    int count = (int) (long) CELLS.getAndSet(cells, cell(s, b, k), 0L);
-                    if (count != 0) {
-                        FOLDED.getAndAdd(folded, k, (long) count);
-                    }
-                }
-            }
-        }
+        return sum;
     }
 
     private int stripe() {
@@ -245,24 +255,62 @@ public final class BucketWindow {
     }
 
     private static long tag(long epoch) {
-        return ((epoch & 0x7FFF_FFFFL) | 0x8000_0000L) << 32;
+        return ((epoch & EPOCH_BITS) | 0x8000_0000L) << 32;
     }
 
-    /** Adds delta to the cell for the epoch of {@code tag}; returns the count of a stale word it displaced. */
-    private int bump(int i, long tag, int delta) {
-        for (;;) {
-            long w = (long) CELLS.getVolatile(cells, i);
-            boolean same = (w & TAG_MASK) == tag;
-            long next = tag | ((same ? (int) w : 0) + delta) & COUNT_MASK;
-            if (CELLS.compareAndSet(cells, i, w, next)) {
-                return same ? 0 : (int) w;
+    /** Whether word {@code w} holds a later epoch than tag {@code tag} (live tags are within 2^30 of each other). */
+    private static boolean newer(long w, long tag) {
+        long d = ((w >>> 32) - (tag >>> 32)) & EPOCH_BITS;
+        return d != 0 && d < 1L << 30;
+    }
+
+    /** The epoch of word {@code w}, a live tag near {@code reference} (within 2^30). */
+    private static long decode(long w, long reference) {
+        long d = ((reference & EPOCH_BITS) - ((w >>> 32) & EPOCH_BITS)) & EPOCH_BITS;
+        return d < 1L << 30 ? reference - d : reference + ((1L << 31) - d);
+    }
+
+    /**
+     * Makes {@code epoch}'s region the current one, scrubbing first if it is newer; returns false when
+     * {@code epoch} is from an older region than the current one (its count belongs in `folded`).
+     */
+    private boolean enterRegion(long epoch) {
+        long wanted = epoch >> REGION_BITS;
+        synchronized (lock) {
+            long r = region;
+            if (wanted > r) {
+                if (r != NONE) {
+                    scrub(epoch, ((r + 1) << REGION_BITS) - 1);
+                }
+                region = wanted;
+                return true;
             }
+            return wanted >= r - 1; // the region before still decodes: the scrub kept its window
         }
     }
 
-    private void fold(int displaced) {
-        if (displaced != 0) {
-            ANCIENT.getAndAdd(this, (long) displaced);
+    /** A reader of {@code epoch}: a newer region is entered (scrubbed) first, so nothing stale reads as live. */
+    private void readRegion(long epoch) {
+        if (epoch >> REGION_BITS > region) {
+            enterRegion(epoch);
+        }
+    }
+
+    /** Folds and zeroes every word older than the window ending at {@code epoch}; every live tag is at most {@code newest}. */
+    private void scrub(long epoch, long newest) {
+        for (int i = 0; i < cells.length; i++) {
+            for (;;) {
+                long w = (long) CELLS.getVolatile(cells, i);
+                if (w == 0 || decode(w, newest) > epoch - buckets) {
+                    break;
+                }
+                if (CELLS.compareAndSet(cells, i, w, 0L)) {
+                    if ((int) w != 0) {
+                        FOLDED.getAndAdd(folded, i % kinds, (long) (int) w);
+                    }
+                    break;
+                }
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * then zeroes it, then adds: when two writers enter a new bucket together, the second one's zero
  * wipes the first one's increment. Here the writers enter every new bucket together, on purpose.
  */
+@Tag("stress")
 class WindowRolloverStressTest {
 
     private static final long MS = 1_000_000;
@@ -24,7 +26,7 @@ class WindowRolloverStressTest {
     @Test
     void noCountIsLostWhenWritersEnterANewBucketTogether() throws Exception {
         // One stripe, so every writer updates the same words: the worst case for a rollover race.
-        BucketWindow window = new BucketWindow(MS, BUCKETS, false, 1);
+        BucketWindow window = new BucketWindow(MS, BUCKETS, BucketWindow.FINISHED_KINDS, 1);
         AtomicLong now = new AtomicLong();
         // Fill every slot with an older epoch, so each new bucket must displace a stale word.
         for (int i = 0; i < BUCKETS; i++) {

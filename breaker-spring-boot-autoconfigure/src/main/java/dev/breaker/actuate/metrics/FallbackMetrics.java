@@ -9,7 +9,7 @@ import dev.breaker.aspect.FallbackObserver;
 import dev.breaker.core.BreakerNames;
 
 /**
- * Counts the fallbacks the aspect ran as {@code breaker_fallbacks_total{name,fallback,result}}.
+ * Counts the fallbacks the interceptor ran as {@code breaker_fallbacks_total{name,fallback,result}}.
  * <p>
  * Fallbacks run off the closed path, so looking the counter up per fallback is affordable; a
  * registry that fails is logged and never breaks the fallback.

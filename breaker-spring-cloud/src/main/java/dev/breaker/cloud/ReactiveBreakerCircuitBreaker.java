@@ -1,0 +1,109 @@
+package dev.breaker.cloud;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
+
+/**
+ * A reactive Spring Cloud circuit breaker that is one of breaker's breakers: each subscription is
+ * one call, recorded when it completes, fails or is cancelled (as IGNORED, so a cancelled probe
+ * never holds a half-open permit), and goes to the fallback with the cause when it fails or is
+ * rejected. With {@code breaker.instances.<id>.timeout}, a call still running then fails with a
+ * {@link TimeoutException}, recorded as TIMEOUT.
+ */
+public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreaker {
+
+	private final Breaker breaker;
+
+	private final @Nullable Duration timeout;
+
+	ReactiveBreakerCircuitBreaker(Breaker breaker, @Nullable Duration timeout) {
+		this.breaker = breaker;
+		this.timeout = timeout;
+	}
+
+	/**
+	 * The breaker behind this circuit breaker.
+	 * @return the registry's breaker
+	 */
+	public Breaker breaker() {
+		return this.breaker;
+	}
+
+	@Override
+	public <T> Mono<T> run(Mono<T> toRun, Function<Throwable, Mono<T>> fallback) {
+		return Mono.defer(() -> {
+			Permit permit = this.breaker.acquire();
+			if (!permit.granted()) {
+				return fallback.apply(CloudBreakers.rejection(this.breaker));
+			}
+			long start = this.breaker.nanos();
+			AtomicBoolean released = new AtomicBoolean();
+			return withTimeout(toRun).doOnSuccess((value) -> release(permit, start, released, Outcome.SUCCESS))
+				.doOnError((error) -> release(permit, start, released, classify(error)))
+				.doOnCancel(() -> release(permit, start, released, Outcome.IGNORED))
+				.onErrorResume(fallback);
+		});
+	}
+
+	@Override
+	public <T> Flux<T> run(Flux<T> toRun, Function<Throwable, Flux<T>> fallback) {
+		return Flux.defer(() -> {
+			Permit permit = this.breaker.acquire();
+			if (!permit.granted()) {
+				return fallback.apply(CloudBreakers.rejection(this.breaker));
+			}
+			return recorded(withTimeout(toRun), permit).onErrorResume(fallback);
+		});
+	}
+
+	private <T> Flux<T> recorded(Flux<T> source, Permit permit) {
+		long start = this.breaker.nanos();
+		AtomicBoolean released = new AtomicBoolean();
+		return source.doOnComplete(() -> release(permit, start, released, Outcome.SUCCESS))
+			.doOnError((error) -> release(permit, start, released, classify(error)))
+			.doOnCancel(() -> release(permit, start, released, Outcome.IGNORED));
+	}
+
+	private Outcome classify(Throwable error) {
+		return this.breaker.config().classifier().classify(null, error);
+	}
+
+	private void release(Permit permit, long start, AtomicBoolean released, Outcome outcome) {
+		if (released.compareAndSet(false, true)) {
+			this.breaker.release(permit, outcome, this.breaker.nanos() - start);
+		}
+	}
+
+	private <T> Mono<T> withTimeout(Mono<T> source) {
+		Duration timeout = this.timeout;
+		return (timeout != null) ? source.timeout(timeout, Mono.error(() -> timedOut(timeout))) : source;
+	}
+
+	/** The whole sequence must complete in time, not each element. */
+	private <T> Flux<T> withTimeout(Flux<T> source) {
+		Duration timeout = this.timeout;
+		return (timeout != null) ? source.takeUntilOther(Mono.delay(timeout).then(Mono.error(() -> timedOut(timeout))))
+				: source;
+	}
+
+	private TimeoutException timedOut(Duration timeout) {
+		return new TimeoutException("breaker '" + this.breaker.name() + "': did not complete within " + timeout);
+	}
+
+	@Override
+	public String toString() {
+		return "ReactiveBreakerCircuitBreaker[" + this.breaker.name() + "]";
+	}
+
+}

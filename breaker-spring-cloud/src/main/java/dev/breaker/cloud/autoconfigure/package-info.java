@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of breaker's Spring Cloud CircuitBreaker factories.
+ */
+package dev.breaker.cloud.autoconfigure;

@@ -1,0 +1,4 @@
+/**
+ * Spring Cloud Gateway's {@code CircuitBreaker} route filter on breaker.
+ */
+package dev.breaker.cloud.gateway;

@@ -1,0 +1,239 @@
+package dev.breaker.cloud;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.cloud.autoconfigure.BreakerSpringCloudAutoConfiguration;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerOpenException;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.State;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.Customizer;
+import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class BreakerSpringCloudAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(BreakerAutoConfiguration.class, BreakerSpringCloudAutoConfiguration.class))
+		.withUserConfiguration(Ticking.class)
+		.withPropertyValues("breaker.defaults.failure-rate-threshold=0",
+				"breaker.instances.payments.consecutive-failures=2", "breaker.instances.payments.open-wait=7s");
+
+	@Test
+	void createsTheRegistrysBreakerConfiguredFromItsInstance() {
+		this.runner.run((context) -> {
+			Breaker breaker = factory(context.getBean(CircuitBreakerFactory.class)).create("payments").breaker();
+			assertThat(breaker).isSameAs(context.getBean(BreakerRegistry.class).breaker("payments"));
+			assertThat(breaker.config().consecutiveFailures()).isEqualTo(2);
+			assertThat(breaker.config().openWait()).isEqualTo(Duration.ofSeconds(7));
+			assertThat(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.isInstanceOf(ReactiveBreakerCircuitBreakerFactory.class);
+		});
+	}
+
+	@Test
+	void recordsOutcomesAndFallsBackWithTheCauseThenWithTheRejection() {
+		this.runner.run((context) -> {
+			BreakerCircuitBreaker payments = factory(context.getBean(CircuitBreakerFactory.class)).create("payments");
+			assertThat(payments.run(() -> "paid", (cause) -> "queued")).isEqualTo("paid");
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			for (int i = 0; i < 2; i++) {
+				assertThat(payments.<String>run(() -> {
+					throw new UncheckedIOException(new IOException("reset"));
+				}, (cause) -> {
+					seen.set(cause);
+					return "queued";
+				})).isEqualTo("queued");
+				assertThat(seen.get()).isInstanceOf(UncheckedIOException.class);
+			}
+			assertThat(payments.breaker().state()).isEqualTo(State.OPEN);
+			assertThat(payments.run(() -> "paid", (cause) -> {
+				seen.set(cause);
+				return "queued";
+			})).isEqualTo("queued");
+			assertThat(seen.get()).isInstanceOf(BreakerOpenException.class);
+			assertThat(payments.breaker().totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+			assertThat(payments.breaker().totals().calls(Outcome.FAILURE)).isEqualTo(2);
+			assertThat(payments.breaker().totals().rejected()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aGroupIsTheDependencysBreakerAndTheIdItsChild() {
+		this.runner.run((context) -> {
+			BreakerCircuitBreaker charge = factory(context.getBean(CircuitBreakerFactory.class)).create("charge",
+					"payments");
+			assertThat(charge.breaker().name()).isEqualTo("payments:charge");
+			assertThat(charge.breaker().config().consecutiveFailures()).isEqualTo(2);
+			BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+			registry.breaker("payments").forceOpen();
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			charge.run(() -> "paid", (cause) -> {
+				seen.set(cause);
+				return "queued";
+			});
+			assertThat(seen.get()).isSameAs(registry.breaker("payments").rejection());
+		});
+	}
+
+	@Test
+	void aCustomizerConfiguresABreakerOverItsProperties() {
+		this.runner.withUserConfiguration(Customized.class).run((context) -> {
+			Breaker payments = context.getBean(BreakerRegistry.class).breaker("payments");
+			assertThat(payments.config().consecutiveFailures()).isEqualTo(1);
+			assertThat(payments.config().openWait()).isEqualTo(Duration.ofSeconds(7));
+		});
+	}
+
+	@Test
+	void refusesConfigurationOnceTheRegistryIsBuilt() {
+		this.runner.run((context) -> assertThatIllegalStateException()
+			.isThrownBy(() -> factory(context.getBean(CircuitBreakerFactory.class))
+				.configure((builder) -> builder.tune((config) -> config.consecutiveFailures(1)), "payments"))
+			.withMessage("configure(...) on breaker's Spring Cloud factory after the breaker registry was built: "
+					+ "call it from a Customizer bean, or configure breaker.instances.<id>"));
+	}
+
+	@Test
+	void reactiveCallsAreRecordedWhenTheyTerminateAndFallBackWhenRejected() {
+		this.runner.run((context) -> {
+			ReactiveBreakerCircuitBreaker payments = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("payments");
+			Mono<String> paid = Mono.just("paid");
+			assertThat(payments.run(paid, (cause) -> Mono.just("queued")).block()).isEqualTo("paid");
+			assertThat(payments.run(Flux.just("a", "b"), (cause) -> Flux.just("x")).collectList().block())
+				.containsExactly("a", "b");
+			Mono<String> failing = Mono.error(new IOException("reset"));
+			assertThat(payments.run(failing, (cause) -> Mono.just("queued " + cause.getClass().getSimpleName()))
+				.block()).isEqualTo("queued IOException");
+			assertThat(payments.run(Flux.<String>error(new IOException("reset")), (cause) -> Flux.just("x"))
+				.collectList()
+				.block()).containsExactly("x");
+			assertThat(payments.breaker().state()).isEqualTo(State.OPEN);
+			assertThat(payments.run(paid, (cause) -> Mono.just("queued " + cause.getClass().getSimpleName()))
+				.block()).isEqualTo("queued BreakerOpenException");
+			assertThat(payments.breaker().totals().calls(Outcome.SUCCESS)).isEqualTo(2);
+			assertThat(payments.breaker().totals().calls(Outcome.FAILURE)).isEqualTo(2);
+			assertThat(payments.breaker().totals().rejected()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aReactiveCallThatOutlivesItsTimeoutIsATimeout() {
+		this.runner.withPropertyValues("breaker.instances.slow.timeout=50ms").run((context) -> {
+			ReactiveBreakerCircuitBreaker slow = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("slow");
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			String answer = slow.run(Mono.<String>never(), (cause) -> {
+				seen.set(cause);
+				return Mono.just("late");
+			}).block(Duration.ofSeconds(30));
+			assertThat(answer).isEqualTo("late");
+			assertThat(seen.get()).isInstanceOf(TimeoutException.class)
+				.hasMessage("breaker 'slow': did not complete within PT0.05S");
+			assertThat(slow.breaker().totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aCancelledSubscriptionIsIgnored() {
+		this.runner.run((context) -> {
+			ReactiveBreakerCircuitBreaker payments = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("payments");
+			payments.run(Mono.<String>never(), (cause) -> Mono.just("x")).subscribe().dispose();
+			assertThat(payments.breaker().totals().calls(Outcome.IGNORED)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void isOffWithItsProperty() {
+		this.runner.withPropertyValues("spring.cloud.circuitbreaker.breaker.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(CircuitBreakerFactory.class)
+				.doesNotHaveBean(ReactiveCircuitBreakerFactory.class)
+				.hasSingleBean(BreakerRegistry.class));
+	}
+
+	@Test
+	void isOffWithoutSpringCloudCircuitBreaker() {
+		this.runner.withClassLoader(new FilteredClassLoader(CircuitBreakerFactory.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(CloudBreakers.class)
+				.hasSingleBean(BreakerRegistry.class));
+	}
+
+	@Test
+	void isOffWithBreakerOff() {
+		this.runner.withPropertyValues("breaker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(CircuitBreakerFactory.class));
+	}
+
+	@Test
+	void usersFactoryWins() {
+		this.runner.withUserConfiguration(UsersFactory.class)
+			.run((context) -> assertThat(context.getBean(CircuitBreakerFactory.class))
+				.isSameAs(context.getBean(UsersFactory.class).factory));
+	}
+
+	private static BreakerCircuitBreakerFactory factory(CircuitBreakerFactory<?, ?> factory) {
+		return (BreakerCircuitBreakerFactory) factory;
+	}
+
+	private static ReactiveBreakerCircuitBreakerFactory reactive(ReactiveCircuitBreakerFactory<?, ?> factory) {
+		return (ReactiveBreakerCircuitBreakerFactory) factory;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Ticking {
+
+		@Bean
+		ManualTicker ticker() {
+			return new ManualTicker();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Customized {
+
+		@Bean
+		Customizer<BreakerCircuitBreakerFactory> strictPayments() {
+			return (factory) -> factory.configure((builder) -> builder.tune((config) -> config.consecutiveFailures(1)),
+					"payments");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UsersFactory {
+
+		final BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(
+				new CloudBreakers(() -> BreakerRegistry.builder().build(), (id) -> dev.breaker.core.BreakerConfig.defaults(),
+						(id) -> null));
+
+		@Bean
+		CircuitBreakerFactory<?, ?> usersFactory() {
+			return this.factory;
+		}
+
+	}
+
+}
