@@ -110,7 +110,7 @@ class LivePageBrowserTests {
 		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "CLOSED"));
 		wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".breaker[data-name='recommendations']")));
 
-		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
+		click(wait, "button[data-dependency='payments'][data-mode='wedged']");
 		wait.until(ExpectedConditions.presenceOfElementLocated(
 				By.cssSelector("button.active[data-dependency='payments'][data-mode='wedged']")));
 
@@ -118,7 +118,15 @@ class LivePageBrowserTests {
 		wait.until(ExpectedConditions.textToBePresentInElementLocated(
 				By.cssSelector(".breaker[data-name='payments'] .transitions"), "CLOSED → OPEN"));
 
-		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='healthy']")).click();
+		click(wait, "button[data-dependency='payments'][data-mode='healthy']");
+	}
+
+	/** Clicks the element, looked up again if the page redrew it (every second) between lookup and click. */
+	private static void click(WebDriverWait wait, String css) {
+		wait.until((driver) -> {
+			driver.findElement(By.cssSelector(css)).click();
+			return true;
+		});
 	}
 
 }
