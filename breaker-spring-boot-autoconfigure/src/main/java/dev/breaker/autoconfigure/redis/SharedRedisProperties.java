@@ -47,6 +47,19 @@ public class SharedRedisProperties {
     private Duration startupSyncTimeout = Duration.ofSeconds(2);
 
     /**
+     * How many distinct replicas must trip a breaker within its open wait before it opens on every replica; until then
+     * a trip stays on the replica that made it (its own network, its own bad node). 1: any replica's trip opens the
+     * fleet. The fleet window's trips, and a failed probe made for the fleet, open the fleet whatever the quorum.
+     */
+    private int quorum = 2;
+
+    /**
+     * Secret shared by the replicas: every message and value they write to Redis then carries an HMAC-SHA256, and
+     * unsigned, forged or stale ones are dropped and counted. Empty: no signing. At least 16 characters.
+     */
+    private String signingKey = "";
+
+    /**
      * Whether breakers also trip on the fleet's combined failure rate: replicas add their window counts to Redis.
      */
     private boolean fleetWindow = false;
@@ -111,6 +124,22 @@ public class SharedRedisProperties {
 
     public void setStartupSyncTimeout(Duration startupSyncTimeout) {
         this.startupSyncTimeout = startupSyncTimeout;
+    }
+
+    public int getQuorum() {
+        return quorum;
+    }
+
+    public void setQuorum(int quorum) {
+        this.quorum = quorum;
+    }
+
+    public String getSigningKey() {
+        return signingKey;
+    }
+
+    public void setSigningKey(String signingKey) {
+        this.signingKey = signingKey;
     }
 
     public boolean isFleetWindow() {

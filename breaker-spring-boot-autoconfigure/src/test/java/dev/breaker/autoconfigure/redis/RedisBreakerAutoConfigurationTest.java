@@ -20,12 +20,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RedisBreakerAutoConfigurationTest {
 
     private static RedisServerHarness redis;
@@ -47,6 +52,24 @@ class RedisBreakerAutoConfigurationTest {
     private ApplicationContextRunner enabled() {
         return runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
                 "spring.data.redis.port=" + redis.port());
+    }
+
+    @Test
+    void saysAtStartUpThatSpringBootsRedisHealthCanTakeTheReplicaOutOfTheLoadBalancer(CapturedOutput output) {
+        enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class)).run(context -> {
+            assertThat(context).hasNotFailed().hasBean("redisHealthContributor");
+            assertThat(output.getAll()).contains("Fleet mode is on and Spring Boot's Redis health indicator is active")
+                    .contains("management.health.redis.enabled=false");
+        });
+    }
+
+    @Test
+    void saysNothingOfRedisHealthWhenItIsSwitchedOff(CapturedOutput output) {
+        enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class))
+                .withPropertyValues("management.health.redis.enabled=false").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean("redisHealthContributor");
+                    assertThat(output.getAll()).doesNotContain("Redis health indicator is active");
+                });
     }
 
     @Test
