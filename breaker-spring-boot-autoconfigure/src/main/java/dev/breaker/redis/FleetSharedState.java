@@ -3,12 +3,16 @@ package dev.breaker.redis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.breaker.actuate.endpoint.OperatorOverride;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.State;
 
 /**
  * Fleet mode as the breakers endpoint shows it: the Redis store's status for the replica, and each breaker's fleet
  * view. Both come from this replica's memory ({@link SharedStoreStatus}, {@link FleetSync#view(String)}), never from
- * a Redis round trip, so the endpoint answers at once while Redis is slow or down, and says so.
+ * a Redis round trip, so the endpoint answers at once while Redis is slow or down, and says so. Operators' overrides
+ * made through the endpoint reach every replica unless they ask for this replica only.
  */
 public final class FleetSharedState implements SharedBreakerState {
 
@@ -59,5 +63,17 @@ public final class FleetSharedState implements SharedBreakerState {
         }
         shown.put("override", override);
         return shown;
+    }
+
+    @Override
+    public boolean override(Breaker breaker, OperatorOverride override, boolean fleetWide) {
+        State state = switch (override) {
+            case FORCED_OPEN -> State.FORCED_OPEN;
+            case DISABLED -> State.DISABLED;
+            case HALF_OPEN -> State.HALF_OPEN;
+            case CLOSED -> State.CLOSED;
+        };
+        sync.override(breaker, state, fleetWide);
+        return true;
     }
 }
