@@ -57,10 +57,11 @@ final class FleetOverrides {
         }
         FleetMessage announcement = sync.trust().issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(),
                 here(state, true));
-        sync.inOrder(entry, () -> {
-            // applied here as soon as it is sent: this replica's view shows it at once, and its own echo is then a duplicate
-            sync.peers().apply(announcement, sync.nextSequence(), Long.MAX_VALUE);
-            return sync.store().override(announcement);
-        });
+        // this replica's view shows it at once (the endpoint's answer too); its own echo is then a duplicate
+        entry.overridden(announcement, sync.nextSequence());
+        if (state == State.CLOSED) {
+            entry.untie();
+        }
+        sync.inOrder(entry, () -> sync.store().override(announcement));
     }
 }

@@ -1,6 +1,7 @@
 package dev.breaker.redis;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.breaker.actuate.endpoint.OperatorOverride;
@@ -58,7 +59,7 @@ public final class FleetSharedState implements SharedBreakerState {
         if (view.override() != null) {
             override = new LinkedHashMap<>();
             override.put("state", view.override().state().name());
-            override.put("scope", view.override().scope().name().toLowerCase(java.util.Locale.ROOT));
+            override.put("scope", view.override().scope().name().toLowerCase(Locale.ROOT));
             override.put("replica", view.override().replica());
         }
         shown.put("override", override);

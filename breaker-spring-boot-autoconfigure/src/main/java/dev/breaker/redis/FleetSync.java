@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.breaker.core.Breaker;
@@ -52,7 +53,7 @@ public final class FleetSync implements AutoCloseable {
     private final PeerMessages peers = new PeerMessages(this);
     private final Reconciler reconciler = new Reconciler(this);
     private final ProbeShare probes = new ProbeShare(this);
-    private long sequence;
+    private final AtomicLong sequence = new AtomicLong();
     private volatile boolean closed;
 
     public FleetSync(BreakerRegistry registry, SharedStoreStatus status, RedisURI uri, FleetSettings settings) {
@@ -184,13 +185,13 @@ public final class FleetSync implements AutoCloseable {
         return closed;
     }
 
-    /** The sequence number of the last announcement applied (sync thread): a read sent now is older than any after it. */
+    /** The sequence number of the last change applied: a read sent now is older than any change after it. */
     long sequence() {
-        return sequence;
+        return sequence.get();
     }
 
     long nextSequence() {
-        return ++sequence;
+        return sequence.incrementAndGet();
     }
 
     /** The first full read of the fleet's state is done. */

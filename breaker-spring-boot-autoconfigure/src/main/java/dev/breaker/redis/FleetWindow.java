@@ -1,5 +1,6 @@
 package dev.breaker.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,6 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
 import dev.breaker.core.Totals;
-import java.time.Duration;
 
 /**
  * The fleet-wide window: every flush interval each replica stores its breakers' counts of the current bucket in

@@ -1,5 +1,7 @@
 package dev.breaker.redis;
 
+import java.time.Duration;
+
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
@@ -79,7 +81,7 @@ final class LocalTransitions {
         long remaining = entry.remainingMillis(System.nanoTime());
         if (remaining > 0) {
             FleetEntry opened = entry;
-            breaker.openFromPeer(java.time.Duration.ofMillis(Math.min(remaining, breaker.config().maxOpenWait().toMillis())),
+            breaker.openFromPeer(Duration.ofMillis(Math.min(remaining, breaker.config().maxOpenWait().toMillis())),
                     sync.peerReason(entry.replica(), entry.reason()));
             String episode = entry.episode();
             sync.submit(() -> {

@@ -136,7 +136,7 @@ final class Reconciler {
                 entry.overridden(ended, sync.nextSequence());
                 State state = breaker.state();
                 if (state == State.FORCED_OPEN || state == State.DISABLED) {
-                    breaker.override(State.CLOSED, FleetOverrides.fromPeer(ended.replica(), State.CLOSED), true);
+                    breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
                 }
             }
             republish(breaker, entry, pass.redisForgot);

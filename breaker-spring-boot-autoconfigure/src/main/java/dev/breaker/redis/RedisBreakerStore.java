@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 
+import dev.breaker.core.State;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisURI;
@@ -211,7 +212,7 @@ public final class RedisBreakerStore implements AutoCloseable {
                     }
                     try {
                         return new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0,
-                                dev.breaker.core.State.valueOf(v.get(0)), v.get(1), Long.parseLong(v.get(3)), v.get(2), v.get(4));
+                                State.valueOf(v.get(0)), v.get(1), Long.parseLong(v.get(3)), v.get(2), v.get(4));
                     } catch (IllegalArgumentException malformed) {
                         throw new MalformedException("override state '" + Printable.of(v.get(0), 20) + "' or issued '"
                                 + Printable.of(v.get(3), 20) + "' cannot be read");

@@ -5,12 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.core.State;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -116,7 +119,7 @@ class RedisBreakerStoreTest {
         assertThat(store.open(open("payments", "e1", 10_000), null).join().opened()).isTrue();
 
         admin.redis().del(keys.state("payments"));
-        admin.redis().hset(keys.state("payments"), java.util.Map.of("state", "OPEN", "episode", "junk", "ttl", "soon"));
+        admin.redis().hset(keys.state("payments"), Map.of("state", "OPEN", "episode", "junk", "ttl", "soon"));
         assertThat(store.open(open("payments", "e2", 10_000), null).join().opened()).isTrue();
     }
 
@@ -211,10 +214,10 @@ class RedisBreakerStoreTest {
             admin.redis().hset(keys.state("junk-" + i), "x", "1");
         }
         store.open(open("payments", "e1", 10_000), null).join();
-        store.override(new FleetMessage(FleetMessage.Kind.OVERRIDE, "quotes", "", 0, dev.breaker.core.State.FORCED_OPEN, "a", 1,
+        store.override(new FleetMessage(FleetMessage.Kind.OVERRIDE, "quotes", "", 0, State.FORCED_OPEN, "a", 1,
                 "operator", "")).join();
 
-        List<String> found = new java.util.ArrayList<>();
+        List<String> found = new ArrayList<>();
         String cursor = "0";
         int pages = 0;
         do {
@@ -229,7 +232,7 @@ class RedisBreakerStoreTest {
 
         assertThat(found).contains(keys.state("payments"), keys.override("quotes"));
         assertThat(pages).isGreaterThan(1);
-        assertThat(store.readOverride("quotes").join().override()).isEqualTo(dev.breaker.core.State.FORCED_OPEN);
+        assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.FORCED_OPEN);
     }
 
     @Test

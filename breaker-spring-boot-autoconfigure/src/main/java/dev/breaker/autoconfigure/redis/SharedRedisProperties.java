@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class SharedRedisProperties {
 
     /**
-     * Whether breakers share trips, closes and half-open probes with the other replicas through Redis.
+     * Whether breakers share trips, closes, half-open probes and operators' overrides with the other replicas through
+     * Redis.
      */
     private boolean enabled = false;
 
@@ -36,7 +37,8 @@ public class SharedRedisProperties {
     private Duration timeout = Duration.ofMillis(500);
 
     /**
-     * Longest pause between attempts to reach Redis while it is down.
+     * Longest pause between attempts to reach Redis while it is down. The store's status is true within twice this:
+     * every half interval a cheap ping that fails after half an interval.
      */
     private Duration reconnectInterval = Duration.ofSeconds(1);
 

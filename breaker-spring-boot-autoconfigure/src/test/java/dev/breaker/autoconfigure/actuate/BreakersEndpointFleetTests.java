@@ -76,6 +76,10 @@ class BreakersEndpointFleetTests {
 		assertThat(shared.get("replicaId").asString()).isEqualTo("endpoint-replica");
 		assertThat(shared.get("up").asBoolean()).isTrue();
 		assertThat(shared.get("lastSync").asString()).isNotEmpty();
+		assertThat(shared.get("quorum").asInt()).isEqualTo(1);
+		assertThat(shared.get("signed").asBoolean()).isFalse();
+		assertThat(shared.get("rejectedMessages").asLong()).isZero();
+		assertThat(shared.get("fleetOnlyBreakers").asInt()).isZero();
 		// the trip reaches Redis on the sync thread; the fleet view shows the generation Redis gave it
 		await().atMost(BOUND).until(() -> fleet("fleet-ledger").get("generation").asLong() > 0);
 		Actuator.Response response = this.actuator.get("breakers/fleet-ledger");
@@ -87,6 +91,8 @@ class BreakersEndpointFleetTests {
 		assertThat(fleet.get("remainingMillis").asLong()).isBetween(1L, 30_000L);
 		assertThat(fleet.get("replica").asString()).isEqualTo("endpoint-replica");
 		assertThat(fleet.get("reason").asString()).isEqualTo("consecutive failures 3 >= 3");
+		assertThat(fleet.get("episode").asString()).isNotEmpty();
+		assertThat(fleet.get("override").isNull()).isTrue();
 		assertThat(this.actuator.get("breakers").json().get("breakers").get("fleet-ledger").get("state").asString())
 			.isEqualTo("OPEN");
 	}

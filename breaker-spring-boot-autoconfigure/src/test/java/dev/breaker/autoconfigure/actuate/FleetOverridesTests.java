@@ -1,11 +1,10 @@
 package dev.breaker.autoconfigure.actuate;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -21,6 +20,8 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
+import dev.breaker.redis.FleetKeys;
+import dev.breaker.redis.RedisAdmin;
 import dev.breaker.redis.RedisServerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,131 +29,125 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * In fleet mode an operator's override on one replica's endpoint applies on every replica, also on replicas started
- * later, unless it says {@code "scope": "replica"}. Each replica is a whole web application on its own port.
+ * later, unless it says {@code "scope": "replica"}. Each replica is a whole web application on its own port; the
+ * fleet (two replicas) is started once for the class.
  */
 class FleetOverridesTests {
 
 	private static final Duration PROPAGATION = Duration.ofSeconds(3);
 
-	private final List<ConfigurableApplicationContext> replicas = new ArrayList<>();
+	private static RedisServerHarness redis;
 
-	private RedisServerHarness redis;
+	private static RedisAdmin admin;
 
-	@BeforeEach
-	void startRedis() {
-		this.redis = RedisServerHarness.start();
+	private static ConfigurableApplicationContext r1;
+
+	private static ConfigurableApplicationContext r2;
+
+	@BeforeAll
+	static void startFleet() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+		r1 = replica("r1");
+		r2 = replica("r2");
 	}
 
-	@AfterEach
-	void stopAll() {
-		this.replicas.forEach(ConfigurableApplicationContext::close);
-		this.redis.close();
+	@AfterAll
+	static void stopFleet() {
+		r2.close();
+		r1.close();
+		admin.close();
+		redis.close();
 	}
+
+	// each test has a breaker of its own, so the fleet's standing overrides of one never meet another
 
 	@Test
-	void aForcedOpenOnOneReplicaAppliesOnEveryReplica() {
-		ConfigurableApplicationContext r1 = replica("r1");
-		ConfigurableApplicationContext r2 = replica("r2");
-		ConfigurableApplicationContext r3 = replica("r3");
-
-		Actuator.Response response = actuator(r1).postJson("breakers/payments", "{\"state\": \"FORCED_OPEN\"}");
+	void aForcedOpenOnOneReplicaAppliesOnEveryReplicaAndOnReplicasStartedLater() {
+		Actuator.Response response = actuator(r1).postJson("breakers/forced", "{\"state\": \"FORCED_OPEN\"}");
 
 		assertThat(response.status()).isEqualTo(200);
-		assertThat(payments(r1).state()).isEqualTo(State.FORCED_OPEN);
-		await().atMost(PROPAGATION).until(() -> payments(r2).state() == State.FORCED_OPEN
-				&& payments(r3).state() == State.FORCED_OPEN);
-		assertThat(last(payments(r1)).reason()).isEqualTo("operator: FORCED_OPEN on every replica");
-		assertThat(last(payments(r2)).reason()).isEqualTo("operator on r1: FORCED_OPEN on every replica");
-		assertThat(last(payments(r2)).remote()).isTrue();
-		JsonNode override = actuator(r3).get("breakers/payments").json().get("fleet").get("override");
+		assertThat(breaker(r1, "forced").state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(response.json().get("fleet").get("override").get("scope").asString()).isEqualTo("fleet");
+		await().atMost(PROPAGATION).until(() -> breaker(r2, "forced").state() == State.FORCED_OPEN);
+		assertThat(last(breaker(r1, "forced")).reason()).isEqualTo("operator: FORCED_OPEN on every replica");
+		assertThat(last(breaker(r2, "forced")).reason()).isEqualTo("operator on r1: FORCED_OPEN on every replica");
+		assertThat(last(breaker(r2, "forced")).remote()).isTrue();
+		JsonNode override = actuator(r2).get("breakers/forced").json().get("fleet").get("override");
 		assertThat(override.get("state").asString()).isEqualTo("FORCED_OPEN");
 		assertThat(override.get("scope").asString()).isEqualTo("fleet");
 		assertThat(override.get("replica").asString()).isEqualTo("r1");
+
+		ConfigurableApplicationContext late = replica("late");
+		try {
+			assertThat(breaker(late, "forced").state()).isEqualTo(State.FORCED_OPEN);
+			assertThat(last(breaker(late, "forced")).reason()).isEqualTo("operator on r1: FORCED_OPEN on every replica");
+		}
+		finally {
+			late.close();
+		}
 	}
 
 	@Test
 	void aDisabledOnOneReplicaAppliesOnEveryReplica() {
-		ConfigurableApplicationContext r1 = replica("r1");
-		ConfigurableApplicationContext r2 = replica("r2");
+		actuator(r2).postJson("breakers/disabled", "{\"state\": \"DISABLED\"}");
 
-		actuator(r2).postJson("breakers/payments", "{\"state\": \"DISABLED\"}");
-
-		await().atMost(PROPAGATION).until(() -> payments(r1).state() == State.DISABLED);
-	}
-
-	@Test
-	void aReplicaStartedLaterHonoursAStandingOverride() {
-		ConfigurableApplicationContext r1 = replica("r1");
-		actuator(r1).postJson("breakers/payments", "{\"state\": \"FORCED_OPEN\"}");
-		actuator(r1).postJson("breakers/quotes", "{\"state\": \"DISABLED\"}");
-
-		ConfigurableApplicationContext late = replica("late");
-
-		assertThat(payments(late).state()).isEqualTo(State.FORCED_OPEN);
-		assertThat(registry(late).breaker("quotes").state()).isEqualTo(State.DISABLED);
-		assertThat(last(payments(late)).reason()).isEqualTo("operator on r1: FORCED_OPEN on every replica");
+		await().atMost(PROPAGATION).until(() -> breaker(r1, "disabled").state() == State.DISABLED);
+		assertThat(admin.redis().hget(KEYS.override("disabled"), "state")).isEqualTo("DISABLED");
 	}
 
 	@Test
 	void aResetOnAnyReplicaEndsTheOverrideOnEveryReplica() {
-		ConfigurableApplicationContext r1 = replica("r1");
-		ConfigurableApplicationContext r2 = replica("r2");
-		actuator(r1).postJson("breakers/payments", "{\"state\": \"FORCED_OPEN\"}");
-		await().atMost(PROPAGATION).until(() -> payments(r2).state() == State.FORCED_OPEN);
+		actuator(r1).postJson("breakers/reset", "{\"state\": \"FORCED_OPEN\"}");
+		await().atMost(PROPAGATION).until(() -> breaker(r2, "reset").state() == State.FORCED_OPEN);
 
-		Actuator.Response response = actuator(r2).delete("breakers/payments");
+		Actuator.Response response = actuator(r2).delete("breakers/reset");
 
 		assertThat(response.status()).isEqualTo(200);
-		await().atMost(PROPAGATION).until(() -> payments(r1).state() == State.CLOSED);
-		assertThat(last(payments(r1)).reason()).isEqualTo("operator on r2: CLOSED on every replica");
-		ConfigurableApplicationContext late = replica("late");
-		assertThat(payments(late).state()).isEqualTo(State.CLOSED);
+		await().atMost(PROPAGATION).until(() -> breaker(r1, "reset").state() == State.CLOSED);
+		assertThat(last(breaker(r1, "reset")).reason()).isEqualTo("operator on r2: CLOSED on every replica");
+		assertThat(admin.redis().exists(KEYS.override("reset"))).isZero(); // replicas started later start CLOSED
 	}
 
 	@Test
 	void aClosedOnOneReplicaClosesAnOpenCircuitOnEveryReplica() {
-		ConfigurableApplicationContext r1 = replica("r1");
-		ConfigurableApplicationContext r2 = replica("r2");
-		Calls.fail(payments(r2), 3);
-		assertThat(payments(r2).state()).isEqualTo(State.OPEN);
+		Calls.fail(breaker(r2, "tripped"), 3);
+		assertThat(breaker(r2, "tripped").state()).isEqualTo(State.OPEN);
 
-		actuator(r1).postJson("breakers/payments", "{\"state\": \"CLOSED\"}");
+		actuator(r1).postJson("breakers/tripped", "{\"state\": \"CLOSED\"}");
 
-		await().atMost(PROPAGATION).until(() -> payments(r2).state() == State.CLOSED);
+		await().atMost(PROPAGATION).until(() -> breaker(r2, "tripped").state() == State.CLOSED);
 	}
 
 	@Test
 	void scopeReplicaKeepsTheOverrideOnThatReplica() {
-		ConfigurableApplicationContext r1 = replica("r1");
-		ConfigurableApplicationContext r2 = replica("r2");
-
-		Actuator.Response response = actuator(r1).postJson("breakers/payments",
+		Actuator.Response response = actuator(r1).postJson("breakers/local-only",
 				"{\"state\": \"FORCED_OPEN\", \"scope\": \"replica\"}");
 
 		assertThat(response.status()).isEqualTo(200);
-		assertThat(payments(r1).state()).isEqualTo(State.FORCED_OPEN);
-		assertThat(last(payments(r1)).reason()).isEqualTo("operator: FORCED_OPEN on this replica only");
-		await().pollDelay(Duration.ofMillis(800)).atMost(PROPAGATION).until(() -> true);
-		assertThat(payments(r2).state()).isEqualTo(State.CLOSED);
+		assertThat(breaker(r1, "local-only").state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(last(breaker(r1, "local-only")).reason()).isEqualTo("operator: FORCED_OPEN on this replica only");
 		JsonNode override = response.json().get("fleet").get("override");
 		assertThat(override.get("scope").asString()).isEqualTo("replica");
-		assertThat(replica("late").getBean(BreakerRegistry.class).breaker("payments").state()).isEqualTo(State.CLOSED);
+		await().pollDelay(Duration.ofMillis(800)).atMost(PROPAGATION).until(() -> true);
+		assertThat(breaker(r2, "local-only").state()).isEqualTo(State.CLOSED);
+		assertThat(admin.redis().exists(KEYS.override("local-only"))).isZero();
 	}
 
 	@Test
 	void anUnknownScopeIsABadRequestThatNamesTheAllowedScopes() {
-		ConfigurableApplicationContext r1 = replica("r1");
-
-		Actuator.Response response = actuator(r1).postJson("breakers/payments",
+		Actuator.Response response = actuator(r1).postJson("breakers/galaxy",
 				"{\"state\": \"FORCED_OPEN\", \"scope\": \"galaxy\"}");
 
 		assertThat(response.status()).isEqualTo(400);
 		assertThat(response.json().get("error").asString())
 			.isEqualTo("'scope' must be one of fleet, replica but was 'galaxy'");
-		assertThat(payments(r1).state()).isEqualTo(State.CLOSED);
+		assertThat(breaker(r1, "galaxy").state()).isEqualTo(State.CLOSED);
 	}
 
-	private ConfigurableApplicationContext replica(String id) {
+	private static final FleetKeys KEYS = new FleetKeys("breaker:");
+
+	private static ConfigurableApplicationContext replica(String id) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(FleetWebApplication.class)
 			.web(WebApplicationType.SERVLET)
 			.bannerMode(Banner.Mode.OFF)
@@ -162,12 +157,12 @@ class FleetOverridesTests {
 					"breaker.defaults.open-wait=30s", "breaker.shared.redis.enabled=true",
 					"breaker.shared.redis.replica-id=" + id, "breaker.shared.redis.reconnect-interval=200ms",
 					"breaker.shared.redis.startup-sync-timeout=3s", "spring.data.redis.host=127.0.0.1",
-					"spring.data.redis.port=" + this.redis.port())
+					"spring.data.redis.port=" + redis.port())
 			.run();
-		this.replicas.add(context);
 		BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-		registry.breaker("payments");
-		registry.breaker("quotes");
+		for (String name : List.of("forced", "disabled", "reset", "tripped", "local-only", "galaxy")) {
+			registry.breaker(name);
+		}
 		return context;
 	}
 
@@ -175,12 +170,8 @@ class FleetOverridesTests {
 		return new Actuator(((WebServerApplicationContext) context).getWebServer().getPort());
 	}
 
-	private static BreakerRegistry registry(ConfigurableApplicationContext context) {
-		return context.getBean(BreakerRegistry.class);
-	}
-
-	private static Breaker payments(ConfigurableApplicationContext context) {
-		return registry(context).breaker("payments");
+	private static Breaker breaker(ConfigurableApplicationContext context, String name) {
+		return context.getBean(BreakerRegistry.class).breaker(name);
 	}
 
 	private static Transition last(Breaker breaker) {

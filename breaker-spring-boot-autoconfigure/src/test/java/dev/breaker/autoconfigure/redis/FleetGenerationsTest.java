@@ -1,7 +1,6 @@
 package dev.breaker.autoconfigure.redis;
 
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTest.failTimes;
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;

@@ -153,6 +153,35 @@ class RedisBreakerAutoConfigurationTest {
     }
 
     @Test
+    void aQuorumBelowOneStopsStartUpNamingTheProperty() {
+        enabled().withPropertyValues("breaker.shared.redis.quorum=0").run(context -> assertThat(context)
+                .getFailure().rootCause()
+                .isInstanceOf(InvalidBreakerPropertyException.class)
+                .hasMessage("Invalid value '0' for property 'breaker.shared.redis.quorum'; allowed: 1 or more "
+                        + "(1: any replica's trip opens the fleet)"));
+    }
+
+    @Test
+    void aShortSigningKeyStopsStartUpWithoutEchoingIt() {
+        enabled().withPropertyValues("breaker.shared.redis.signing-key=hunter2!!").run(context -> assertThat(context)
+                .getFailure().rootCause()
+                .isInstanceOf(InvalidBreakerPropertyException.class)
+                .hasMessage("Invalid value '<9 characters>' for property 'breaker.shared.redis.signing-key'; allowed: empty "
+                        + "(no signing), or a secret of at least 16 characters shared by every replica")
+                .message().doesNotContain("hunter2"));
+    }
+
+    @Test
+    void theQuorumAndTheSigningKeyReachTheFleet() {
+        enabled().withPropertyValues("breaker.shared.redis.quorum=3", "breaker.shared.redis.signing-key=a-secret-of-the-fleet")
+                .run(context -> {
+                    assertThat(context.getBean(FleetSync.class).settings().quorum()).isEqualTo(3);
+                    assertThat(context.getBean(FleetSync.class).settings().signingKey()).isEqualTo("a-secret-of-the-fleet");
+                    assertThat(context.getBean(FleetSync.class).settings().toString()).doesNotContain("a-secret-of-the-fleet");
+                });
+    }
+
+    @Test
     void startsEvenWhenRedisIsUnreachable() {
         runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
                 "spring.data.redis.port=1", "breaker.shared.redis.startup-sync-timeout=200ms").run(context -> {
