@@ -7,10 +7,15 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
+import dev.breaker.redis.RedisAdmin;
 import dev.breaker.redis.RedisServerHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,15 +32,18 @@ class FleetQuorumTest {
 
     private final List<Replica> replicas = new ArrayList<>();
     private RedisServerHarness redis;
+    private RedisAdmin admin;
 
     @BeforeEach
     void startRedis() {
         redis = RedisServerHarness.start();
+        admin = new RedisAdmin(redis);
     }
 
     @AfterEach
     void stopAll() {
         replicas.forEach(Replica::close);
+        admin.close();
         redis.close();
     }
 
@@ -90,6 +98,36 @@ class FleetQuorumTest {
 
         await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
         assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void replicasTrippingAtOnceOpenOneEpisode() throws Exception {
+        List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"), replica("d"));
+        fleet.forEach(r -> r.breaker("payments"));
+        List<String> announced = admin.listen("breaker:transitions");
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService trippers = Executors.newFixedThreadPool(fleet.size());
+        try {
+            for (Replica replica : fleet) {
+                trippers.execute(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    failTimes(replica.breaker("payments"), 3);
+                });
+            }
+            go.countDown();
+
+            await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> !r.sync().view("payments").episode().isEmpty()));
+            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
+            assertThat(announced).as("announcements").hasSize(1);
+            assertThat(fleet.stream().map(r -> r.sync().view("payments").episode()).distinct()).hasSize(1);
+        } finally {
+            trippers.shutdown();
+            trippers.awaitTermination(5, TimeUnit.SECONDS);
+        }
     }
 
     @Test

@@ -59,6 +59,23 @@ class FleetSigningTest {
     }
 
     @Test
+    void aReplayedAnnouncementOfAnEndedEpisodeIsIgnored() {
+        Replica a = replica("a", KEY, 1);
+        Replica b = replica("b", KEY, 1);
+        b.breaker("payments");
+        List<String> announced = admin.listen("breaker:transitions");
+        failTimes(a.breaker("payments"), 3);
+        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+        a.breaker("payments").reset();
+        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
+
+        admin.publish("breaker:transitions", announced.get(0)); // the signed open, captured off the channel
+
+        await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+        assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
+    }
+
+    @Test
     void anUnsignedMessageIsDroppedAndCounted() {
         Replica b = replica("b", KEY, 1);
         b.breaker("payments");
