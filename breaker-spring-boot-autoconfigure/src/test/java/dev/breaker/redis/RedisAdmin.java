@@ -85,7 +85,8 @@ public final class RedisAdmin implements AutoCloseable {
 
     private static void signal(long pid, String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).inheritIO().start();
+            // the shell's own kill: no procps package needed on a minimal machine
+            Process kill = new ProcessBuilder("sh", "-c", "kill " + signal + " " + pid).inheritIO().start();
             if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill " + signal + " " + pid + " failed");
             }
