@@ -18,6 +18,8 @@ final class FleetEntry {
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final int MOST_DISTRUSTED = 16;
+    /** Ended episodes remembered, so a late or replayed announcement of one is no news. */
+    private static final int REMEMBERED = 64;
 
     // the fleet's state as last heard
     private String episode = "";
@@ -25,7 +27,7 @@ final class FleetEntry {
     private long openUntilNanos;
     private String replica = "";
     private String reason = "";
-    private String closedEpisode = "";
+    private final Set<String> ended = new LinkedHashSet<>();
     private long applied;
     private long changedAt;
     private FleetMessage override;
@@ -46,14 +48,25 @@ final class FleetEntry {
 
     // ---- the fleet's state ----
 
-    /** Whether this episode was heard of already (it is the current one, or the one that closed last). */
-    synchronized boolean known(String candidate) {
-        return candidate.equals(episode) || candidate.equals(closedEpisode);
+    /** Whether the mirror holds this episode open (a duplicate of it, or a read of it, is no news). */
+    synchronized boolean current(String candidate) {
+        return open && candidate.equals(episode);
     }
 
-    /** Whether this episode was heard to have ended (a stored open of it is then out of date). */
+    /**
+     * Whether this episode was heard to have ended: an open of it arriving now is a late duplicate or a replay, and a
+     * stored open of it is out of date.
+     */
     synchronized boolean ended(String candidate) {
-        return candidate.equals(closedEpisode);
+        return ended.contains(candidate);
+    }
+
+    private static void remember(Set<String> episodes, String episode) {
+        episodes.remove(episode);
+        episodes.add(episode);
+        if (episodes.size() > REMEMBERED) {
+            episodes.remove(episodes.iterator().next());
+        }
     }
 
     /** The fleet holds the circuit open in {@code opened}'s episode until {@code untilNanos} (this replica's ticker). */
@@ -72,7 +85,7 @@ final class FleetEntry {
             open = false;
             openUntilNanos = 0;
         }
-        closedEpisode = closed.episode();
+        remember(ended, closed.episode());
         replica = Printable.of(closed.replica(), Printable.REPLICA);
         reason = Printable.of(closed.reason(), Printable.REASON);
         changed(sequence);

@@ -88,8 +88,7 @@ final class FleetPublisher {
         return sync.store().open(announcement, replace).thenCompose(reply -> sync.onSyncThread(() -> {
             entry.tripUnpublished(false);
             if (reply.opened()) {
-                // the announcement reaches this replica too; whichever comes first is applied, the other is known
-                sync.peers().apply(announcement, sent, Long.MAX_VALUE);
+                sync.peers().openedHere(breaker, entry, announcement);
                 return CompletableFuture.completedFuture(null);
             }
             FleetMessage current = reply.current().circuit();

@@ -1,10 +1,5 @@
 package dev.breaker.redis;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-
 /**
  * The Lua scripts of fleet mode. Each runs atomically in Redis, so a key and its announcement, or a probe count and
  * its lease, are never seen half-written. Every key a script touches comes in {@code KEYS} from {@link FleetKeys}
@@ -14,16 +9,14 @@ import java.util.HexFormat;
  */
 final class FleetScripts {
 
-    /** A script and its SHA-1, so it is sent once ({@code EVALSHA}) and only re-sent when Redis lost it. */
-    record Script(String name, String body, String sha) {
+    /**
+     * A script, sent whole with every {@code EVAL} (Redis caches its compiled form): never an {@code EVALSHA} that
+     * fails with NOSCRIPT and is sent again, since the retry would let a later command overtake it.
+     */
+    record Script(String name, String body) {
 
         static Script of(String name, String body) {
-            try {
-                byte[] sha = MessageDigest.getInstance("SHA-1").digest(body.getBytes(StandardCharsets.UTF_8));
-                return new Script(name, body, HexFormat.of().formatHex(sha));
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            return new Script(name, body);
         }
     }
 

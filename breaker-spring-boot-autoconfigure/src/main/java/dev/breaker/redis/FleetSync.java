@@ -208,7 +208,7 @@ public final class FleetSync implements AutoCloseable {
         }
         long remaining = trust.remainingStored(stored.circuit(), stored.pttl());
         if (remaining > 0) {
-            peers.apply(stored.circuit(), nextSequence(), remaining);
+            peers.apply(stored.circuit(), nextSequence(), remaining, false);
         }
     }
 

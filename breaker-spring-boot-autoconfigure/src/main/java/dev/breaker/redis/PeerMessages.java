@@ -12,7 +12,10 @@ import dev.breaker.core.State;
  *
  * <p>Announcements are applied in the order Redis published them, which every subscriber sees alike; no counter
  * decides which is newer, so a lost, expired or forged counter cannot make a replica deaf. A read or a reply is older
- * than any announcement for the same breaker applied after it was sent, and is then dropped. What is applied is
+ * than any announcement for the same breaker applied after it was sent, and is then dropped. A replica's own
+ * announcements come back on the channel too, on another connection than its script's reply and possibly many
+ * episodes late: they update the mirror in channel order but never its breaker, whose part in the episode the reply
+ * settled already ({@link #openedHere}). What is applied is
  * bounded: an open never lasts longer than the local breaker's {@code max-open-wait}, reasons and replica ids are
  * cut and escaped ({@link Printable}), and breakers this replica does not have are tracked only within the bounds of
  * {@link FleetEntries}.
@@ -29,23 +32,27 @@ final class PeerMessages {
     void received(String text) {
         FleetMessage message = FleetMessage.decode(text);
         if (sync.trust().accept(message, text)) {
-            apply(message, sync.nextSequence(), Long.MAX_VALUE);
+            apply(message, sync.nextSequence(), Long.MAX_VALUE, true);
         }
     }
 
     /**
-     * Applies an announcement, or an open circuit or override read from Redis.
+     * Applies an announcement from the channel, or an open circuit or override read from Redis.
      *
      * @param remainingMillis for a stored open, how much longer Redis holds it; {@code Long.MAX_VALUE} for a message
      *     (its own TTL counts)
+     * @param channel whether it came from the channel (a replica's own announcements then touch only the mirror)
      */
-    void apply(FleetMessage message, long sequence, long remainingMillis) {
+    void apply(FleetMessage message, long sequence, long remainingMillis, boolean channel) {
         Optional<Breaker> found = sync.registry().find(message.breaker());
         FleetEntry entry = found.isPresent() ? sync.entries().local(message.breaker()) : sync.entries().fleetOnly(message.breaker());
         if (entry == null) {
             return; // too many breakers this replica does not have: bounded
         }
         boolean own = message.replica().equals(sync.replicaId());
+        if (own && channel) {
+            found = Optional.empty(); // its breaker took part already; only the mirror learns, in channel order
+        }
         switch (message.kind()) {
             case OPEN -> opened(message, entry, found, own, sequence, remainingMillis);
             case CLOSED -> closed(message, entry, found, own, sequence);
@@ -55,11 +62,12 @@ final class PeerMessages {
 
     private void opened(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence,
             long remainingMillis) {
-        if (entry.known(message.episode())) {
-            // heard already (or closed already): a duplicate or a replay; a breaker that does not follow it yet does now
-            if (found.isPresent() && message.episode().equals(entry.episode()) && !message.episode().equals(entry.tied())) {
-                follow(found.get(), entry, message.episode(), own);
-            }
+        if (entry.ended(message.episode())) {
+            return; // closed already: a late duplicate or a replay
+        }
+        if (entry.current(message.episode())) {
+            // the mirror holds it already (a duplicate, or a read of it); a breaker that does not follow it yet does now
+            found.ifPresent(breaker -> follow(breaker, entry, message.episode(), own));
             return;
         }
         long ceiling = found.map(b -> b.config().maxOpenWait().toMillis()).orElse(FleetEntries.FLEET_ONLY_OPEN_CEILING_MILLIS);
@@ -72,10 +80,25 @@ final class PeerMessages {
     }
 
     /**
+     * This replica's own script opened {@code announcement}'s episode (its reply said so): its breaker follows the
+     * episode (so its close ends it) and claims its probe slots; the mirror learns of it from the channel.
+     */
+    void openedHere(Breaker breaker, FleetEntry entry, FleetMessage announcement) {
+        entry.tie(announcement.episode(), sync.deadline(breaker));
+        State state = breaker.state();
+        if (state == State.OPEN || state == State.HALF_OPEN) {
+            sync.probes().opened(breaker, entry);
+        }
+    }
+
+    /**
      * The fleet holds the breaker open in {@code episode}: open here too (or stay open at least as long), follow the
      * episode, and claim its probe slots. An operator's FORCED_OPEN or DISABLED here is left alone.
      */
     void follow(Breaker breaker, FleetEntry entry, String episode, boolean own) {
+        if (episode.equals(entry.tied())) {
+            return; // follows it already
+        }
         long remaining = entry.remainingMillis(System.nanoTime());
         State state = breaker.state();
         if (remaining <= 0 || state == State.FORCED_OPEN || state == State.DISABLED) {
@@ -99,7 +122,7 @@ final class PeerMessages {
 
     private void closed(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence) {
         entry.closed(message, sequence);
-        if (own || found.isEmpty() || !message.episode().equals(entry.tied())) {
+        if (found.isEmpty() || !message.episode().equals(entry.tied())) {
             return; // a close ends only the episode it names, on the replicas that follow it
         }
         Breaker breaker = found.get();
@@ -115,12 +138,13 @@ final class PeerMessages {
             return;
         }
         entry.overridden(message, sequence);
+        if (found.isEmpty()) {
+            return;
+        }
         if (message.override() == State.CLOSED) {
             entry.untie();
         }
-        if (own || found.isEmpty()) {
-            return;
-        }
-        found.get().override(message.override(), FleetOverrides.fromPeer(message.replica(), message.override()), true);
+        String reason = own ? FleetOverrides.here(message.override(), true) : FleetOverrides.fromPeer(message.replica(), message.override());
+        found.get().override(message.override(), reason, true);
     }
 }

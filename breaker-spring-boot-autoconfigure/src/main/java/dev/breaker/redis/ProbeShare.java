@@ -96,8 +96,10 @@ final class ProbeShare {
         if (state == State.HALF_OPEN) {
             breaker.limitProbes(slots);
         } else if (state == State.OPEN && slots == 0) {
-            long toDeadline = (entry.tieDeadlineNanos() - System.nanoTime()) / 1_000_000L;
-            long hold = Math.min(openMillis(breaker) + 2 * RECLAIM_MILLIS, toDeadline);
+            // without a slot, stay open until a little past the fleet's wait (renewed every tick), never past the deadline
+            long now = System.nanoTime();
+            long toDeadline = (entry.tieDeadlineNanos() - now) / 1_000_000L;
+            long hold = Math.min(entry.remainingMillis(now) + 2 * RECLAIM_MILLIS, toDeadline);
             if (hold > 0) {
                 breaker.retryAfter(Duration.ofMillis(hold));
             }

@@ -103,7 +103,7 @@ final class Reconciler {
                         pass.overrides.add(name);
                         FleetEntry entry = sync.entries().get(name);
                         if (entry == null || !entry.changedSince(sent)) {
-                            sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE);
+                            sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE, false);
                         }
                     }
                 }));

@@ -17,7 +17,6 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -200,7 +199,7 @@ final class StoreConnection implements AutoCloseable {
         return commands;
     }
 
-    /** Runs a script by its SHA, sending the body only when Redis does not have it yet. */
+    /** Runs a script; commands of one connection reach Redis, and run, in the order they were sent. */
     <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] scriptKeys, String... args) {
         StatefulRedisConnection<String, String> connection = commands;
         if (connection == null) {
@@ -208,10 +207,7 @@ final class StoreConnection implements AutoCloseable {
         }
         CompletableFuture<T> result;
         try {
-            result = connection.async().<T>evalsha(script.sha(), type, scriptKeys, args).toCompletableFuture()
-                    .exceptionallyCompose(error -> unwrap(error) instanceof RedisNoScriptException
-                            ? connection.async().<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture()
-                            : CompletableFuture.failedFuture(error));
+            result = connection.async().<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture();
         } catch (RuntimeException rejected) {
             result = CompletableFuture.failedFuture(rejected);
         }
