@@ -81,11 +81,19 @@ final class PeerMessages {
 
     /**
      * This replica's own script opened {@code announcement}'s episode (its reply said so): its breaker follows the
-     * episode (so its close ends it) and claims its probe slots; the mirror learns of it from the channel.
+     * episode (so its close ends it) and claims its probe slots; the mirror learns of it from the channel. If a peer's
+     * close of the episode came on the channel before the reply, its breaker closes instead.
      */
     void openedHere(Breaker breaker, FleetEntry entry, FleetMessage announcement) {
-        entry.tie(announcement.episode(), sync.deadline(breaker));
         State state = breaker.state();
+        if (entry.ended(announcement.episode())) {
+            // a peer's close of it came on the channel before this reply: the episode is over, here too
+            if (state == State.OPEN || state == State.HALF_OPEN) {
+                breaker.closeFromPeer(sync.peerReason(entry.replica(), entry.reason()));
+            }
+            return;
+        }
+        entry.tie(announcement.episode(), sync.deadline(breaker));
         if (state == State.OPEN || state == State.HALF_OPEN) {
             sync.probes().opened(breaker, entry);
         }

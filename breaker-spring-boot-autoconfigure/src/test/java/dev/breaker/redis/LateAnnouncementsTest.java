@@ -62,6 +62,20 @@ class LateAnnouncementsTest {
     }
 
     @Test
+    void aPeersCloseArrivingBeforeTheReplyThatOpenedTheEpisodeClosesTheBreaker() throws Exception {
+        FleetEntry entry = sync.entries().local("payments");
+        trip();
+        // on the channel: this replica's own open, then a peer's close of it; the script's reply comes after both
+        sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+        sync.peers().apply(peer(FleetMessage.Kind.CLOSED, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+
+        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"));
+
+        assertThat(payments.state()).isEqualTo(State.CLOSED);
+        assertThat(entry.tied()).isEmpty();
+    }
+
+    @Test
     void aLateOrReplayedOpenOfAnEndedEpisodeOpensNothing() {
         FleetMessage open = peer(FleetMessage.Kind.OPEN, "e1");
         sync.peers().apply(open, sync.nextSequence(), Long.MAX_VALUE, true);

@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure.redis;
 
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTest.failTimes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -45,6 +46,33 @@ class FleetStressTest {
         b.close();
         a.close();
         redis.close();
+    }
+
+    @Test
+    void withAQuorumOfTwoEveryOpenAndEveryCloseReachTheThirdReplica() throws Exception {
+        BreakerConfig config = BreakerConfig.builder().consecutiveFailures(1).openWait(Duration.ofSeconds(30)).openWaitJitter(0)
+                .ticker(Ticker.system()).build();
+        try (Replica first = Replica.start(redis, "q1", config); Replica second = Replica.start(redis, "q2", config);
+                Replica third = Replica.start(redis, "q3", config)) {
+            BlockingQueue<Transition> seenByThird = new LinkedBlockingQueue<>();
+            third.breaker("quorum").onTransition(seenByThird::add);
+            for (int round = 0; round < ROUNDS / 2; round++) {
+                failTimes(first.breaker("quorum"), 1);
+                await().pollDelay(Duration.ofMillis(5)).until(() -> true); // so that the second trip completes the quorum
+                failTimes(second.breaker("quorum"), 1);
+                Transition opened = seenByThird.poll(5, TimeUnit.SECONDS);
+                assertThat(opened).as("round %d: open", round).isNotNull().extracting(Transition::to).isEqualTo(State.OPEN);
+                await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+                        .until(() -> !first.sync().view("quorum").episode().isEmpty());
+                // at once: the first replica's close may reach the second before the reply of the script that opened it
+                first.breaker("quorum").reset();
+                Transition closed = seenByThird.poll(5, TimeUnit.SECONDS);
+                assertThat(closed).as("round %d: close", round).isNotNull().extracting(Transition::to).isEqualTo(State.CLOSED);
+                await("round " + round + ": the second replica closes").pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> second.breaker("quorum").state() == State.CLOSED);
+            }
+        }
     }
 
     @Test
