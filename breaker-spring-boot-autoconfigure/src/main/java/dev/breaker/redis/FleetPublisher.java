@@ -85,10 +85,11 @@ final class FleetPublisher {
         String name = breaker.name();
         FleetMessage announcement = sync.trust().issue(FleetMessage.Kind.OPEN, name, newEpisode(), ttl, null, sync.replicaId(), reason);
         long sent = sync.sequence();
+        String followedWhenSent = entry.tied();
         return sync.store().open(announcement, replace).thenCompose(reply -> sync.onSyncThread(() -> {
             entry.tripUnpublished(false);
             if (reply.opened()) {
-                sync.peers().openedHere(breaker, entry, announcement);
+                sync.peers().openedHere(breaker, entry, announcement, followedWhenSent);
                 return CompletableFuture.completedFuture(null);
             }
             FleetMessage current = reply.current().circuit();

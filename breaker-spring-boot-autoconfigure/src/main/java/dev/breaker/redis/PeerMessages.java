@@ -81,19 +81,29 @@ final class PeerMessages {
 
     /**
      * This replica's own script opened {@code announcement}'s episode (its reply said so): its breaker follows the
-     * episode (so its close ends it) and claims its probe slots; the mirror learns of it from the channel. If a peer's
-     * close of the episode came on the channel before the reply, its breaker closes instead.
+     * episode (so its close ends it) and claims its probe slots; the mirror learns of it from the channel. Announcements
+     * may overtake the reply on the channel: if the episode ended meanwhile, the breaker closes; if the breaker took
+     * up another episode meanwhile, it keeps that one.
+     *
+     * @param followedWhenSent the episode the breaker followed when the script was sent ("" none)
      */
-    void openedHere(Breaker breaker, FleetEntry entry, FleetMessage announcement) {
-        State state = breaker.state();
-        if (entry.ended(announcement.episode())) {
-            // a peer's close of it came on the channel before this reply: the episode is over, here too
+    void openedHere(Breaker breaker, FleetEntry entry, FleetMessage announcement, String followedWhenSent) {
+        String episode = announcement.episode();
+        String followed = entry.tied();
+        boolean movedOn = !followed.isEmpty() && !followed.equals(followedWhenSent) && !followed.equals(episode);
+        if (movedOn) {
+            return;
+        }
+        if (entry.ended(episode)) {
+            entry.untie();
+            State state = breaker.state();
             if (state == State.OPEN || state == State.HALF_OPEN) {
                 breaker.closeFromPeer(sync.peerReason(entry.replica(), entry.reason()));
             }
             return;
         }
-        entry.tie(announcement.episode(), sync.deadline(breaker));
+        entry.tie(episode, sync.deadline(breaker));
+        State state = breaker.state();
         if (state == State.OPEN || state == State.HALF_OPEN) {
             sync.probes().opened(breaker, entry);
         }

@@ -39,13 +39,13 @@ class LateAnnouncementsTest {
         FleetEntry entry = sync.entries().local("payments");
         for (int round = 1; round <= 100; round++) {
             trip();
-            sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e" + round));
+            sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e" + round), "");
             assertThat(entry.tied()).isEqualTo("e" + round);
             payments.reset();
             assertThat(entry.untie()).isEqualTo("e" + round); // what the close publishes
         }
         trip();
-        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e101"));
+        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e101"), "");
 
         // the channel catches up: every earlier round's open and close, in order
         for (int round = 1; round <= 100; round++) {
@@ -69,10 +69,36 @@ class LateAnnouncementsTest {
         sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
         sync.peers().apply(peer(FleetMessage.Kind.CLOSED, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
 
-        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"));
+        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"), "");
 
         assertThat(payments.state()).isEqualTo(State.CLOSED);
         assertThat(entry.tied()).isEmpty();
+    }
+
+    @Test
+    void aNewerEpisodeThatOvertakesTheReplyIsTheOneTheBreakerKeepsFollowing() throws Exception {
+        FleetEntry entry = sync.entries().local("payments");
+        trip();
+        // this replica's open of e1 is sent; meanwhile a peer's failed probe replaced e1 by e2, and that came first
+        sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+        sync.peers().apply(peer(FleetMessage.Kind.OPEN, "e2"), sync.nextSequence(), Long.MAX_VALUE, true);
+        assertThat(entry.tied()).isEqualTo("e2");
+
+        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"), "");
+
+        assertThat(entry.tied()).isEqualTo("e2");
+        assertThat(payments.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aFailedProbeForTheFleetMovesTheBreakerToTheNewEpisodeItOpened() throws Exception {
+        FleetEntry entry = sync.entries().local("payments");
+        sync.peers().apply(peer(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+        assertThat(entry.tied()).isEqualTo("e1");
+
+        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e2"), "e1");
+
+        assertThat(entry.tied()).isEqualTo("e2");
     }
 
     @Test
