@@ -44,7 +44,8 @@ final class FleetEntry {
     private long demand;
     private final Set<String> distrusted = new LinkedHashSet<>();
     private boolean tripUnpublished;
-    private CompletableFuture<?> publishing = DONE;
+    private CompletableFuture<?> lastSent = DONE;
+    private CompletableFuture<?> lastTripAnswered = DONE;
 
     // ---- the fleet's state ----
 
@@ -269,12 +270,20 @@ final class FleetEntry {
         return tripUnpublished;
     }
 
-    /** The end of this breaker's publish chain: each publish starts when the one before it has been answered. */
-    synchronized CompletableFuture<?> publishing() {
-        return publishing;
+    /** When this breaker's last publish has been handed to Redis. */
+    synchronized CompletableFuture<?> lastSent() {
+        return lastSent;
     }
 
-    synchronized void publishing(CompletableFuture<?> last) {
-        publishing = last;
+    /** When this breaker's last trip has been answered (and its answer applied: the episode it ended up in). */
+    synchronized CompletableFuture<?> lastTripAnswered() {
+        return lastTripAnswered;
+    }
+
+    synchronized void published(CompletableFuture<?> sent, CompletableFuture<?> tripAnswered) {
+        lastSent = sent;
+        if (tripAnswered != null) {
+            lastTripAnswered = tripAnswered;
+        }
     }
 }

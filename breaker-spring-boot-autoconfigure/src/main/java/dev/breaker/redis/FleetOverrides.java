@@ -62,6 +62,6 @@ final class FleetOverrides {
         if (state == State.CLOSED) {
             entry.untie();
         }
-        sync.inOrder(entry, () -> sync.store().override(announcement));
+        sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> sync.store().override(announcement));
     }
 }

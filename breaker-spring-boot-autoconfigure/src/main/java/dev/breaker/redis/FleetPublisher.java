@@ -13,8 +13,8 @@ import dev.breaker.core.State;
 /**
  * Tells the fleet what this replica's breakers did, on the sync thread: a trip counts toward the quorum (or opens the
  * fleet at once when the fleet window or this replica's probes for the fleet decided it), a close ends the episode
- * the breaker followed. The publishes of one breaker run one after another, each once the previous one's reply has
- * been applied, so a close always knows which episode its trip ended up in.
+ * the breaker followed. The publishes of one breaker reach Redis in the order they were made, and a close is sent
+ * only once the trip before it was answered, so it always knows which episode its trip ended up in.
  */
 final class FleetPublisher {
 
@@ -36,13 +36,13 @@ final class FleetPublisher {
     void trip(String name, String reason, Trip kind, String replace) {
         FleetEntry entry = sync.entries().local(name);
         entry.tripUnpublished(true);
-        sync.inOrder(entry, () -> publishTrip(name, entry, reason, kind, replace));
+        sync.inOrder(entry, FleetSync.Publish.TRIP, () -> publishTrip(name, entry, reason, kind, replace));
     }
 
     /** The breaker closed here (its probes succeeded, or code reset it): withdraw its vote, end its episode. */
     void close(String name, String reason) {
         FleetEntry entry = sync.entries().local(name);
-        sync.inOrder(entry, () -> {
+        sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> {
             String episode = entry.untie();
             FleetMessage announcement = sync.trust().issue(FleetMessage.Kind.CLOSED, name, episode.isEmpty() ? "-" : episode, 0,
                     null, sync.replicaId(), reason);

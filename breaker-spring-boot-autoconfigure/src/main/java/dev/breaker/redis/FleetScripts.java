@@ -1,5 +1,12 @@
 package dev.breaker.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
 /**
  * The Lua scripts of fleet mode. Each runs atomically in Redis, so a key and its announcement, or a probe count and
  * its lease, are never seen half-written. Every key a script touches comes in {@code KEYS} from {@link FleetKeys}
@@ -10,15 +17,29 @@ package dev.breaker.redis;
 final class FleetScripts {
 
     /**
-     * A script, sent whole with every {@code EVAL} (Redis caches its compiled form): never an {@code EVALSHA} that
-     * fails with NOSCRIPT and is sent again, since the retry would let a later command overtake it.
+     * A script and its SHA-1: run with {@code EVALSHA}, so the body crosses the wire only when Redis lacks it. A
+     * command that gets NOSCRIPT (Redis restarted or its scripts were flushed) is sent again with the body, after
+     * commands sent later may already have run. That is safe: a close or an override of a breaker is sent only once
+     * the trip before it was answered ({@link FleetSync}'s {@code inOrder}), a late close names the episode it ends
+     * (so it cannot end a newer one), and operations of different breakers or episodes never depend on each other's
+     * order. At worst a late close withdraws a newer vote of the same replica, which only delays the quorum.
      */
-    record Script(String name, String body) {
+    record Script(String name, String body, String sha) {
 
         static Script of(String name, String body) {
-            return new Script(name, body);
+            try {
+                byte[] sha = MessageDigest.getInstance("SHA-1").digest(body.getBytes(StandardCharsets.UTF_8));
+                Script script = new Script(name, body, HexFormat.of().formatHex(sha));
+                ALL.add(script);
+                return script;
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
+
+    /** Every script, loaded into Redis as a connection opens. */
+    static final List<Script> ALL = new ArrayList<>();
 
     private FleetScripts() {
     }
@@ -51,12 +72,13 @@ final class FleetScripts {
      * just ended). Returns {@code {'opened'}} or {@code {'open', episode, ttl, replica, reason, issued, sig, pttl}}.
      */
     static final Script OPEN = Script.of("open", PRELUDE + """
-            hashOrNothing(KEYS[1])
-            hashOrNothing(KEYS[2])
-            local h = openCircuit(KEYS[1])
-            if h[1] ~= '' and ARGV[9] ~= ('replace:' .. h[1]) then
-              table.insert(h, 1, 'open')
-              return h
+            if redis.call('EXISTS', KEYS[1]) == 1 then
+              hashOrNothing(KEYS[1])
+              local h = openCircuit(KEYS[1])
+              if h[1] ~= '' and ARGV[9] ~= ('replace:' .. h[1]) then
+                table.insert(h, 1, 'open')
+                return h
+              end
             end
             redis.call('DEL', KEYS[1], KEYS[2])
             redis.call('HSET', KEYS[1], 'state', 'OPEN', 'episode', ARGV[1], 'ttl', ARGV[2], 'replica', ARGV[3],

@@ -236,25 +236,41 @@ public final class FleetSync implements AutoCloseable {
         LocalTransitions.tripFromFleetWindow(breaker, reason);
     }
 
+    /** What a publish waits for before it is sent. */
+    enum Publish {
+        /** A trip: the previous publish has been sent (one connection keeps them in order). */
+        TRIP,
+        /** A close or an override: also the last trip has been answered, so it knows the episode the trip ended up in. */
+        AFTER_TRIP
+    }
+
     /**
-     * Runs {@code publish} on the sync thread once the breaker's previous publish has been answered (and its reply
-     * applied), so one breaker's trips and closes reach Redis, and come back, in order.
+     * Runs {@code publish} (which sends its command and returns the future of its answer) on the sync thread, once
+     * what {@code kind} waits for is done: one breaker's publishes reach Redis in the order they were made, and a
+     * close is never sent before the trip it follows was answered.
      */
-    void inOrder(FleetEntry entry, Supplier<CompletableFuture<?>> publish) {
+    void inOrder(FleetEntry entry, Publish kind, Supplier<CompletableFuture<?>> publish) {
         synchronized (entry) {
-            CompletableFuture<?> previous = entry.publishing();
-            CompletableFuture<Object> next = new CompletableFuture<>();
-            entry.publishing(next);
-            previous.whenComplete((ignored, error) -> {
-                if (!submit(() -> {
+            CompletableFuture<?> after = kind == Publish.TRIP ? entry.lastSent()
+                    : CompletableFuture.allOf(entry.lastSent(), entry.lastTripAnswered());
+            CompletableFuture<Object> sent = new CompletableFuture<>();
+            CompletableFuture<Object> answered = new CompletableFuture<>();
+            entry.published(sent, kind == Publish.TRIP ? answered : null);
+            after.whenComplete((ignored, error) -> {
+                boolean queued = submit(() -> {
                     try {
-                        publish.get().whenComplete((done, failed) -> next.complete(null));
+                        CompletableFuture<?> answer = publish.get();
+                        sent.complete(null);
+                        answer.whenComplete((done, failed) -> answered.complete(null));
                     } catch (RuntimeException e) {
-                        next.complete(null);
+                        sent.complete(null);
+                        answered.complete(null);
                         throw e;
                     }
-                })) {
-                    next.complete(null);
+                });
+                if (!queued) {
+                    sent.complete(null);
+                    answered.complete(null);
                 }
             });
         }

@@ -122,19 +122,18 @@ final class PeerMessages {
         if (remaining <= 0 || state == State.FORCED_OPEN || state == State.DISABLED) {
             return;
         }
-        long deadline = sync.deadline(breaker);
         if (state == State.OPEN) {
-            long toDeadline = Math.max(1, (deadline - System.nanoTime()) / 1_000_000L);
+            long toDeadline = Math.max(1, (sync.deadline(breaker) - System.nanoTime()) / 1_000_000L);
             breaker.retryAfter(Duration.ofMillis(Math.min(remaining, toDeadline)));
         } else if (!own) {
+            // first the open (the call path waits for nothing), then the bookkeeping
             breaker.openFromPeer(Duration.ofMillis(remaining), sync.peerReason(entry.replica(), entry.reason()));
-            deadline = sync.deadline(breaker);
         } else if (state == State.CLOSED) {
-            // this replica's own announcement, but its breaker has closed meanwhile: follow it only so its close ends it
-            entry.tie(episode, deadline);
+            // a read of this replica's own episode, but its breaker has closed meanwhile: follow it so its close ends it
+            entry.tie(episode, sync.deadline(breaker));
             return;
         }
-        entry.tie(episode, deadline);
+        entry.tie(episode, sync.deadline(breaker));
         sync.probes().opened(breaker, entry);
     }
 

@@ -17,6 +17,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -116,6 +117,9 @@ final class StoreConnection implements AutoCloseable {
         StatefulRedisPubSubConnection<String, String> pubSub = null;
         try {
             StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
+            for (Script script : FleetScripts.ALL) {
+                connection.sync().scriptLoad(script.body()); // so that the first trip does not wait for a NOSCRIPT
+            }
             long sent = System.nanoTime();
             List<String> time = connection.sync().time();
             clock.sample(redisMillis(time), sent, System.nanoTime());
@@ -199,7 +203,7 @@ final class StoreConnection implements AutoCloseable {
         return commands;
     }
 
-    /** Runs a script; commands of one connection reach Redis, and run, in the order they were sent. */
+    /** Runs a script by its SHA, sending the body only when Redis does not have it (see {@link Script}). */
     <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] scriptKeys, String... args) {
         StatefulRedisConnection<String, String> connection = commands;
         if (connection == null) {
@@ -207,7 +211,10 @@ final class StoreConnection implements AutoCloseable {
         }
         CompletableFuture<T> result;
         try {
-            result = connection.async().<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture();
+            result = connection.async().<T>evalsha(script.sha(), type, scriptKeys, args).toCompletableFuture()
+                    .exceptionallyCompose(error -> unwrap(error) instanceof RedisNoScriptException
+                            ? connection.async().<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture()
+                            : CompletableFuture.failedFuture(error));
         } catch (RuntimeException rejected) {
             result = CompletableFuture.failedFuture(rejected);
         }
