@@ -78,9 +78,13 @@ class FleetOverridesTests {
 		assertThat(override.get("scope").asString()).isEqualTo("fleet");
 		assertThat(override.get("replica").asString()).isEqualTo("r1");
 
+		actuator(r2).postJson("breakers/late-disabled", "{\"state\": \"DISABLED\"}");
+		await().atMost(PROPAGATION).until(() -> admin.redis().exists(KEYS.override("late-disabled")) == 1);
+
 		ConfigurableApplicationContext late = replica("late");
 		try {
 			assertThat(breaker(late, "forced").state()).isEqualTo(State.FORCED_OPEN);
+			assertThat(breaker(late, "late-disabled").state()).isEqualTo(State.DISABLED);
 			assertThat(last(breaker(late, "forced")).reason()).isEqualTo("operator on r1: FORCED_OPEN on every replica");
 		}
 		finally {
@@ -160,7 +164,7 @@ class FleetOverridesTests {
 					"spring.data.redis.port=" + redis.port())
 			.run();
 		BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-		for (String name : List.of("forced", "disabled", "reset", "tripped", "local-only", "galaxy")) {
+		for (String name : List.of("forced", "late-disabled", "disabled", "reset", "tripped", "local-only", "galaxy")) {
 			registry.breaker(name);
 		}
 		return context;
