@@ -15,10 +15,11 @@ import dev.breaker.core.State;
  * than any announcement for the same breaker applied after it was sent, and is then dropped. A replica's own
  * announcements come back on the channel too, on another connection than its script's reply and possibly many
  * episodes late: they update the mirror in channel order but never its breaker, whose part in the episode the reply
- * settled already ({@link #openedHere}). What is applied is
- * bounded: an open never lasts longer than the local breaker's {@code max-open-wait}, reasons and replica ids are
- * cut and escaped ({@link Printable}), and breakers this replica does not have are tracked only within the bounds of
- * {@link FleetEntries}.
+ * settled already ({@link #openedHere}).
+ *
+ * <p>What is applied is bounded: an open never lasts longer than the local breaker's {@code max-open-wait}, reasons
+ * and replica ids are cut and escaped ({@link Printable}), and breakers this replica does not have are tracked only
+ * within the bounds of {@link FleetEntries}.
  */
 final class PeerMessages {
 
