@@ -367,6 +367,24 @@ public final class Breaker {
         log.listen(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * An operator's override with the caller's own reason (fleet mode says where it came from and how far it
+     * reaches); {@code remote} when an operator made it on a peer replica. Otherwise as {@link #reset()},
+     * {@link #forceOpen()}, {@link #disable()} and {@link #halfOpen()}.
+     */
+    public void override(State to, String reason, boolean remote) {
+        Overrides.operator(this, to, Objects.requireNonNull(reason, "reason"), remote);
+    }
+
+    /**
+     * Trips a CLOSED breaker now, as one of its own rules would (counted in the trips, open wait multiplied,
+     * capped and jittered), for a reason found outside its own window: fleet mode's combined failure rate.
+     * No effect in any other state.
+     */
+    public void tripNow(String reason) {
+        verdicts.tripNow(ticker.nanos(), Objects.requireNonNull(reason, "reason"));
+    }
+
     /** Fleet mode: a peer tripped; CLOSED or HALF_OPEN moves to OPEN until now + remaining ({@link Transition#remote()}). */
     public void openFromPeer(Duration remaining, String reason) {
         Overrides.openFromPeer(this, remaining, reason);

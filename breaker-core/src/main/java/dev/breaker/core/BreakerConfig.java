@@ -102,6 +102,19 @@ public final class BreakerConfig {
     /** What one TIMEOUT counts toward the failure rate (a FAILURE counts 1); default 1, in [0, 100]. */
     public double timeoutWeight() { return timeoutWeight; }
 
+    /**
+     * The failure rate the trip rules judge these counts by, in percent: weighted failures among weighted calls,
+     * {@code (f + w t) / (s + f + w t)} with {@code w} the {@link #timeoutWeight()}; 0 with no failures.
+     */
+    public double failureRate(long successes, long failures, long timeouts) {
+        return failureRate(timeoutWeight, successes, failures, timeouts);
+    }
+
+    static double failureRate(double timeoutWeight, long successes, long failures, long timeouts) {
+        double weighted = failures + timeoutWeight * timeouts;
+        return weighted == 0 ? 0 : 100 * weighted / (successes + weighted);
+    }
+
     /** How long the breaker stays OPEN after its first trip; default 30s. */
     public Duration openWait() { return openWait; }
 

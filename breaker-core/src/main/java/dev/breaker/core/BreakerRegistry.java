@@ -170,6 +170,15 @@ public final class BreakerRegistry {
         return List.copyOf(breakers.values());
     }
 
+    /** Every breaker: the top-level ones and every current child, also of names without a top-level breaker ({@code http}). */
+    public Collection<Breaker> all() {
+        List<Breaker> all = new ArrayList<>(breakers.values());
+        for (ChildBreakers group : children.values()) {
+            all.addAll(group.all());
+        }
+        return all;
+    }
+
     /** The current children of {@code name}. */
     public Collection<Breaker> children(String name) {
         ChildBreakers group = children.get(name);

@@ -12,6 +12,11 @@ final class Overrides {
 
     /** Operator: move to {@code to} (reason "operator"); repeating FORCED_OPEN or DISABLED is no transition. */
     static void operator(Breaker breaker, State to) {
+        operator(breaker, to, "operator", false);
+    }
+
+    /** As {@link #operator(Breaker, State)}, with the caller's reason, and from a peer's operator when {@code remote}. */
+    static void operator(Breaker breaker, State to, String reason, boolean remote) {
         for (;;) {
             BreakerState s = breaker.current();
             if (s.state == to && (to == State.FORCED_OPEN || to == State.DISABLED)) {
@@ -30,7 +35,7 @@ final class Overrides {
                 case DISABLED -> new DisabledState(breaker, s, now, wallNow);
                 case OPEN -> throw new IllegalArgumentException("OPEN is entered by a trip, not an override");
             };
-            if (breaker.moveTo(s, next, "operator", false)) {
+            if (breaker.moveTo(s, next, reason, remote)) {
                 return;
             }
         }

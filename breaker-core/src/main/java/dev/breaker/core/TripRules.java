@@ -88,8 +88,7 @@ final class TripRules {
 
     /** Percent of weighted failures among weighted calls: (f + w t) / (s + f + w t). */
     double failureRate(long successes, long failures, long timeouts) {
-        double weighted = failures + timeoutWeight * timeouts;
-        return weighted == 0 ? 0 : 100 * weighted / (successes + weighted);
+        return BreakerConfig.failureRate(timeoutWeight, successes, failures, timeouts);
     }
 
     static double slowCallRate(long slow, long calls) {

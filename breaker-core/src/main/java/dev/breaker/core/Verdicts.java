@@ -117,6 +117,13 @@ final class Verdicts implements HalfOpenState.Mover {
         }
     }
 
+    /** Trips a CLOSED breaker for a reason found outside its window; a breaker in any other state is left alone. */
+    void tripNow(long now, String reason) {
+        if (breaker.current() instanceof ClosedState closed) {
+            trip(closed, now, reason);
+        }
+    }
+
     /** Remembers a Retry-After hint: a trip within one bucket from now opens for at least {@code nanos}. */
     void hint(long now, long nanos) {
         hintAt = now;

@@ -1,46 +1,133 @@
 package dev.breaker.redis;
 
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import dev.breaker.core.State;
+
 /**
- * What this replica knows of one breaker's fleet-wide state: the newest generation seen, and
- * whether (and until when, on this replica's monotonic clock) the fleet holds it open.
+ * What this replica knows of one breaker in the fleet: the episode the fleet holds open (if any), a standing operator
+ * override, and how this replica's own breaker takes part (the episode it follows, its probe slots, its publishes).
  *
- * <p>Read and written by the sync thread, Lettuce's reply threads and callers' threads (a transition
- * listener); every method is synchronized, none calls out.
+ * <p>Written by the sync thread; read also by callers' threads (transition listeners, the endpoint). Every method is
+ * synchronized and none calls out.
  */
 final class FleetEntry {
 
-    private long generation;
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final int MOST_DISTRUSTED = 16;
+    /** Ended episodes remembered, so a late or replayed announcement of one is no news. */
+    private static final int REMEMBERED = 64;
+
+    // the fleet's state as last heard
+    private String episode = "";
     private boolean open;
     private long openUntilNanos;
     private String replica = "";
     private String reason = "";
-    private boolean unpublishedTrip;
-    private int episode;
+    private final Set<String> ended = new LinkedHashSet<>();
+    private long applied;
+    private long changedAt;
+    private FleetMessage override;
+    private State localOverride;
+    private long touchedNanos = System.nanoTime();
+
+    // this replica's breaker in the fleet
+    private boolean local;
+    private String tie = "";
+    private long tieDeadlineNanos;
+    private int round;
     private int grant = -1;
+    private boolean alone;
+    private long demand;
+    private final Set<String> distrusted = new LinkedHashSet<>();
+    private boolean tripUnpublished;
+    private CompletableFuture<?> lastSent = DONE;
+    private CompletableFuture<?> lastTripAnswered = DONE;
 
-    /** Takes a message into account if it is newer than what was seen; returns whether it was. */
-    synchronized boolean advance(FleetMessage message, long nowNanos) {
-        if (message.generation() <= generation) {
-            return false;
-        }
-        generation = message.generation();
-        open = message.kind() == FleetMessage.Kind.OPEN;
-        openUntilNanos = open ? nowNanos + message.ttlMillis() * 1_000_000L : 0;
-        replica = message.replica();
-        reason = message.reason();
-        return true;
-    }
+    // ---- the fleet's state ----
 
-    synchronized long generation() {
-        return generation;
+    /** Whether the mirror holds this episode open (a duplicate of it, or a read of it, is no news). */
+    synchronized boolean current(String candidate) {
+        return open && candidate.equals(episode);
     }
 
     /**
-     * Redis lost its data (it restarted empty): generations start again from 1, and what we heard of open
-     * circuits is no longer stored anywhere, so forget both; local breakers keep their own state.
+     * Whether this episode was heard to have ended: an open of it arriving now is a late duplicate or a replay, and a
+     * stored open of it is out of date.
+     */
+    synchronized boolean ended(String candidate) {
+        return ended.contains(candidate);
+    }
+
+    private static void remember(Set<String> episodes, String episode) {
+        episodes.remove(episode);
+        episodes.add(episode);
+        if (episodes.size() > REMEMBERED) {
+            episodes.remove(episodes.iterator().next());
+        }
+    }
+
+    /** The fleet holds the circuit open in {@code opened}'s episode until {@code untilNanos} (this replica's ticker). */
+    synchronized void opened(FleetMessage opened, long untilNanos, long sequence) {
+        episode = opened.episode();
+        open = true;
+        openUntilNanos = untilNanos;
+        replica = Printable.of(opened.replica(), Printable.REPLICA);
+        reason = Printable.of(opened.reason(), Printable.REASON);
+        changed(sequence);
+    }
+
+    /** The episode ended fleet-wide. */
+    synchronized void closed(FleetMessage closed, long sequence) {
+        if (closed.episode().equals(episode)) {
+            open = false;
+            openUntilNanos = 0;
+        }
+        remember(ended, closed.episode());
+        replica = Printable.of(closed.replica(), Printable.REPLICA);
+        reason = Printable.of(closed.reason(), Printable.REASON);
+        changed(sequence);
+    }
+
+    /** An operator's fleet-wide override arrived: standing (FORCED_OPEN, DISABLED) or ended (CLOSED, which ends any open too). */
+    synchronized void overridden(FleetMessage message, long sequence) {
+        override = message.override() == State.CLOSED ? null : message;
+        if (message.override() == State.CLOSED) {
+            open = false;
+            openUntilNanos = 0;
+        }
+        replica = Printable.of(message.replica(), Printable.REPLICA);
+        reason = Printable.of(message.reason(), Printable.REASON);
+        changed(sequence);
+    }
+
+    /**
+     * Whether an override is news: anything but the standing one again (its own echo, a duplicate). Announcements are
+     * applied in the order Redis published them, never by their senders' clocks.
+     */
+    synchronized boolean newer(FleetMessage message) {
+        return !message.equals(override);
+    }
+
+    private void changed(long sequence) {
+        applied++;
+        changedAt = sequence;
+        touchedNanos = System.nanoTime();
+    }
+
+    /** Whether a message was applied after {@code sequence} (a read sent at that point is older than it). */
+    synchronized boolean changedSince(long sequence) {
+        return changedAt > sequence;
+    }
+
+    /**
+     * Redis lost its data (it restarted empty): what was heard of open circuits is no longer stored anywhere; local
+     * breakers keep their own state, and the episode they follow.
      */
     synchronized void forget() {
-        generation = 0;
         open = false;
         openUntilNanos = 0;
     }
@@ -48,6 +135,10 @@ final class FleetEntry {
     /** Milliseconds the fleet still holds the circuit open, 0 if it does not. */
     synchronized long remainingMillis(long nowNanos) {
         return open ? Math.max(0, (openUntilNanos - nowNanos) / 1_000_000L) : 0;
+    }
+
+    synchronized String episode() {
+        return episode;
     }
 
     synchronized String replica() {
@@ -58,39 +149,141 @@ final class FleetEntry {
         return reason;
     }
 
-    synchronized void tripUnpublished(boolean unpublished) {
-        this.unpublishedTrip = unpublished;
+    /** Fleet-wide transitions applied for this breaker (0: never shared). */
+    synchronized long applied() {
+        return applied;
     }
 
-    synchronized boolean tripUnpublished() {
-        return unpublishedTrip;
+    synchronized FleetMessage override() {
+        return override;
+    }
+
+    synchronized State localOverride() {
+        return localOverride;
+    }
+
+    synchronized void localOverride(State state) {
+        localOverride = state;
+    }
+
+    /** Nothing current left: no open, no standing override, and nothing heard for {@code keepNanos}. */
+    synchronized boolean stale(long nowNanos, long keepNanos) {
+        return remainingMillis(nowNanos) == 0 && (override == null || nowNanos - touchedNanos >= keepNanos);
+    }
+
+    // ---- this replica's breaker ----
+
+    /** Whether this replica has a breaker of this name (a fleet-only entry only mirrors the fleet). */
+    synchronized boolean local() {
+        return local;
+    }
+
+    synchronized void local(boolean present) {
+        local = present;
     }
 
     /**
-     * Starts a new open episode (the circuit opened, or a newer open arrived): earlier probe claims no longer
-     * apply. Returns its number, so answers that arrive after it ended are dropped.
+     * This replica's breaker now follows episode {@code followed} and holds it open no later than {@code deadlineNanos}
+     * because of probe sharing: probe slots are claimed afresh. Returns the claim round, so late answers are dropped.
      */
-    synchronized int newEpisode() {
+    synchronized int tie(String followed, long deadlineNanos) {
+        tie = followed;
+        tieDeadlineNanos = deadlineNanos;
         grant = -1;
-        return ++episode;
+        alone = false;
+        distrusted.clear();
+        return ++round;
     }
 
-    synchronized boolean inEpisode(int number) {
-        return episode == number;
+    /** The breaker closed or was reset: it follows no episode any more. Returns the one it followed ("" none). */
+    synchronized String untie() {
+        String was = tie;
+        tie = "";
+        grant = -1;
+        alone = false;
+        round++;
+        return was;
     }
 
-    synchronized int episode() {
-        return episode;
+    synchronized String tied() {
+        return tie;
     }
 
-    /** Probe slots the fleet gave this replica for the current episode, -1 when none were claimed. */
+    synchronized long tieDeadlineNanos() {
+        return tieDeadlineNanos;
+    }
+
+    synchronized boolean inRound(int number) {
+        return round == number && !tie.isEmpty();
+    }
+
+    synchronized int round() {
+        return round;
+    }
+
+    /** Probe slots the fleet gave this replica for the episode it follows, -1 when none were claimed. */
     synchronized int grant() {
         return grant;
     }
 
-    synchronized void grant(int episodeNumber, int slots) {
-        if (episode == episodeNumber) {
+    synchronized void grant(int roundNumber, int slots) {
+        if (round == roundNumber) {
             grant = slots;
+        }
+    }
+
+    /** Whether this replica probes on its own limit, because the fleet's slots stayed out of reach too long. */
+    synchronized boolean alone() {
+        return alone;
+    }
+
+    synchronized void alone(boolean probingAlone) {
+        alone = probingAlone;
+    }
+
+    /** Calls and rejections seen at the last look, to tell whether the breaker has traffic (demand for probes). */
+    synchronized boolean demandSince(long now) {
+        boolean more = now != demand;
+        demand = now;
+        return more;
+    }
+
+    synchronized void demand(long now) {
+        demand = now;
+    }
+
+    synchronized void distrust(String holder) {
+        if (distrusted.size() < MOST_DISTRUSTED) {
+            distrusted.add(holder);
+        }
+    }
+
+    synchronized List<String> distrusted() {
+        return List.copyOf(distrusted);
+    }
+
+    synchronized void tripUnpublished(boolean unpublished) {
+        tripUnpublished = unpublished;
+    }
+
+    synchronized boolean tripUnpublished() {
+        return tripUnpublished;
+    }
+
+    /** When this breaker's last publish has been handed to Redis. */
+    synchronized CompletableFuture<?> lastSent() {
+        return lastSent;
+    }
+
+    /** When this breaker's last trip has been answered (and its answer applied: the episode it ended up in). */
+    synchronized CompletableFuture<?> lastTripAnswered() {
+        return lastTripAnswered;
+    }
+
+    synchronized void published(CompletableFuture<?> sent, CompletableFuture<?> tripAnswered) {
+        lastSent = sent;
+        if (tripAnswered != null) {
+            lastTripAnswered = tripAnswered;
         }
     }
 }

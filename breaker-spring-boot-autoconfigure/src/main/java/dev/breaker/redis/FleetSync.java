@@ -1,64 +1,65 @@
 package dev.breaker.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
-import dev.breaker.core.Transition;
+import io.lettuce.core.RedisURI;
 
 /**
  * Keeps the breakers of one replica in step with the fleet, without ever putting Redis on a call's path.
  *
- * <p>Who does what, and on which thread:
+ * <p>The jobs, each in its own class, and their threads:
  * <ul>
- * <li>A local transition's listener runs on the caller's thread. It only hands a task to the sync thread
- * (and, entering half-open, applies the probe share the fleet already gave: a local call, no network).</li>
- * <li>Half-open probe slots are claimed as soon as the circuit is open ({@link ProbeShare}); a replica that gets
- * none stays open and asks again, so only replicas holding slots ever half-open.</li>
- * <li>The single sync thread issues asynchronous Lettuce commands and applies peers' messages; replies
- * complete on Lettuce's threads, which only update {@link FleetEntry} and hand the rest back to the sync thread.</li>
- * <li>Transitions that came from a peer ({@link Transition#remote()}) are never published again, and a
- * replica ignores its own messages: no echo loops.</li>
+ * <li>{@link LocalTransitions}: listens to this replica's breakers on the caller's thread and only hands work on.</li>
+ * <li>{@link FleetPublisher}: tells the fleet of trips (votes toward the {@code quorum}) and closes;
+ * {@link FleetOverrides}: of operators' fleet-wide overrides.</li>
+ * <li>{@link PeerMessages}: applies what the fleet announces to this replica's breakers.</li>
+ * <li>{@link Reconciler}: after a (re)connect, reads the fleet's state in small steps and fills in what was missed.</li>
+ * <li>{@link ProbeShare}: shares half-open probes out across the fleet.</li>
  * </ul>
- * Newer state wins by the fleet generation Redis bumps on every shared transition; how long a circuit stays
- * open travels as a relative TTL, so no two replica clocks are ever compared.
+ * All but the listener run on one sync thread; Lettuce's reply threads only hand results back to it. The keys are
+ * {@link FleetKeys}'s, the wire format {@link FleetMessage}'s, and everything read is checked by {@link Trust}.
  */
 public final class FleetSync implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
-    private static final long SWEEP_MILLIS = 30_000;
+    private static final long SWEEP_MILLIS = 1_000;
+    /** What a replica without probe slots grants the holder past its own max-open-wait (within the 2 s bound). */
+    static final long PROBE_GRACE_MILLIS = 1_500;
 
     private final BreakerRegistry registry;
     private final SharedStoreStatus status;
+    private final FleetSettings settings;
     private final String replicaId;
     private final ScheduledExecutorService executor;
+    private final Trust trust;
     private final RedisBreakerStore store;
-    private final Map<String, FleetEntry> entries = new ConcurrentHashMap<>();
+    private final FleetEntries entries = new FleetEntries();
     private final CountDownLatch firstSync = new CountDownLatch(1);
-    private final ProbeShare probes;
-    private volatile String serverRunId;
+    private final LocalTransitions local = new LocalTransitions(this);
+    private final FleetPublisher publisher = new FleetPublisher(this);
+    private final FleetOverrides overrides = new FleetOverrides(this);
+    private final PeerMessages peers = new PeerMessages(this);
+    private final Reconciler reconciler = new Reconciler(this);
+    private final ProbeShare probes = new ProbeShare(this);
+    private final AtomicLong sequence = new AtomicLong();
     private volatile boolean closed;
 
-    /**
-     * @param storeFactory builds the store on the sync thread's executor, reporting to this sync
-     */
-    public FleetSync(BreakerRegistry registry, SharedStoreStatus status,
-            BiFunction<ScheduledExecutorService, RedisBreakerStore.Listener, RedisBreakerStore> storeFactory) {
+    public FleetSync(BreakerRegistry registry, SharedStoreStatus status, RedisURI uri, FleetSettings settings) {
         this.registry = registry;
         this.status = status;
+        this.settings = settings;
         this.replicaId = status.replicaId();
         ScheduledThreadPoolExecutor sync = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "breaker-fleet-sync");
@@ -67,23 +68,34 @@ public final class FleetSync implements AutoCloseable {
         });
         sync.setRemoveOnCancelPolicy(true);
         this.executor = sync;
-        this.store = storeFactory.apply(executor, new StoreListener());
-        this.probes = new ProbeShare(this);
+        RedisClock clock = new RedisClock();
+        this.trust = new Trust(MessageSigner.of(settings.signingKey()), clock, status);
+        this.store = new RedisBreakerStore(uri, new FleetKeys(settings.keyPrefix()), settings.channel(), settings.timeout(),
+                settings.reconnectInterval(), status, clock, executor, new RedisBreakerStore.Listener() {
+                    @Override
+                    public void onMessage(String text) {
+                        submit(() -> peers.received(text));
+                    }
+
+                    @Override
+                    public void onReachable() {
+                        submit(reconciler::resync);
+                    }
+                });
     }
 
     /** Attaches to the registry and connects in the background; returns at once. */
     public void start() {
-        registry.onCreated(this::created);
-        registry.onTransition(this::transitioned);
-        registry.onRemoved(removed -> entries.computeIfPresent(removed.name(),
-                (name, entry) -> entry.remainingMillis(System.nanoTime()) > 0 ? entry : null));
-        executor.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        registry.onCreated(local::created);
+        registry.onTransition(local::transitioned);
+        registry.onRemoved(local::removed);
+        executor.scheduleWithFixedDelay(() -> submit(entries::sweep), SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         store.start();
     }
 
     /**
      * Waits (bounded) until the first read of the fleet's state has been applied, so a replica starting while a
-     * circuit is open takes no traffic through it. Returns false if Redis did not answer in time.
+     * circuit is open (or overridden) takes no traffic through it. Returns false if Redis did not answer in time.
      */
     public boolean awaitFirstSync(Duration timeout) throws InterruptedException {
         return firstSync.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -94,233 +106,196 @@ public final class FleetSync implements AutoCloseable {
         return replicaId;
     }
 
+    /** How this replica takes part in the fleet. */
+    public FleetSettings settings() {
+        return settings;
+    }
+
     /** What this replica knows of the breaker's fleet-wide state (no Redis round trip: the local mirror). */
     public FleetBreakerView view(String breaker) {
         FleetEntry entry = entries.get(breaker);
         if (entry == null) {
-            return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1);
+            return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1, "", null);
         }
         long remaining = entry.remainingMillis(System.nanoTime());
-        return new FleetBreakerView(breaker, status.up(), entry.generation(), remaining > 0, remaining, entry.replica(),
-                entry.reason(), entry.grant());
+        FleetMessage fleetOverride = entry.override();
+        FleetBreakerView.Override override = null;
+        if (fleetOverride != null) {
+            override = new FleetBreakerView.Override(fleetOverride.override(), FleetBreakerView.Scope.FLEET,
+                    Printable.of(fleetOverride.replica(), Printable.REPLICA));
+        } else if (entry.localOverride() != null && registry.find(breaker).map(b -> b.state() == entry.localOverride()).orElse(false)) {
+            override = new FleetBreakerView.Override(entry.localOverride(), FleetBreakerView.Scope.REPLICA, replicaId);
+        }
+        return new FleetBreakerView(breaker, status.up(), entry.applied(), remaining > 0, remaining, entry.replica(),
+                entry.reason(), entry.tied().isEmpty() ? -1 : entry.grant(), entry.tied(), override);
     }
 
-    /** The store this sync talks to (for the fleet window, which shares connection and thread). */
-    RedisBreakerStore store() {
-        return store;
+    /** How many breakers this replica tracks for the fleet without having them (bounded; they expire). */
+    public int fleetOnlyBreakers() {
+        return entries.fleetOnlyCount();
     }
 
-    ScheduledExecutorService executor() {
-        return executor;
+    /**
+     * An operator's override: applied here at once and, when {@code fleetWide}, on every replica, including replicas
+     * started later (FORCED_OPEN, DISABLED) until an operator's CLOSED.
+     */
+    public void override(Breaker breaker, State state, boolean fleetWide) {
+        overrides.apply(breaker, state, fleetWide);
     }
+
+    // ---- for the jobs ----
 
     BreakerRegistry registry() {
         return registry;
-    }
-
-    /**
-     * The fleet window opened this breaker (as a peer would, so the local listener stays quiet): tell the fleet,
-     * unless another replica already did.
-     */
-    void publishFleetTrip(Breaker breaker, String reason) {
-        entry(breaker.name()).tripUnpublished(true);
-        submit(() -> publishTrip(breaker.name(), reason, true));
-    }
-
-    // ---- local transitions: caller's thread, no network ----
-
-    private void transitioned(Transition transition) {
-        if (closed) {
-            return;
-        }
-        String name = transition.breaker();
-        switch (transition.to()) {
-            case OPEN -> {
-                if (transition.remote()) {
-                    submit(() -> registry.find(name).ifPresent(probes::opened));
-                } else {
-                    // probes are claimed once the publish reply names the new generation
-                    entry(name).tripUnpublished(true);
-                    submit(() -> publishTrip(name, transition.reason(), false));
-                }
-            }
-            case CLOSED -> {
-                if (transition.from() == State.OPEN || transition.from() == State.HALF_OPEN) {
-                    FleetEntry entry = entry(name);
-                    entry.newEpisode();
-                    if (!transition.remote()) {
-                        entry.tripUnpublished(false);
-                        submit(() -> publishClose(name, transition.reason()));
-                    }
-                }
-            }
-            case HALF_OPEN -> registry.find(name).ifPresent(probes::halfOpened);
-            default -> {
-            }
-        }
-    }
-
-    private void created(Breaker breaker) {
-        if (closed) {
-            return;
-        }
-        FleetEntry entry = entries.get(breaker.name());
-        if (entry != null) {
-            long remaining = entry.remainingMillis(System.nanoTime());
-            if (remaining > 0) {
-                breaker.openFromPeer(Duration.ofMillis(remaining), peerReason(entry));
-            }
-        }
-    }
-
-    // ---- the sync thread ----
-
-    private void publishTrip(String name, String reason, boolean onlyIfAbsent) {
-        Optional<Breaker> found = registry.find(name);
-        if (found.isEmpty()) {
-            return;
-        }
-        Breaker breaker = found.get();
-        Snapshot snapshot = breaker.snapshot();
-        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
-            return; // already moved on; its own transition is queued behind this one
-        }
-        long ttl = Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis();
-        if (ttl <= 0) {
-            return;
-        }
-        FleetEntry entry = entry(name);
-        long sentAt = System.nanoTime();
-        store.publishOpen(name, ttl, replicaId, reason, onlyIfAbsent).whenComplete((generation, error) -> {
-            if (error == null) {
-                entry.tripUnpublished(false);
-                if (generation > 0) {
-                    entry.advance(new FleetMessage(FleetMessage.Kind.OPEN, name, generation, ttl, replicaId, reason), sentAt);
-                    submit(() -> probes.opened(breaker));
-                }
-            }
-        });
-    }
-
-    private void publishClose(String name, String reason) {
-        FleetEntry entry = entry(name);
-        store.publishClose(name, replicaId, reason).whenComplete((generation, error) -> {
-            if (error == null) {
-                entry.advance(new FleetMessage(FleetMessage.Kind.CLOSED, name, generation, 0, replicaId, reason), System.nanoTime());
-            }
-        });
-    }
-
-    private void apply(FleetMessage message, long receivedAt) {
-        FleetEntry entry = entry(message.breaker());
-        if (!entry.advance(message, receivedAt) || message.replica().equals(replicaId)) {
-            return;
-        }
-        Optional<Breaker> found = registry.find(message.breaker());
-        if (found.isEmpty()) {
-            if (message.kind() == FleetMessage.Kind.CLOSED) {
-                entries.remove(message.breaker(), entry);
-            }
-            return;
-        }
-        Breaker breaker = found.get();
-        State state = breaker.state();
-        if (message.kind() == FleetMessage.Kind.OPEN) {
-            long remaining = entry.remainingMillis(System.nanoTime());
-            if (remaining > 0 && (state == State.CLOSED || state == State.HALF_OPEN)) {
-                breaker.openFromPeer(Duration.ofMillis(remaining), peerReason(entry));
-            } else if (remaining > 0 && state == State.OPEN) {
-                // open here too: stay open at least as long as the fleet, and claim probes for the new episode
-                breaker.retryAfter(Duration.ofMillis(remaining));
-                probes.opened(breaker);
-            }
-        } else if (state == State.OPEN || state == State.HALF_OPEN) {
-            breaker.closeFromPeer(peerReason(entry));
-        }
-    }
-
-    /**
-     * After a (re)connect: learn every circuit the fleet holds open, then tell the fleet about circuits this
-     * replica opened while it could not (or that Redis forgot because it restarted empty).
-     */
-    private void resync() {
-        store.serverRunId()
-                .thenCompose(runId -> {
-                    boolean forgot = serverRunId != null && !serverRunId.equals(runId);
-                    serverRunId = runId;
-                    if (forgot) {
-                        entries.values().forEach(FleetEntry::forget);
-                    }
-                    return store.scanOpen().thenAccept(open -> submit(() -> reconcile(open, forgot)));
-                })
-                .whenComplete((ignored, error) -> {
-                    if (error != null) {
-                        LOG.log(System.Logger.Level.DEBUG, "fleet re-sync failed, retrying", error);
-                        schedule(this::resyncIfConnected, 500);
-                    }
-                });
-    }
-
-    private void resyncIfConnected() {
-        if (store.connected()) {
-            resync();
-        }
-    }
-
-    private void reconcile(List<FleetMessage> open, boolean redisForgot) {
-        long now = System.nanoTime();
-        for (FleetMessage message : open) {
-            apply(message, now);
-        }
-        for (Breaker breaker : known()) {
-            FleetEntry entry = entry(breaker.name());
-            boolean fleetHoldsIt = entry.remainingMillis(now) > 0;
-            if (!fleetHoldsIt && breaker.state() == State.OPEN && (entry.tripUnpublished() || redisForgot)) {
-                publishTrip(breaker.name(), lastOpenReason(breaker), true);
-            }
-        }
-        status.markSynced();
-        firstSync.countDown();
-    }
-
-    private void sweep() {
-        long now = System.nanoTime();
-        entries.entrySet().removeIf(e -> e.getValue().remainingMillis(now) == 0 && registry.find(e.getKey()).isEmpty());
-    }
-
-    private List<Breaker> known() {
-        List<Breaker> all = new ArrayList<>();
-        for (Breaker breaker : registry.breakers()) {
-            all.add(breaker);
-            all.addAll(registry.children(breaker.name()));
-        }
-        return all;
-    }
-
-    private static String lastOpenReason(Breaker breaker) {
-        List<Transition> transitions = breaker.snapshot().transitions();
-        for (int i = transitions.size() - 1; i >= 0; i--) {
-            if (transitions.get(i).to() == State.OPEN) {
-                return "re-sync: " + transitions.get(i).reason();
-            }
-        }
-        return "re-sync";
-    }
-
-    private static String peerReason(FleetEntry entry) {
-        return "peer " + entry.replica() + ": " + entry.reason();
     }
 
     SharedStoreStatus status() {
         return status;
     }
 
+    Trust trust() {
+        return trust;
+    }
+
+    RedisBreakerStore store() {
+        return store;
+    }
+
+    FleetEntries entries() {
+        return entries;
+    }
+
+    FleetPublisher publisher() {
+        return publisher;
+    }
+
+    PeerMessages peers() {
+        return peers;
+    }
+
+    ProbeShare probes() {
+        return probes;
+    }
+
+    ScheduledExecutorService executor() {
+        return executor;
+    }
+
     boolean closed() {
         return closed;
     }
 
-    FleetEntry entry(String name) {
-        return entries.computeIfAbsent(name, n -> new FleetEntry());
+    /** The sequence number of the last change applied: a read sent now is older than any change after it. */
+    long sequence() {
+        return sequence.get();
+    }
+
+    long nextSequence() {
+        return sequence.incrementAndGet();
+    }
+
+    /** The first full read of the fleet's state is done. */
+    void synced() {
+        status.markSynced();
+        firstSync.countDown();
+    }
+
+    /** An open circuit read from Redis (a reply or the reconnect read), unless an announcement overtook the read. */
+    void applyStored(RedisBreakerStore.Stored stored, long sentAt) {
+        FleetEntry entry = entries.get(stored.circuit().breaker());
+        if (entry != null && entry.changedSince(sentAt)) {
+            return;
+        }
+        long remaining = trust.remainingStored(stored.circuit(), stored.pttl());
+        if (remaining > 0) {
+            peers.apply(stored.circuit(), nextSequence(), remaining, false);
+        }
+    }
+
+    /**
+     * The latest moment probe sharing may hold this breaker open in an episode (on System.nanoTime()): its
+     * max-open-wait after it opened, plus {@link #PROBE_GRACE_MILLIS} for the slot holder's first probes (a fleet open
+     * lasts at most the max-open-wait, so the holder half-opens by then).
+     */
+    long deadline(Breaker breaker) {
+        Snapshot snapshot = breaker.snapshot();
+        long openFor = 0;
+        if (snapshot.state() == State.OPEN) {
+            openFor = Math.max(0, Duration.between(snapshot.since(), breaker.config().clock().instant()).toNanos());
+        }
+        return System.nanoTime() - openFor + breaker.config().maxOpenWait().toNanos() + PROBE_GRACE_MILLIS * 1_000_000L;
+    }
+
+    /** The reason a peer's transition carries here: the replica and its reason, escaped and cut to 200 characters. */
+    String peerReason(String replica, String reason) {
+        return Printable.of("peer " + replica + ": " + reason, Printable.REASON);
+    }
+
+    /** The fleet window judged this breaker: it trips as its own rule would, and the fleet opens with it. */
+    void tripFromFleetWindow(Breaker breaker, String reason) {
+        LocalTransitions.tripFromFleetWindow(breaker, reason);
+    }
+
+    /** What a publish waits for before it is sent. */
+    enum Publish {
+        /** A trip: the previous publish has been sent (one connection keeps them in order). */
+        TRIP,
+        /** A close or an override: also the last trip has been answered, so it knows the episode the trip ended up in. */
+        AFTER_TRIP
+    }
+
+    /**
+     * Runs {@code publish} (which sends its command and returns the future of its answer) on the sync thread, once
+     * what {@code kind} waits for is done: one breaker's publishes reach Redis in the order they were made, and a
+     * close is never sent before the trip it follows was answered.
+     */
+    void inOrder(FleetEntry entry, Publish kind, Supplier<CompletableFuture<?>> publish) {
+        synchronized (entry) {
+            CompletableFuture<?> after = kind == Publish.TRIP ? entry.lastSent()
+                    : CompletableFuture.allOf(entry.lastSent(), entry.lastTripAnswered());
+            CompletableFuture<Object> sent = new CompletableFuture<>();
+            CompletableFuture<Object> answered = new CompletableFuture<>();
+            entry.published(sent, kind == Publish.TRIP ? answered : null);
+            after.whenComplete((ignored, error) -> {
+                boolean queued = submit(() -> {
+                    try {
+                        CompletableFuture<?> answer = publish.get();
+                        sent.complete(null);
+                        answer.whenComplete((done, failed) -> answered.complete(null));
+                    } catch (RuntimeException e) {
+                        sent.complete(null);
+                        answered.complete(null);
+                        throw e;
+                    }
+                });
+                if (!queued) {
+                    sent.complete(null);
+                    answered.complete(null);
+                }
+            });
+        }
+    }
+
+    /** A future of work done on the sync thread (a reply handled where the state it changes lives). */
+    <T> CompletableFuture<T> onSyncThread(Supplier<CompletableFuture<T>> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        if (!submit(() -> {
+            try {
+                work.get().whenComplete((value, error) -> {
+                    if (error != null) {
+                        result.completeExceptionally(error);
+                    } else {
+                        result.complete(value);
+                    }
+                });
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+                throw e;
+            }
+        })) {
+            result.cancel(false);
+        }
+        return result;
     }
 
     /** Runs a task on the sync thread after a delay; nothing when closing. */
@@ -359,18 +334,5 @@ public final class FleetSync implements AutoCloseable {
         closed = true;
         executor.shutdownNow();
         store.close();
-    }
-
-    private final class StoreListener implements RedisBreakerStore.Listener {
-        @Override
-        public void onMessage(FleetMessage message) {
-            long receivedAt = System.nanoTime();
-            submit(() -> apply(message, receivedAt));
-        }
-
-        @Override
-        public void onConnected() {
-            submit(FleetSync.this::resync);
-        }
     }
 }

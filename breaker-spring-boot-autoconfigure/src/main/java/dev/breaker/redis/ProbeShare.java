@@ -3,27 +3,34 @@ package dev.breaker.redis;
 import java.time.Duration;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
+import dev.breaker.core.Totals;
 
 /**
- * Shares half-open probes out across the fleet: the whole fleet runs at most {@code halfOpenMaxProbes}
- * concurrent probes per episode, not that many per replica.
+ * Shares half-open probes out across the fleet: in one open episode the whole fleet runs at most
+ * {@code halfOpenMaxProbes} concurrent probes, not that many per replica.
  *
- * <p>Slots are claimed from Redis as soon as a replica learns the circuit is open (the episode is named by the fleet
- * generation of that open), so the answer is in long before the open wait ends. A replica that gets slots
- * half-opens with its share applied the moment it enters half-open; one that gets none stays open (its wait is
- * extended past the fleet's) and asks again, so it never starts an episode in which a probe could slip through
- * before its share is known. The first replica to ask, normally the one that tripped, gets the slots, and keeps them
- * while it renews a short lease: when it dies, the others get them within one lease. When Redis cannot answer, the
+ * <p>Slots are claimed as soon as a replica's breaker follows an episode, so the answer is in long before the open
+ * wait ends. A replica with slots half-opens with its share; one without stays open a little past the fleet's wait and
+ * asks again (at once when it has traffic, else as its open wait is about to end). Slots are held by a short lease the holder renews every {@link #RECLAIM_MILLIS}: one
+ * that dies loses them within a lease, and one without traffic (no calls, no rejected calls) gives them up as soon as
+ * a replica with traffic went without, so the fleet closes as long as any replica has traffic.
+ *
+ * <p>Nothing read from Redis can hold a breaker open for good: once it has been open for its {@code max-open-wait}
+ * (plus {@link FleetSync#PROBE_GRACE_MILLIS}) in an episode without slots (they are stolen, or held by a replica
+ * nobody can see), it probes on its own, one probe at a time, and says so once. When Redis cannot answer, the
  * breaker's own limit applies.
  */
 final class ProbeShare {
 
-    /** How often a replica that got no probe slots asks again (staying open meanwhile), and a holder renews its lease. */
-    private static final long RECLAIM_MILLIS = 500;
-    /** How long slots stay a replica's without renewal: a replica that dies frees them within this. */
-    private static final long LEASE_MILLIS = 3 * RECLAIM_MILLIS;
+    /** How often a holder renews its lease, and a replica without slots asks again. */
+    static final long RECLAIM_MILLIS = 500;
+    /** How long slots stay a replica's without renewal. */
+    static final long LEASE_MILLIS = 3 * RECLAIM_MILLIS;
+
+    private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
 
     private final FleetSync sync;
 
@@ -31,90 +38,171 @@ final class ProbeShare {
         this.sync = sync;
     }
 
-    /**
-     * The fleet holds the circuit open (sync thread, once the open's generation is known): claim this replica's
-     * slots for the coming half-open episode now, long before the open wait ends, so the answer is in when it does.
-     */
-    void opened(Breaker breaker) {
-        FleetEntry entry = sync.entry(breaker.name());
-        int episode = entry.newEpisode();
-        claimProbes(breaker, entry, episode);
+    /** Sync thread: the breaker now follows an episode (its tie was just made): claim its slots now. */
+    void opened(Breaker breaker, FleetEntry entry) {
+        int round = entry.round();
+        entry.demand(demand(breaker));
+        claim(breaker, entry, round, false);
     }
 
-    private void claimProbes(Breaker breaker, FleetEntry entry, int episode) {
-        long generation = entry.generation();
-        if (sync.closed() || !entry.inEpisode(episode) || !sync.status().up() || generation == 0) {
+    /** Asks for (or renews) this replica's slots; {@code traffic}: it had calls or rejected calls since the last look. */
+    private void claim(Breaker breaker, FleetEntry entry, int round, boolean traffic) {
+        if (sync.closed() || !entry.inRound(round)) {
             return;
         }
+        if (!sync.status().up()) {
+            apply(breaker, entry); // the breaker's own limit while Redis cannot answer
+            sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+            return;
+        }
+        String episode = entry.tied();
         int max = breaker.config().halfOpenMaxProbes();
-        long slotsLive = openMillis(breaker) + breaker.config().halfOpenMaxWait().toMillis();
-        sync.store().claimProbes(breaker.name(), generation, sync.replicaId(), max, max, LEASE_MILLIS, slotsLive)
-                .whenComplete((granted, error) -> sync.submit(() -> applyGrant(breaker, entry, episode, generation,
-                        error == null ? granted : -1)));
+        long slotsLive = openMillis(breaker) + breaker.config().halfOpenMaxWait().toMillis() + LEASE_MILLIS;
+        sync.store().claim(breaker.name(), episode, sync.replicaId(), max, max, LEASE_MILLIS, slotsLive,
+                sync.trust().claim(breaker.name(), episode, sync.replicaId(), max), traffic, entry.distrusted())
+                .whenComplete((reply, error) -> sync.submit(() -> granted(breaker, entry, round, episode,
+                        error == null ? reply : null, traffic)));
     }
 
-    private void applyGrant(Breaker breaker, FleetEntry entry, int episode, long generation, int granted) {
-        if (!entry.inEpisode(episode)) {
+    private void granted(Breaker breaker, FleetEntry entry, int round, String episode, RedisBreakerStore.ClaimReply reply,
+            boolean traffic) {
+        if (!entry.inRound(round)) {
             return;
         }
-        if (granted < 0) {
-            if (breaker.state() == State.HALF_OPEN) {
-                breaker.limitProbes(breaker.config().halfOpenMaxProbes());
+        if (reply != null) {
+            if (sync.trust().signing()) {
+                reply.others().forEach((holder, value) -> {
+                    if (!sync.trust().genuineHolder(breaker.name(), episode, holder, value)) {
+                        entry.distrust(holder); // dropped by the next claim
+                    }
+                });
             }
-            return;
+            if (reply.grant() > 0 && !traffic && reply.wanted() && probesInFlight(breaker) == 0) {
+                // a replica with traffic went without slots, and this one has none: give them up to it
+                entry.grant(round, 0);
+                sync.store().release(breaker.name(), episode, sync.replicaId());
+            } else {
+                entry.grant(round, reply.grant());
+            }
         }
-        entry.grant(episode, granted);
-        if (granted > 0) {
-            sync.schedule(() -> renewLease(breaker, entry, episode, generation), RECLAIM_MILLIS);
-        }
-        State state = breaker.state(); // a due half-open happens here, and takes the grant
-        if (state == State.HALF_OPEN) {
-            breaker.limitProbes(granted);
-        } else if (state == State.OPEN && granted == 0) {
-            // no slot: stay open past the fleet's wait, and ask again just before this extension ends
-            long stayOpen = openMillis(breaker) + RECLAIM_MILLIS;
-            breaker.retryAfter(Duration.ofMillis(stayOpen));
-            sync.schedule(() -> claimProbes(breaker, entry, episode), stayOpen - RECLAIM_MILLIS / 5);
-        }
+        apply(breaker, entry);
+        sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
     }
 
-    /** While this replica holds slots for the episode (open or half-open), keeps them from being handed out again. */
-    private void renewLease(Breaker breaker, FleetEntry entry, int episode, long generation) {
+    /** Puts the slots into effect: half-open with that many probes, or held open without any. */
+    private void apply(Breaker breaker, FleetEntry entry) {
         State state = breaker.state();
-        if (sync.closed() || !entry.inEpisode(episode) || (state != State.OPEN && state != State.HALF_OPEN)) {
-            return;
+        int slots = slots(breaker, entry);
+        if (state == State.HALF_OPEN) {
+            breaker.limitProbes(slots);
+        } else if (state == State.OPEN && slots == 0) {
+            // without a slot, stay open until a little past the fleet's wait (renewed every tick), never past the deadline
+            long now = System.nanoTime();
+            long toDeadline = (entry.tieDeadlineNanos() - now) / 1_000_000L;
+            long hold = Math.min(entry.remainingMillis(now) + 2 * RECLAIM_MILLIS, toDeadline);
+            if (hold > 0) {
+                breaker.retryAfter(Duration.ofMillis(hold));
+            }
         }
-        sync.store().renewProbeLease(breaker.name(), generation, sync.replicaId(), LEASE_MILLIS);
-        sync.schedule(() -> renewLease(breaker, entry, episode, generation), RECLAIM_MILLIS);
     }
 
-    /** How much longer the breaker stays open here, 0 if it is not open. */
-    private static long openMillis(Breaker breaker) {
-        Snapshot snapshot = breaker.snapshot();
-        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
-            return 0;
+    /** The probes this replica may run now: its grant, or its own limit when alone or Redis cannot answer. */
+    private int slots(Breaker breaker, FleetEntry entry) {
+        int grant = entry.grant();
+        if (entry.alone()) {
+            return 1;
         }
-        return Math.max(0, Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis());
+        return grant < 0 || !sync.status().up() ? breaker.config().halfOpenMaxProbes() : grant;
+    }
+
+    /** Every {@link #RECLAIM_MILLIS} while the breaker follows the episode: renew, give back, ask again, or go alone. */
+    private void tick(Breaker breaker, FleetEntry entry, int round) {
+        if (sync.closed() || !entry.inRound(round)) {
+            return;
+        }
+        State state = breaker.state();
+        if (state != State.OPEN && state != State.HALF_OPEN) {
+            return;
+        }
+        if (entry.alone()) {
+            return;
+        }
+        if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
+            alone(breaker, entry);
+            return;
+        }
+        boolean traffic = entry.demandSince(demand(breaker)) || probesInFlight(breaker) > 0;
+        if (entry.grant() != 0 || traffic || openMillis(breaker) <= 2 * RECLAIM_MILLIS) {
+            // a holder renews its lease; a replica without slots asks again when it has traffic, or when its open
+            // wait is about to end (the slots matter from then on)
+            claim(breaker, entry, round, traffic);
+        } else {
+            apply(breaker, entry);
+            sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+        }
+    }
+
+    private void alone(Breaker breaker, FleetEntry entry) {
+        entry.alone(true);
+        LOG.log(System.Logger.Level.WARNING, "breaker ''{0}'': no fleet probe slot within its max-open-wait of {1} ms ({2}); "
+                + "probing on its own, one probe at a time, for this episode", Printable.of(breaker.name(), Printable.NAME),
+                breaker.config().maxOpenWait().toMillis(), entry.distrusted().isEmpty()
+                        ? "the slots stayed taken by holders that keep renewing, or by something that is not a replica"
+                        : "holders not signed with the fleet's key: " + Printable.of(entry.distrusted().toString(), Printable.NAME));
+        if (breaker.state() == State.HALF_OPEN) {
+            breaker.limitProbes(1);
+        }
     }
 
     /**
-     * Entering half-open (caller's thread, a local call only): probe with the slots the fleet already gave this replica for this episode. If the
-     * answer is not in yet, probe not at all until it is; if the fleet cannot answer, fall back to the local limit.
+     * Entering half-open (caller's thread, a local call only): probe with the slots the fleet already gave this
+     * replica for the episode it follows. If the answer is not in yet, probe not at all until it is; if the fleet
+     * cannot answer, use the local limit; if the episode has held it open past its max-open-wait, one probe.
      */
     void halfOpened(Breaker breaker) {
-        FleetEntry entry = sync.entry(breaker.name());
+        FleetEntry entry = sync.entries().get(breaker.name());
+        if (entry == null || entry.tied().isEmpty()) {
+            return; // a local episode (a trip short of the quorum): local limits
+        }
+        if (entry.alone() || !sync.status().up()) {
+            return;
+        }
+        if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
+            sync.submit(() -> alone(breaker, entry));
+            return;
+        }
         int grant = entry.grant();
         if (grant >= 0) {
             breaker.limitProbes(grant);
             return;
         }
-        if (!sync.status().up() || entry.generation() == 0) {
-            return; // the fleet never saw this circuit open, or cannot be asked: local limits
-        }
-        int episode = entry.episode();
+        int round = entry.round();
         breaker.limitProbes(0);
-        if (!sync.submit(() -> claimProbes(breaker, entry, episode))) {
+        if (!sync.submit(() -> claim(breaker, entry, round, false))) {
             breaker.limitProbes(breaker.config().halfOpenMaxProbes());
         }
+    }
+
+    /** Calls finished and rejected so far: it moves while the breaker has traffic. */
+    private static long demand(Breaker breaker) {
+        Totals totals = breaker.totals();
+        long calls = totals.rejected();
+        for (Outcome outcome : Outcome.values()) {
+            calls += totals.calls(outcome);
+        }
+        return calls;
+    }
+
+    private static int probesInFlight(Breaker breaker) {
+        return breaker.snapshot().probes().inFlight();
+    }
+
+    /** How much longer the breaker stays open here, 0 if it is not open. */
+    static long openMillis(Breaker breaker) {
+        Snapshot snapshot = breaker.snapshot();
+        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
+            return 0;
+        }
+        return Math.max(0, Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis());
     }
 }

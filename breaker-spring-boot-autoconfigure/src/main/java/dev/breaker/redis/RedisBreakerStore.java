@@ -1,216 +1,237 @@
 package dev.breaker.redis;
 
-import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
+import dev.breaker.core.State;
+import io.lettuce.core.KeyScanArgs;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
 
 /**
- * The Redis side of fleet mode: a few Lua scripts run with asynchronous Lettuce commands, and one
- * subscription to the fleet's channel.
+ * The Redis side of fleet mode: the fleet's operations, each one of the Lua scripts of {@link FleetScripts} on the
+ * keys of {@link FleetKeys}, over the connections of {@link StoreConnection}.
  *
- * <p>Nothing here blocks a caller: every command returns a future that completes on Lettuce's I/O
- * thread, fails at once while disconnected (commands are rejected, not queued) and times out after
- * {@code timeout}. Keys, all under the prefix ({@code breaker:} by default):
- * <ul>
- * <li>{@code breaker:<name>} — a hash (state, gen, replica, reason) present only while the fleet's circuit
- * is open, with a TTL equal to the open wait: when the replica that tripped dies, the key still expires.</li>
- * <li>{@code breaker:<name>:gen} — the fleet generation, bumped by every shared trip and close (7-day TTL).</li>
- * <li>{@code breaker:<name>:probes:<gen>} — half-open probe slots handed out for the episode that began with
- * the open of generation {@code gen} (TTL: the half-open max wait).</li>
- * </ul>
+ * <p>Nothing here blocks a caller: every operation returns a future that completes on Lettuce's I/O thread, fails at
+ * once while disconnected (commands are rejected, not queued) and times out after {@code timeout}.
  */
 public final class RedisBreakerStore implements AutoCloseable {
 
     /** Told of what arrives from Redis; called on a Lettuce I/O thread, so implementations hand off at once. */
     public interface Listener {
-        void onMessage(FleetMessage message);
 
-        /** The connection (re)opened: state may have changed while it was down. */
-        void onConnected();
+        /** A message on the fleet's channel, as it came (it may be anything anybody published). */
+        void onMessage(String text);
+
+        /**
+         * Redis is reachable after it was not (first connect, reconnect, back from a hang), or the subscription was
+         * renewed: state may have changed meanwhile, and messages may have been missed.
+         */
+        void onReachable();
     }
 
-    /** The fleet's view of one breaker, read by {@link #read(String)}. */
-    public record SharedState(boolean open, long generation, long ttlMillis, String replica, String reason, long fleetGeneration) {
+    /** An open circuit as stored in its hash: the announcement it was opened with, and Redis's remaining TTL. */
+    record Stored(FleetMessage circuit, long pttl) {
     }
 
-    private static final long GENERATION_TTL_MILLIS = TimeUnit.DAYS.toMillis(7);
+    /** What the open script found: {@code opened}, or the episode that is open already. */
+    record OpenReply(boolean opened, Stored current) {
+    }
 
-    private final RedisClient client;
-    private final ClientResources resources;
-    private final String keyPrefix;
-    private final String channel;
-    private final Duration reconnectInterval;
-    private final SharedStoreStatus status;
-    private final ScheduledExecutorService executor;
-    private final Listener listener;
-
-    private volatile StatefulRedisConnection<String, String> commands;
-    private volatile StatefulRedisPubSubConnection<String, String> subscription;
-    private volatile boolean closed;
+    /** What a vote found: the live votes (replica to value, this one included), and the open circuit if any. */
+    record VoteReply(Map<String, String> votes, Stored current) {
+    }
 
     /**
-     * @param executor runs the (re)connect attempts; the store never blocks it for longer than one connect timeout
+     * What a probe claim got, who else holds slots (holder to value), and whether a replica with traffic went without
+     * slots within the last {@code 2 * lease / 3} (a holder without traffic then gives its slots up).
      */
-    public RedisBreakerStore(RedisURI uri, String keyPrefix, String channel, Duration timeout, Duration reconnectInterval,
-            SharedStoreStatus status, ScheduledExecutorService executor, Listener listener) {
-        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-        this.channel = Objects.requireNonNull(channel, "channel");
-        this.reconnectInterval = reconnectInterval;
-        this.status = status;
-        this.executor = executor;
-        this.listener = listener;
-        this.resources = ClientResources.builder()
-                .ioThreadPoolSize(2)
-                .computationThreadPoolSize(2)
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(20), reconnectInterval, 2, TimeUnit.MILLISECONDS))
-                .build();
-        this.client = RedisClient.create(resources, uri);
-        this.client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                .build());
-        this.client.addListener(new RedisConnectionStateListener() {
-            @Override
-            public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
-                // the first connect is reported by connect() itself; this one is a reconnect
-                // the pub/sub connection resubscribes by itself; either way, re-read what changed meanwhile
-                if (connection == commands || connection == subscription) {
-                    if (connection == commands) {
-                        status.markUp();
-                    }
-                    listener.onConnected();
-                }
-            }
+    record ClaimReply(int grant, Map<String, String> others, boolean wanted) {
+    }
 
-            @Override
-            public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-                if (connection == commands && !closed) {
-                    status.markDown(null);
-                }
-            }
-        });
+    /** One SCAN step: the keys it found and where to go on (finished when the cursor is back at 0). */
+    record ScanPage(List<String> keys, String cursor, boolean finished) {
+    }
+
+    /** A value in a fleet hash this version cannot read. */
+    static final class MalformedException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        MalformedException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static final int SCAN_COUNT = 200;
+    private static final String[] OPEN_FIELDS = {"state", "episode", "ttl", "replica", "reason", "issued", "sig"};
+    private static final String[] OVERRIDE_FIELDS = {"state", "replica", "reason", "issued", "sig"};
+
+    private final FleetKeys keys;
+    private final String channel;
+    private final StoreConnection connection;
+
+    /**
+     * @param executor runs the (re)connect attempts and the ping; the store never blocks it for longer than one
+     *     connect timeout
+     */
+    public RedisBreakerStore(RedisURI uri, FleetKeys keys, String channel, Duration timeout, Duration reconnectInterval,
+            SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor, Listener listener) {
+        this.keys = Objects.requireNonNull(keys, "keys");
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.connection = new StoreConnection(uri, channel, timeout, reconnectInterval, status, clock, executor, listener);
     }
 
     /** Connects in the background, retrying every reconnect interval until Redis answers; returns at once. */
     public void start() {
-        executor.execute(this::connect);
+        connection.start();
     }
 
     /** True once connected (Lettuce then reconnects on its own after an outage). */
     public boolean connected() {
-        StatefulRedisConnection<String, String> connection = commands;
-        return connection != null && connection.isOpen();
+        return connection.connected();
     }
 
-    private void connect() {
-        if (closed || commands != null) {
-            return;
-        }
-        StatefulRedisPubSubConnection<String, String> pubSub = null;
-        try {
-            pubSub = client.connectPubSub(StringCodec.UTF8);
-            pubSub.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String from, String text) {
-                    FleetMessage message = FleetMessage.decode(text);
-                    if (message != null) {
-                        listener.onMessage(message);
-                    }
-                }
-            });
-            pubSub.sync().subscribe(channel);
-            StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
-            subscription = pubSub;
-            commands = connection;
-            status.markUp();
-            listener.onConnected();
-        } catch (RuntimeException unreachable) {
-            if (pubSub != null) {
-                pubSub.closeAsync();
-            }
-            status.markDown(unreachable);
-            if (!closed) {
-                executor.schedule(this::connect, reconnectInterval.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        }
+    FleetKeys keys() {
+        return keys;
+    }
+
+    // ---- the fleet's operations ----
+
+    /**
+     * Opens the circuit fleet-wide with {@code announcement} (stored and published in one script), unless another
+     * episode is open; {@code replace} names an episode that may be replaced (this replica's failed probes ended it).
+     */
+    CompletableFuture<OpenReply> open(FleetMessage announcement, String replace) {
+        String name = announcement.breaker();
+        return connection.<List<Object>>run(FleetScripts.OPEN, ScriptOutputType.MULTI, new String[] {keys.state(name), keys.votes(name)},
+                announcement.episode(), Long.toString(announcement.ttlMillis()), announcement.replica(), announcement.reason(),
+                Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode(),
+                replace == null ? "absent" : "replace:" + replace)
+                .thenApply(reply -> "opened".equals(String.valueOf(reply.get(0))) ? new OpenReply(true, null)
+                        : new OpenReply(false, stored(name, reply.subList(1, reply.size()))));
+    }
+
+    /** Counts this replica's trip toward the quorum for {@code ttlMillis}; returns the live votes and the open circuit. */
+    CompletableFuture<VoteReply> vote(String breaker, String replica, long ttlMillis, String value) {
+        return connection.<List<Object>>run(FleetScripts.VOTE, ScriptOutputType.MULTI, new String[] {keys.state(breaker), keys.votes(breaker)},
+                replica, Long.toString(Math.max(1, ttlMillis)), value)
+                .thenApply(reply -> new VoteReply(pairs((List<?>) reply.get(0)), stored(breaker, reply.subList(1, reply.size()))));
+    }
+
+    /** This replica's breaker closed: withdraws its vote and, if it followed {@code episode}, ends it fleet-wide. */
+    CompletableFuture<Boolean> close(String breaker, String episode, FleetMessage announcement) {
+        return connection.<Long>run(FleetScripts.CLOSE, ScriptOutputType.INTEGER, new String[] {keys.state(breaker), keys.votes(breaker)},
+                episode == null ? "" : episode, announcement.replica(), channel, announcement.encode()).thenApply(n -> n == 1);
+    }
+
+    /** Stores (or, for CLOSED, clears) an operator's fleet-wide override and announces it. */
+    CompletableFuture<Long> override(FleetMessage announcement) {
+        String name = announcement.breaker();
+        return connection.run(FleetScripts.OVERRIDE, ScriptOutputType.INTEGER,
+                new String[] {keys.state(name), keys.votes(name), keys.override(name)}, announcement.override().name(),
+                announcement.replica(), announcement.reason(), Long.toString(announcement.issuedAt()), announcement.signature(),
+                channel, announcement.encode());
     }
 
     /**
-     * Stores the open circuit with a TTL and tells the fleet, in one atomic script.
-     *
-     * @param onlyIfAbsent write only when the fleet has no open circuit for it (re-sync after an outage)
-     * @return the new fleet generation, or 0 when {@code onlyIfAbsent} found one already there
+     * Claims up to {@code want} of the {@code max} concurrent probe slots the whole fleet may use in one open episode;
+     * they stay this replica's for {@code leaseMillis} unless it asks again.
      */
-    public CompletableFuture<Long> publishOpen(String breaker, long ttlMillis, String replica, String reason, boolean onlyIfAbsent) {
-        return eval(FleetScripts.OPEN, ScriptOutputType.INTEGER, new String[] {stateKey(breaker), generationKey(breaker)},
-                Long.toString(Math.max(1, ttlMillis)), replica, reason, channel, breaker, onlyIfAbsent ? "1" : "0",
-                Long.toString(GENERATION_TTL_MILLIS));
+    CompletableFuture<ClaimReply> claim(String breaker, String episode, String replica, int max, int want, long leaseMillis,
+            long ttlMillis, String value, boolean wanting, List<String> distrusted) {
+        List<String> args = new ArrayList<>(7 + distrusted.size());
+        args.addAll(List.of(Integer.toString(max), Integer.toString(want), replica, Long.toString(Math.max(1, leaseMillis)),
+                Long.toString(Math.max(1, ttlMillis)), value, wanting ? "1" : "0"));
+        args.addAll(distrusted);
+        return connection.<List<Object>>run(FleetScripts.CLAIM, ScriptOutputType.MULTI, new String[] {keys.probes(breaker, episode)},
+                args.toArray(String[]::new))
+                .thenApply(reply -> {
+                    long wantedAt = Long.parseLong(String.valueOf(reply.get(2)));
+                    long now = Long.parseLong(String.valueOf(reply.get(3)));
+                    return new ClaimReply(((Number) reply.get(0)).intValue(), pairs((List<?>) reply.get(1)),
+                            wantedAt > 0 && now - wantedAt < 2 * leaseMillis / 3);
+                });
     }
 
-    /** Removes the open circuit and tells the fleet it closed; returns the new fleet generation. */
-    public CompletableFuture<Long> publishClose(String breaker, String replica, String reason) {
-        return eval(FleetScripts.CLOSE, ScriptOutputType.INTEGER, new String[] {stateKey(breaker), generationKey(breaker)},
-                replica, reason, channel, breaker, Long.toString(GENERATION_TTL_MILLIS));
+    /** Gives this replica's probe slots of an episode back (it has no traffic to probe with). */
+    CompletableFuture<Long> release(String breaker, String episode, String replica) {
+        StatefulRedisConnection<String, String> commands = connection.commands();
+        if (commands == null) {
+            return connection.notConnected();
+        }
+        return connection.observed(commands.async().hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
     }
 
-    /** Reads the fleet's state of one breaker (open or not, with the remaining TTL). */
-    public CompletableFuture<SharedState> read(String breaker) {
-        CompletableFuture<List<Object>> reply = eval(FleetScripts.READ, ScriptOutputType.MULTI,
-                new String[] {stateKey(breaker), generationKey(breaker)});
-        return reply.thenApply(fields -> {
-            List<String> f = new ArrayList<>(fields.size());
-            fields.forEach(field -> f.add(String.valueOf(field)));
-            long ttl = Long.parseLong(f.get(2));
-            boolean open = "OPEN".equals(f.get(0)) && ttl > 0;
-            return new SharedState(open, Long.parseLong(f.get(1)), open ? ttl : 0, f.get(3), f.get(4), Long.parseLong(f.get(5)));
-        });
+    /** One step of the reconnect read: at most a couple of hundred keys examined, so Redis is never held up. */
+    CompletableFuture<ScanPage> scan(String cursor) {
+        StatefulRedisConnection<String, String> commands = connection.commands();
+        if (commands == null) {
+            return connection.notConnected();
+        }
+        KeyScanArgs args = KeyScanArgs.Builder.matches(keys.scanPattern()).limit(SCAN_COUNT).type("hash");
+        CompletableFuture<KeyScanCursor<String>> page = commands.async().scan(ScanCursor.of(cursor), args).toCompletableFuture();
+        return connection.observed(page).thenApply(c -> new ScanPage(c.getKeys(), c.getCursor(), c.isFinished()));
     }
 
-    /** Every circuit the fleet holds open right now, as OPEN messages (generation, remaining TTL, replica, reason). */
-    public CompletableFuture<List<FleetMessage>> scanOpen() {
-        CompletableFuture<List<Object>> reply = eval(FleetScripts.SCAN, ScriptOutputType.MULTI, new String[0], globEscape(keyPrefix) + "*");
-        return reply.thenApply(rows -> {
-            List<FleetMessage> open = new ArrayList<>(rows.size());
-            for (Object row : rows) {
-                List<?> f = (List<?>) row;
-                String key = String.valueOf(f.get(0));
-                open.add(new FleetMessage(FleetMessage.Kind.OPEN, key.substring(keyPrefix.length()),
-                        Long.parseLong(String.valueOf(f.get(1))), Long.parseLong(String.valueOf(f.get(2))),
-                        String.valueOf(f.get(3)), String.valueOf(f.get(4))));
-            }
-            return open;
-        });
+    /** The open circuit stored under a state key (circuit {@code null} when the hash holds none). */
+    CompletableFuture<Stored> readOpen(String breaker) {
+        return connection.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] {keys.state(breaker)}, OPEN_FIELDS)
+                .thenApply(f -> {
+                    if (!"OPEN".equals(String.valueOf(f.get(0)))) {
+                        if (String.valueOf(f.get(0)).isEmpty() && String.valueOf(f.get(1)).isEmpty()) {
+                            return new Stored(null, 0);
+                        }
+                        throw new MalformedException("state '" + Printable.of(String.valueOf(f.get(0)), 20) + "' is not OPEN");
+                    }
+                    Stored stored = stored(breaker, f.subList(1, f.size()));
+                    if (stored.circuit() == null) {
+                        throw new MalformedException("an OPEN state without an episode");
+                    }
+                    return stored;
+                });
+    }
+
+    /** The standing override stored under an override key ({@code null} when the hash holds none). */
+    CompletableFuture<FleetMessage> readOverride(String breaker) {
+        return connection.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] {keys.override(breaker)}, OVERRIDE_FIELDS)
+                .thenApply(f -> {
+                    List<String> v = strings(f);
+                    if (v.get(0).isEmpty() && v.get(1).isEmpty()) {
+                        return null;
+                    }
+                    try {
+                        return new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0,
+                                State.valueOf(v.get(0)), v.get(1), Long.parseLong(v.get(3)), v.get(2), v.get(4));
+                    } catch (IllegalArgumentException malformed) {
+                        throw new MalformedException("override state '" + Printable.of(v.get(0), 20) + "' or issued '"
+                                + Printable.of(v.get(3), 20) + "' cannot be read");
+                    }
+                });
+    }
+
+    /** The fleet window step for a batch: see {@link FleetScripts#WINDOW}. */
+    CompletableFuture<List<Object>> window(String[] windowKeys, String[] args) {
+        return connection.run(FleetScripts.WINDOW, ScriptOutputType.MULTI, windowKeys, args);
     }
 
     /** The server's run id: it changes when Redis restarts (and, without persistence, forgets every key). */
-    public CompletableFuture<String> serverRunId() {
-        StatefulRedisConnection<String, String> connection = commands;
-        if (connection == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+    CompletableFuture<String> serverRunId() {
+        StatefulRedisConnection<String, String> commands = connection.commands();
+        if (commands == null) {
+            return connection.notConnected();
         }
-        return connection.async().info("server").toCompletableFuture().thenApply(info -> {
+        return connection.observed(commands.async().info("server").toCompletableFuture()).thenApply(info -> {
             for (String line : info.split("\r?\n")) {
                 if (line.startsWith("run_id:")) {
                     return line.substring("run_id:".length()).trim();
@@ -220,86 +241,56 @@ public final class RedisBreakerStore implements AutoCloseable {
         });
     }
 
-    private static String globEscape(String text) {
-        return text.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
+    /** Whether a command failed because a fleet hash held something this version cannot read. */
+    static boolean malformed(Throwable error) {
+        return StoreConnection.unwrap(error) instanceof MalformedException;
     }
 
-    /**
-     * Claims up to {@code want} of the {@code max} concurrent half-open probes the whole fleet may run in the
-     * episode that began with the open of {@code generation}. The slots stay this replica's while it renews its
-     * lease ({@link #renewProbeLease}); slots of a replica whose lease lapsed are handed out again.
-     *
-     * @return how many this replica got (0 when live replicas hold them all)
-     */
-    public CompletableFuture<Integer> claimProbes(String breaker, long generation, String replica, int max, int want,
-            long leaseMillis, long ttlMillis) {
-        CompletableFuture<Long> granted = eval(FleetScripts.CLAIM, ScriptOutputType.INTEGER,
-                new String[] {probesKey(breaker, generation)}, Integer.toString(max), Integer.toString(want), replica,
-                Long.toString(Math.max(1, leaseMillis)), Long.toString(Math.max(1, ttlMillis)));
-        return granted.thenApply(Long::intValue);
+    /** A failure's message, for a log line. */
+    static String message(Throwable error) {
+        Throwable cause = StoreConnection.unwrap(error);
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     }
 
-    /** Keeps this replica's probe slots of that episode for another lease; false if the lease had already lapsed. */
-    public CompletableFuture<Boolean> renewProbeLease(String breaker, long generation, String replica, long leaseMillis) {
-        StatefulRedisConnection<String, String> connection = commands;
-        if (connection == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+    /** A failure to pass on from inside a completion stage. */
+    static CompletionException rethrow(Throwable error) {
+        return error instanceof CompletionException completion ? completion : new CompletionException(error);
+    }
+
+    // ---- plumbing ----
+
+    private Stored stored(String breaker, List<?> fields) {
+        List<String> f = strings(fields);
+        // episode, ttl, replica, reason, issued, sig, pttl
+        if (f.get(0).isEmpty()) {
+            return new Stored(null, 0);
         }
-        return connection.async().pexpire(probesKey(breaker, generation) + ":lease:" + replica, leaseMillis)
-                .toCompletableFuture();
-    }
-
-    private String probesKey(String breaker, long generation) {
-        return keyPrefix + breaker + ":probes:" + generation;
-    }
-
-    /** Runs a script; the future fails at once when not connected. Failures are counted in the status. */
-    <T> CompletableFuture<T> eval(String script, ScriptOutputType type, String[] keys, String... args) {
-        StatefulRedisConnection<String, String> connection = commands;
-        CompletableFuture<T> result;
-        if (connection == null) {
-            result = CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
-        } else {
-            try {
-                result = connection.async().<T>eval(script, type, keys, args).toCompletableFuture();
-            } catch (RuntimeException rejected) {
-                result = CompletableFuture.failedFuture(rejected);
-            }
+        try {
+            FleetMessage circuit = new FleetMessage(FleetMessage.Kind.OPEN, breaker, f.get(0), Long.parseLong(f.get(1)), null,
+                    f.get(2), Long.parseLong(f.get(4)), f.get(3), f.get(5));
+            return new Stored(circuit, Long.parseLong(f.get(6)));
+        } catch (NumberFormatException malformed) {
+            throw new MalformedException("ttl '" + Printable.of(f.get(1), 20) + "' or issued '" + Printable.of(f.get(4), 20)
+                    + "' is not a number");
         }
-        return result.whenComplete((value, error) -> {
-            if (error != null) {
-                status.markDown(error);
-            } else {
-                status.markUp();
-            }
-        });
     }
 
-    /** The connection for pipelined batches (fleet window); {@code null} while not connected. */
-    StatefulRedisConnection<String, String> connection() {
-        return commands;
+    private static List<String> strings(List<?> fields) {
+        List<String> out = new ArrayList<>(fields.size());
+        fields.forEach(field -> out.add(field == null ? "" : String.valueOf(field)));
+        return out;
     }
 
-    String stateKey(String breaker) {
-        return keyPrefix + breaker;
-    }
-
-    String generationKey(String breaker) {
-        return keyPrefix + breaker + ":gen";
+    private static Map<String, String> pairs(List<?> flat) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            pairs.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
+        }
+        return pairs;
     }
 
     @Override
     public void close() {
-        closed = true;
-        StatefulRedisPubSubConnection<String, String> pubSub = subscription;
-        StatefulRedisConnection<String, String> connection = commands;
-        if (pubSub != null) {
-            pubSub.close();
-        }
-        if (connection != null) {
-            connection.close();
-        }
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
+        connection.close();
     }
 }

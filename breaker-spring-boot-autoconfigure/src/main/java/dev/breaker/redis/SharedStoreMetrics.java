@@ -6,8 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Publishes the shared store's health: {@code breaker_shared_store_up} (1 or 0) and
- * {@code breaker_shared_store_errors_total} in Prometheus.
+ * Publishes the shared store's health: {@code breaker_shared_store_up} (1 or 0),
+ * {@code breaker_shared_store_errors_total} and {@code breaker_shared_store_rejected_messages_total} in Prometheus.
  */
 public final class SharedStoreMetrics implements MeterBinder {
 
@@ -24,6 +24,10 @@ public final class SharedStoreMetrics implements MeterBinder {
                 .register(registry);
         FunctionCounter.builder("breaker.shared.store.errors", status, SharedStoreStatus::errors)
                 .description("Shared store commands that failed or timed out, and connections lost")
+                .register(registry);
+        FunctionCounter.builder("breaker.shared.store.rejected.messages", status, SharedStoreStatus::rejected)
+                .description("Messages and stored values dropped: not the fleet's format, malformed, or (with a signing key) "
+                        + "unsigned, forged or stale")
                 .register(registry);
     }
 }

@@ -17,6 +17,7 @@ public final class SharedStoreStatus {
     private final String replicaId;
     private final Clock clock;
     private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
     private volatile boolean up;
     private volatile String lastError;
     private volatile Instant lastErrorAt;
@@ -42,6 +43,14 @@ public final class SharedStoreStatus {
         return errors.get();
     }
 
+    /**
+     * Messages and stored values dropped since start-up: not in the fleet's format, malformed, or (with a signing key)
+     * not signed with the fleet's key or stale.
+     */
+    public long rejected() {
+        return rejected.get();
+    }
+
     /** The last error's message, or {@code null} if there was none. */
     public String lastError() {
         return lastError;
@@ -59,30 +68,52 @@ public final class SharedStoreStatus {
 
     /** An immutable view for endpoints and logs. */
     public View view() {
-        return new View(replicaId, up, errors.get(), lastError, lastErrorAt, lastSync);
+        return new View(replicaId, up, errors.get(), rejected.get(), lastError, lastErrorAt, lastSync);
     }
 
     /** What {@link #view()} returns; serialises to JSON as it reads. */
-    public record View(String replicaId, boolean up, long errors, String lastError, Instant lastErrorAt, Instant lastSync) {
+    public record View(String replicaId, boolean up, long errors, long rejected, String lastError, Instant lastErrorAt,
+            Instant lastSync) {
     }
 
-    void markUp() {
-        if (!up) {
-            up = true;
-            LOG.log(System.Logger.Level.INFO, "breaker fleet store {0}; replica {1} shares breaker state",
-                    errors.get() == 0 ? "connected" : "reachable again", replicaId);
+    /** Redis answered; returns true when it was not reachable until now. */
+    synchronized boolean markUp() {
+        if (up) {
+            return false;
         }
+        up = true;
+        LOG.log(System.Logger.Level.INFO, "breaker fleet store {0}; replica {1} shares breaker state",
+                errors.get() == 0 ? "connected" : "reachable again", replicaId);
+        return true;
     }
 
-    void markDown(Throwable cause) {
+    /** Redis did not answer (timeout, connection lost or refused): breakers decide alone until it does. */
+    synchronized void markDown(Throwable cause) {
         if (up) {
             LOG.log(System.Logger.Level.WARNING, "breaker fleet store unreachable ({0}); breakers of replica {1} decide alone until it returns",
-                    cause == null ? "connection lost" : cause.getMessage(), replicaId);
+                    describe(cause), replicaId);
         }
         up = false;
+        countError(cause);
+    }
+
+    /** A command failed though Redis answered (an error reply): counted, but the store is still up. */
+    void countError(Throwable cause) {
         errors.incrementAndGet();
-        lastError = cause == null ? "connection lost" : String.valueOf(cause.getMessage());
+        lastError = describe(cause);
         lastErrorAt = clock.instant();
+    }
+
+    void markRejected() {
+        rejected.incrementAndGet();
+    }
+
+    private static String describe(Throwable cause) {
+        if (cause == null) {
+            return "connection lost";
+        }
+        String message = cause.getMessage();
+        return Printable.of(message == null ? cause.getClass().getSimpleName() : message, Printable.REASON);
     }
 
     void markSynced() {

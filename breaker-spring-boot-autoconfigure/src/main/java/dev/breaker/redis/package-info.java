@@ -1,4 +1,5 @@
 /**
- * Fleet mode: breakers of many replicas share trips, closes and half-open probes through Redis, off the call path.
+ * Fleet mode: breakers of many replicas share trips (by quorum), closes, half-open probes and operators' overrides
+ * through Redis, off the call path.
  */
 package dev.breaker.redis;

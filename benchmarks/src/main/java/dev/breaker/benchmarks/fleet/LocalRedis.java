@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetSync;
-import dev.breaker.redis.RedisBreakerStore;
+import dev.breaker.redis.FleetSettings;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisURI;
 import redis.embedded.RedisServer;
@@ -36,12 +36,16 @@ final class LocalRedis implements AutoCloseable {
         }
     }
 
-    /** Attaches a registry to the fleet as a replica, the way the auto-configuration does, and waits for its first sync. */
+    /** Attaches a registry to the fleet as a replica with a quorum of 1, and waits for its first sync. */
     FleetSync join(BreakerRegistry registry, String replicaId) throws InterruptedException {
+        return join(registry, replicaId, 1);
+    }
+
+    /** Attaches a registry to the fleet as a replica, the way the auto-configuration does, and waits for its first sync. */
+    FleetSync join(BreakerRegistry registry, String replicaId, int quorum) throws InterruptedException {
         SharedStoreStatus status = new SharedStoreStatus(replicaId, Clock.systemUTC());
         RedisURI uri = RedisURI.create("127.0.0.1", port);
-        FleetSync sync = new FleetSync(registry, status, (executor, listener) -> new RedisBreakerStore(uri, "breaker:",
-                "breaker:transitions", Duration.ofMillis(500), Duration.ofSeconds(1), status, executor, listener));
+        FleetSync sync = new FleetSync(registry, status, uri, FleetSettings.defaults(quorum));
         sync.start();
         if (!sync.awaitFirstSync(Duration.ofSeconds(10))) {
             throw new IllegalStateException("replica " + replicaId + " could not reach Redis on port " + port);

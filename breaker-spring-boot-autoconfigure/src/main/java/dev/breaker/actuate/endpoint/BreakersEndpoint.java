@@ -111,37 +111,49 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * Puts a breaker in the state an operator asked for.
+	 * Puts a breaker in the state an operator asked for; when breakers share state, on every
+	 * replica unless {@code scope} is {@code replica}.
 	 * @param name the breaker's full name
 	 * @param state one of {@link OperatorOverride#ALLOWED}
+	 * @param scope one of {@link OverrideScope#ALLOWED}, {@code fleet} when missing
 	 * @return the new snapshot, or null when there is no such breaker
 	 * @throws IllegalArgumentException when {@code state} is not one of
-	 * {@link OperatorOverride#ALLOWED}
+	 * {@link OperatorOverride#ALLOWED} or {@code scope} not one of {@link OverrideScope#ALLOWED}
 	 */
 	@WriteOperation
-	public @Nullable SnapshotDescriptor override(@Selector String name, @Nullable String state) {
+	public @Nullable SnapshotDescriptor override(@Selector String name, @Nullable String state,
+			@Nullable String scope) {
 		OperatorOverride override = OperatorOverride.parse(state);
 		if (override == null) {
 			throw new IllegalArgumentException(invalidStateMessage(state));
 		}
-		return override(name, override).orElse(null);
+		OverrideScope reach = OverrideScope.parse(scope);
+		if (reach == null) {
+			throw new IllegalArgumentException(invalidScopeMessage(scope));
+		}
+		return override(name, override, reach).orElse(null);
 	}
 
 	/**
-	 * Resets a breaker: CLOSED, with an empty window.
+	 * Resets a breaker: CLOSED, with an empty window; when breakers share state, on every replica.
 	 * @param name the breaker's full name
 	 * @return the new snapshot, or null when there is no such breaker
 	 */
 	@DeleteOperation
 	public @Nullable SnapshotDescriptor reset(@Selector String name) {
-		return override(name, OperatorOverride.CLOSED).orElse(null);
+		return override(name, OperatorOverride.CLOSED, OverrideScope.FLEET).orElse(null);
 	}
 
-	Optional<SnapshotDescriptor> override(String name, OperatorOverride override) {
+	Optional<SnapshotDescriptor> override(String name, OperatorOverride override, OverrideScope scope) {
 		return this.registry.find(name).map((breaker) -> {
-			override.applyTo(breaker);
+			boolean fleetWide = scope == OverrideScope.FLEET;
+			boolean shared = this.shared != null && this.shared.override(breaker, override, fleetWide);
+			if (!shared) {
+				override.applyTo(breaker);
+			}
 			Snapshot snapshot = breaker.snapshot();
-			logger.warn("Breaker '" + BreakerNames.printable(breaker.name()) + "' set to " + override
+			String reach = !shared ? "" : fleetWide ? " on every replica" : " on this replica only";
+			logger.warn("Breaker '" + BreakerNames.printable(breaker.name()) + "' set to " + override + reach
 					+ " by an operator through the breakers endpoint; it is now " + snapshot.state());
 			return describe(breaker, snapshot);
 		});
@@ -149,6 +161,10 @@ public class BreakersEndpoint {
 
 	private SnapshotDescriptor describe(Breaker breaker, Snapshot snapshot) {
 		return SnapshotDescriptor.of(snapshot, (this.shared != null) ? this.shared.breaker(breaker.name()) : null);
+	}
+
+	static String invalidScopeMessage(@Nullable String scope) {
+		return "'scope' must be one of " + String.join(", ", OverrideScope.ALLOWED) + " but was '" + shown(String.valueOf(scope)) + "'";
 	}
 
 	static String invalidStateMessage(@Nullable String state) {

@@ -1,6 +1,7 @@
 package dev.breaker.actuate.endpoint;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -39,15 +40,22 @@ public class BreakersEndpointWebExtension {
 	 * Puts a breaker in the state an operator asked for.
 	 * @param name the breaker's full name
 	 * @param state one of {@link OperatorOverride#ALLOWED}
-	 * @return 200 with the new snapshot, 400 for a bad state, 404 for an unknown breaker
+	 * @param scope one of {@link OverrideScope#ALLOWED}, {@code fleet} when missing
+	 * @return 200 with the new snapshot, 400 for a bad state or scope, 404 for an unknown
+	 * breaker
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> override(@Selector String name, @Nullable String state) {
+	public WebEndpointResponse<Object> override(@Selector String name, @Nullable String state,
+			@Nullable String scope) {
 		OperatorOverride override = OperatorOverride.parse(state);
 		if (override == null) {
-			return badRequest(BreakersEndpoint.invalidStateMessage(state));
+			return badRequest(BreakersEndpoint.invalidStateMessage(state), OperatorOverride.ALLOWED);
 		}
-		return this.delegate.override(name, override)
+		OverrideScope reach = OverrideScope.parse(scope);
+		if (reach == null) {
+			return badRequest(BreakersEndpoint.invalidScopeMessage(scope), OverrideScope.ALLOWED);
+		}
+		return this.delegate.override(name, override, reach)
 			.map(BreakersEndpointWebExtension::ok)
 			.orElseGet(() -> notFound(name));
 	}
@@ -59,7 +67,7 @@ public class BreakersEndpointWebExtension {
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<Object> reset(@Selector String name) {
-		return this.delegate.override(name, OperatorOverride.CLOSED)
+		return this.delegate.override(name, OperatorOverride.CLOSED, OverrideScope.FLEET)
 			.map(BreakersEndpointWebExtension::ok)
 			.orElseGet(() -> notFound(name));
 	}
@@ -68,10 +76,10 @@ public class BreakersEndpointWebExtension {
 		return new WebEndpointResponse<>(snapshot);
 	}
 
-	private static WebEndpointResponse<Object> badRequest(String message) {
+	private static WebEndpointResponse<Object> badRequest(String message, List<String> allowed) {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("error", message);
-		body.put("allowed", OperatorOverride.ALLOWED);
+		body.put("allowed", allowed);
 		return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
 	}
 

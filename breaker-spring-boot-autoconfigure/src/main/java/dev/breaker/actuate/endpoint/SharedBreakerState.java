@@ -4,6 +4,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.breaker.core.Breaker;
+
 /**
  * What the breakers endpoint shows of state shared with other replicas, when breakers share it
  * (fleet mode). Without an implementation the endpoint's JSON has no shared or fleet sections.
@@ -27,5 +29,18 @@ public interface SharedBreakerState {
 	 * @return the details by name, in display order, or null to show none for this breaker
 	 */
 	@Nullable Map<String, @Nullable Object> breaker(String name);
+
+	/**
+	 * Puts a breaker in the state an operator asked for, on this replica and, when {@code fleetWide}, on every
+	 * replica sharing state with it. Called on the endpoint's thread; it must not wait on the shared store.
+	 * @param breaker the breaker, on this replica
+	 * @param override the state asked for
+	 * @param fleetWide whether every replica should apply it ({@link OverrideScope#FLEET})
+	 * @return true when it applied the override; false (the default) to let the endpoint apply it on this replica
+	 * only, as without shared state
+	 */
+	default boolean override(Breaker breaker, OperatorOverride override, boolean fleetWide) {
+		return false;
+	}
 
 }

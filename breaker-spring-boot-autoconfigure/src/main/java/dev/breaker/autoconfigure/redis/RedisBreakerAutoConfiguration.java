@@ -12,14 +12,18 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetSharedState;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
-import dev.breaker.redis.RedisBreakerStore;
 import dev.breaker.redis.SharedStoreMetrics;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -42,6 +46,10 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(SharedRedisProperties.class)
 public final class RedisBreakerAutoConfiguration {
 
+    private static final Log LOG = LogFactory.getLog(RedisBreakerAutoConfiguration.class);
+    private static final String REDIS_HEALTH = "redisHealthContributor";
+    private static final String REDIS_HEALTH_INDICATOR = "redisHealthIndicator";
+
     @Bean
     @ConditionalOnMissingBean
     SharedStoreStatus breakerSharedStoreStatus(SharedRedisProperties properties) {
@@ -56,9 +64,7 @@ public final class RedisBreakerAutoConfiguration {
             ObjectProvider<DataRedisConnectionDetails> connectionDetails) throws InterruptedException {
         SharedRedisSettings.validate(properties);
         RedisURI uri = SharedRedisSettings.redisUri(connectionDetails.getIfAvailable());
-        FleetSync sync = new FleetSync(registry, status, (executor, listener) -> new RedisBreakerStore(uri,
-                properties.getKeyPrefix(), properties.getChannel(), properties.getTimeout(),
-                properties.getReconnectInterval(), status, executor, listener));
+        FleetSync sync = new FleetSync(registry, status, uri, SharedRedisSettings.settings(properties));
         sync.start();
         // bounded: a replica starting while a circuit is open should start with it open, but never hang on Redis
         sync.awaitFirstSync(properties.getStartupSyncTimeout());
@@ -93,6 +99,29 @@ public final class RedisBreakerAutoConfiguration {
         @ConditionalOnMissingBean(SharedBreakerState.class)
         FleetSharedState breakerFleetSharedState(FleetSync sync, SharedStoreStatus status) {
             return new FleetSharedState(sync, status);
+        }
+    }
+
+    /**
+     * Says at start-up when Spring Boot's Redis health indicator is on: it makes {@code /actuator/health} wait on
+     * Redis and answer 503 while Redis is down or hung, which takes every replica out of a load balancer that polls
+     * it, though breakers never need Redis to work.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthContributor")
+    static final class RedisHealthAdviceConfiguration {
+
+        @Bean
+        static SmartInitializingSingleton breakerFleetRedisHealthAdvice(ListableBeanFactory beans) {
+            return () -> {
+                if (beans.containsBean(REDIS_HEALTH) || beans.containsBean(REDIS_HEALTH_INDICATOR)) {
+                    LOG.info("Fleet mode is on and Spring Boot's Redis health indicator is active: /actuator/health waits on "
+                            + "Redis (up to spring.data.redis.timeout) and answers 503 while Redis is down or hung, which takes "
+                            + "a replica out of a load balancer that polls it, though breakers never need Redis. Set "
+                            + "management.health.redis.enabled=false, or leave 'redis' out of the health group the load "
+                            + "balancer polls (management.endpoint.health.group.<name>.include).");
+                }
+            };
         }
     }
 

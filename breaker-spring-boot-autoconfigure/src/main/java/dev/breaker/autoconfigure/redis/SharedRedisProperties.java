@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class SharedRedisProperties {
 
     /**
-     * Whether breakers share trips, closes and half-open probes with the other replicas through Redis.
+     * Whether breakers share trips, closes, half-open probes and operators' overrides with the other replicas through
+     * Redis.
      */
     private boolean enabled = false;
 
@@ -36,7 +37,8 @@ public class SharedRedisProperties {
     private Duration timeout = Duration.ofMillis(500);
 
     /**
-     * Longest pause between attempts to reach Redis while it is down.
+     * Longest pause between attempts to reach Redis while it is down. The store's status is true within twice this:
+     * every half interval a cheap ping that fails after half an interval.
      */
     private Duration reconnectInterval = Duration.ofSeconds(1);
 
@@ -45,6 +47,19 @@ public class SharedRedisProperties {
      * open); when Redis does not answer in time, start-up goes on and the read happens in the background.
      */
     private Duration startupSyncTimeout = Duration.ofSeconds(2);
+
+    /**
+     * How many distinct replicas must trip a breaker within its open wait before it opens on every replica; until then
+     * a trip stays on the replica that made it (its own network, its own bad node). 1: any replica's trip opens the
+     * fleet. The fleet window's trips, and a failed probe made for the fleet, open the fleet whatever the quorum.
+     */
+    private int quorum = 2;
+
+    /**
+     * Secret shared by the replicas: every message and value they write to Redis then carries an HMAC-SHA256, and
+     * unsigned, forged or stale ones are dropped and counted. Empty: no signing. At least 16 characters.
+     */
+    private String signingKey = "";
 
     /**
      * Whether breakers also trip on the fleet's combined failure rate: replicas add their window counts to Redis.
@@ -111,6 +126,22 @@ public class SharedRedisProperties {
 
     public void setStartupSyncTimeout(Duration startupSyncTimeout) {
         this.startupSyncTimeout = startupSyncTimeout;
+    }
+
+    public int getQuorum() {
+        return quorum;
+    }
+
+    public void setQuorum(int quorum) {
+        this.quorum = quorum;
+    }
+
+    public String getSigningKey() {
+        return signingKey;
+    }
+
+    public void setSigningKey(String signingKey) {
+        this.signingKey = signingKey;
     }
 
     public boolean isFleetWindow() {

@@ -3,12 +3,15 @@ package dev.breaker.autoconfigure.redis;
 import java.time.Duration;
 
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.redis.FleetSettings;
 import io.lettuce.core.RedisURI;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 
 /** Turns the properties into what the store needs, refusing values that cannot work. */
 final class SharedRedisSettings {
+
+    private static final int MIN_SIGNING_KEY = 16;
 
     private SharedRedisSettings() {
     }
@@ -25,6 +28,22 @@ final class SharedRedisSettings {
         }
         notEmpty("breaker.shared.redis.key-prefix", properties.getKeyPrefix());
         notEmpty("breaker.shared.redis.channel", properties.getChannel());
+        if (properties.getQuorum() < 1) {
+            throw new InvalidBreakerPropertyException("breaker.shared.redis.quorum", properties.getQuorum(),
+                    "1 or more (1: any replica's trip opens the fleet)");
+        }
+        String key = properties.getSigningKey();
+        if (key != null && !key.isEmpty() && key.length() < MIN_SIGNING_KEY) {
+            // never echo a secret, not even a short one
+            throw new InvalidBreakerPropertyException("breaker.shared.redis.signing-key", "<" + key.length() + " characters>",
+                    "empty (no signing), or a secret of at least " + MIN_SIGNING_KEY + " characters shared by every replica");
+        }
+    }
+
+    /** The store's settings from the properties (after {@link #validate}). */
+    static FleetSettings settings(SharedRedisProperties properties) {
+        return new FleetSettings(properties.getKeyPrefix(), properties.getChannel(), properties.getTimeout(),
+                properties.getReconnectInterval(), properties.getQuorum(), properties.getSigningKey());
     }
 
     private static void positive(String property, Duration value) {

@@ -32,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
 				"breaker.shared.redis.enabled=true", "breaker.shared.redis.replica-id=endpoint-replica",
 				"breaker.shared.redis.reconnect-interval=200ms", "breaker.shared.redis.startup-sync-timeout=3s",
-				"spring.data.redis.host=127.0.0.1" })
+				// this replica's own trip is the fleet's: the view of a shared trip is what is shown here
+				"breaker.shared.redis.quorum=1", "spring.data.redis.host=127.0.0.1" })
 @DirtiesContext // the replica goes with its Redis server: no cached context left reconnecting to a closed port
 class BreakersEndpointFleetTests {
 
@@ -75,6 +76,10 @@ class BreakersEndpointFleetTests {
 		assertThat(shared.get("replicaId").asString()).isEqualTo("endpoint-replica");
 		assertThat(shared.get("up").asBoolean()).isTrue();
 		assertThat(shared.get("lastSync").asString()).isNotEmpty();
+		assertThat(shared.get("quorum").asInt()).isEqualTo(1);
+		assertThat(shared.get("signed").asBoolean()).isFalse();
+		assertThat(shared.get("rejectedMessages").asLong()).isZero();
+		assertThat(shared.get("fleetOnlyBreakers").asInt()).isZero();
 		// the trip reaches Redis on the sync thread; the fleet view shows the generation Redis gave it
 		await().atMost(BOUND).until(() -> fleet("fleet-ledger").get("generation").asLong() > 0);
 		Actuator.Response response = this.actuator.get("breakers/fleet-ledger");
@@ -86,6 +91,8 @@ class BreakersEndpointFleetTests {
 		assertThat(fleet.get("remainingMillis").asLong()).isBetween(1L, 30_000L);
 		assertThat(fleet.get("replica").asString()).isEqualTo("endpoint-replica");
 		assertThat(fleet.get("reason").asString()).isEqualTo("consecutive failures 3 >= 3");
+		assertThat(fleet.get("episode").asString()).isNotEmpty();
+		assertThat(fleet.get("override").isNull()).isTrue();
 		assertThat(this.actuator.get("breakers").json().get("breakers").get("fleet-ledger").get("state").asString())
 			.isEqualTo("OPEN");
 	}

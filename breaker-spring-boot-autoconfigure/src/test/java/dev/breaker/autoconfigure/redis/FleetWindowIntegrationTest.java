@@ -7,8 +7,12 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 
+import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.redis.RedisServerHarness;
@@ -66,9 +70,78 @@ class FleetWindowIntegrationTest {
         assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").state()).isEqualTo(State.CLOSED));
     }
 
+    @Test
+    void theFleetFailureRateIsTheEnginesWhenTimeoutsWeighMore() throws Exception {
+        BreakerConfig weighted = CONFIG.toBuilder().timeoutWeight(1.5).failureRateThreshold(45).build();
+        List<Replica> fleet = fleet(weighted, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
+
+        // 6 successes, 2 failures, 2 timeouts over the fleet; no replica has minimum-calls on its own
+        for (Replica replica : fleet.subList(0, 2)) {
+            succeed(replica.breaker("inventory"), 2);
+            failTimes(replica.breaker("inventory"), 1);
+            timeOut(replica.breaker("inventory"), 1);
+        }
+        succeed(fleet.get(2).breaker("inventory"), 2);
+
+        await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
+        Breaker engine = Breaker.of("same-calls-on-one-breaker", weighted.toBuilder().minimumCalls(100).build());
+        succeed(engine, 6);
+        failTimes(engine, 2);
+        timeOut(engine, 2);
+        String enginesRate = String.format(Locale.ROOT, "%.1f%%", engine.snapshot().failureRate());
+        assertThat(enginesRate).isEqualTo("45.5%");
+        assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
+                .satisfies(t -> assertThat(t.reason()).contains("fleet failure rate " + enginesRate + " >= 45% over 10 calls")));
+    }
+
+    @Test
+    void aFleetWindowTripIsCountedAsATripWithTheEnginesJitteredOpenWait() {
+        BreakerConfig jittered = CONFIG.toBuilder().openWait(Duration.ofSeconds(4)).openWaitJitter(0.5).build();
+        List<Replica> fleet = fleet(jittered, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
+
+        fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
+
+        await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
+        List<Breaker> judged = fleet.stream().map(r -> r.breaker("inventory")).filter(b -> b.snapshot().trips() == 1).toList();
+        assertThat(judged).as("replicas whose own judgement of the fleet window tripped them").isNotEmpty();
+        for (Breaker breaker : judged) {
+            Snapshot snapshot = breaker.snapshot();
+            assertThat(snapshot.transitions()).last().satisfies(t -> {
+                assertThat(t.remote()).isFalse();
+                assertThat(t.reason()).startsWith("fleet failure rate 100.0% >= 50% over ");
+            });
+            Duration wait = Duration.between(snapshot.since(), snapshot.openUntil());
+            assertThat(wait).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(6)).isNotEqualTo(Duration.ofSeconds(4));
+        }
+    }
+
+    private static void succeed(Breaker breaker, int times) throws Exception {
+        for (int i = 0; i < times; i++) {
+            breaker.call(() -> "ok");
+        }
+    }
+
+    private static void timeOut(Breaker breaker, int times) {
+        for (int i = 0; i < times; i++) {
+            try {
+                breaker.call(() -> {
+                    throw new TimeoutException("inventory did not answer in time");
+                });
+            } catch (TimeoutException expected) {
+                // counted as a TIMEOUT
+            } catch (Exception other) {
+                throw new AssertionError(other);
+            }
+        }
+    }
+
     private List<Replica> fleet(String... properties) {
+        return fleet(CONFIG, properties);
+    }
+
+    private List<Replica> fleet(BreakerConfig config, String... properties) {
         for (String id : List.of("a", "b", "c")) {
-            Replica replica = Replica.start(redis, id, CONFIG, properties);
+            Replica replica = Replica.start(redis, id, config, properties);
             replica.breaker("inventory");
             replicas.add(replica);
         }

@@ -43,10 +43,10 @@ class PeerOpenTimingTest {
     void aPeersOpenLastsItsRemainingWaitOnTheLocalTickerWhateverTheClocksSay() {
         BreakerConfig base = BreakerConfig.builder().consecutiveFailures(3).openWait(Duration.ofSeconds(30)).openWaitJitter(0).build();
         tripping = Replica.start(redis, "a", base.toBuilder().ticker(Ticker.system())
-                .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).build());
+                .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).build(), "breaker.shared.redis.quorum=1");
         ManualTicker ticker = new ManualTicker();
         following = Replica.start(redis, "b", base.toBuilder().ticker(ticker)
-                .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-3))).build());
+                .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-3))).build(), "breaker.shared.redis.quorum=1");
         following.breaker("payments");
 
         failTimes(tripping.breaker("payments"), 3);
@@ -54,7 +54,7 @@ class PeerOpenTimingTest {
 
         ticker.advance(Duration.ofSeconds(28));
         assertThat(following.breaker("payments").state()).isEqualTo(State.OPEN);
-        // the 30 s the fleet holds it open, plus the half second a replica without probe slots stays open longer
+        // the 30 s the fleet holds it open, plus the second a replica without probe slots stays open longer
         ticker.advance(Duration.ofSeconds(3));
         assertThat(following.breaker("payments").state()).isEqualTo(State.HALF_OPEN);
     }

@@ -20,12 +20,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RedisBreakerAutoConfigurationTest {
 
     private static RedisServerHarness redis;
@@ -47,6 +52,24 @@ class RedisBreakerAutoConfigurationTest {
     private ApplicationContextRunner enabled() {
         return runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
                 "spring.data.redis.port=" + redis.port());
+    }
+
+    @Test
+    void saysAtStartUpThatSpringBootsRedisHealthCanTakeTheReplicaOutOfTheLoadBalancer(CapturedOutput output) {
+        enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class)).run(context -> {
+            assertThat(context).hasNotFailed().hasBean("redisHealthContributor");
+            assertThat(output.getAll()).contains("Fleet mode is on and Spring Boot's Redis health indicator is active")
+                    .contains("management.health.redis.enabled=false");
+        });
+    }
+
+    @Test
+    void saysNothingOfRedisHealthWhenItIsSwitchedOff(CapturedOutput output) {
+        enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class))
+                .withPropertyValues("management.health.redis.enabled=false").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean("redisHealthContributor");
+                    assertThat(output.getAll()).doesNotContain("Redis health indicator is active");
+                });
     }
 
     @Test
@@ -127,6 +150,35 @@ class RedisBreakerAutoConfigurationTest {
                 .getFailure().rootCause()
                 .isInstanceOf(InvalidBreakerPropertyException.class)
                 .hasMessage("Invalid value '0s' for property 'breaker.shared.redis.timeout'; allowed: a positive duration, e.g. 500ms"));
+    }
+
+    @Test
+    void aQuorumBelowOneStopsStartUpNamingTheProperty() {
+        enabled().withPropertyValues("breaker.shared.redis.quorum=0").run(context -> assertThat(context)
+                .getFailure().rootCause()
+                .isInstanceOf(InvalidBreakerPropertyException.class)
+                .hasMessage("Invalid value '0' for property 'breaker.shared.redis.quorum'; allowed: 1 or more "
+                        + "(1: any replica's trip opens the fleet)"));
+    }
+
+    @Test
+    void aShortSigningKeyStopsStartUpWithoutEchoingIt() {
+        enabled().withPropertyValues("breaker.shared.redis.signing-key=hunter2!!").run(context -> assertThat(context)
+                .getFailure().rootCause()
+                .isInstanceOf(InvalidBreakerPropertyException.class)
+                .hasMessage("Invalid value '<9 characters>' for property 'breaker.shared.redis.signing-key'; allowed: empty "
+                        + "(no signing), or a secret of at least 16 characters shared by every replica")
+                .message().doesNotContain("hunter2"));
+    }
+
+    @Test
+    void theQuorumAndTheSigningKeyReachTheFleet() {
+        enabled().withPropertyValues("breaker.shared.redis.quorum=3", "breaker.shared.redis.signing-key=a-secret-of-the-fleet")
+                .run(context -> {
+                    assertThat(context.getBean(FleetSync.class).settings().quorum()).isEqualTo(3);
+                    assertThat(context.getBean(FleetSync.class).settings().signingKey()).isEqualTo("a-secret-of-the-fleet");
+                    assertThat(context.getBean(FleetSync.class).settings().toString()).doesNotContain("a-secret-of-the-fleet");
+                });
     }
 
     @Test
