@@ -18,6 +18,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=breakers",
 				"management.endpoint.breakers.access=unrestricted", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
-				"breaker.instances.recommendations.tenants.max=100" })
+				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.bulk.record-latency=false" })
 @ExtendWith(OutputCaptureExtension.class)
 class BreakersEndpointTests {
 
@@ -98,6 +99,33 @@ class BreakersEndpointTests {
 		assertThat(trip.get("reason").asString()).contains("consecutive failures");
 		assertThat(snapshot.get("config").get("consecutiveFailures").asInt()).isEqualTo(3);
 		assertThat(snapshot.get("config").get("openWait").asString()).isEqualTo("PT30S");
+	}
+
+	@Test
+	void showsTheLatencyOfTheCallsInTheWindowAsDurations() {
+		Calls.timed(this.registry.breaker("ledger-latency"), Outcome.SUCCESS, 20_000_000, 98);
+		Calls.timed(this.registry.breaker("ledger-latency"), Outcome.FAILURE, 900_000_000, 2);
+
+		JsonNode snapshot = this.actuator.get("breakers/ledger-latency").json();
+
+		JsonNode latency = snapshot.get("latency");
+		assertThat(latency.propertyNames()).containsExactly("p50", "p90", "p99", "p999", "max");
+		assertThat(Duration.parse(latency.get("p50").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
+		assertThat(Duration.parse(latency.get("p90").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
+		assertThat(Duration.parse(latency.get("p99").asString())).isBetween(Duration.ofMillis(810), Duration.ofMillis(990));
+		assertThat(Duration.parse(latency.get("p999").asString())).isBetween(Duration.ofMillis(810), Duration.ofMillis(990));
+		assertThat(latency.get("max").asString()).isEqualTo("PT0.9S");
+		assertThat(snapshot.get("config").get("recordLatency").asBoolean()).isTrue();
+	}
+
+	@Test
+	void aBreakerThatKeepsNoLatencyShowsNone() {
+		Calls.timed(this.registry.breaker("bulk"), Outcome.SUCCESS, 20_000_000, 3);
+
+		JsonNode snapshot = this.actuator.get("breakers/bulk").json();
+
+		assertThat(snapshot.get("latency").isNull()).isTrue();
+		assertThat(snapshot.get("config").get("recordLatency").asBoolean()).isFalse();
 	}
 
 	@Test
