@@ -16,6 +16,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.breaker.actuate.history.BreakerHistory;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
@@ -36,6 +37,9 @@ class BreakersEndpointTests {
 
 	@Autowired
 	private ManualTicker ticker;
+
+	@Autowired
+	private BreakerHistory history;
 
 	@LocalServerPort
 	private int port;
@@ -126,6 +130,49 @@ class BreakersEndpointTests {
 
 		assertThat(snapshot.get("latency").isNull()).isTrue();
 		assertThat(snapshot.get("config").get("recordLatency").asBoolean()).isFalse();
+	}
+
+	@Test
+	void showsABreakersHistoryASummaryPerSecond() {
+		this.history.sampleIfDue();
+		this.ticker.advance(Duration.ofSeconds(1));
+		this.history.sampleIfDue();
+		Calls.timed(this.registry.breaker("history-ledger"), Outcome.SUCCESS, 20_000_000, 5);
+		Calls.timed(this.registry.breaker("history-ledger"), Outcome.FAILURE, 20_000_000, 1);
+		this.ticker.advance(Duration.ofSeconds(1));
+		this.history.sampleIfDue();
+
+		Actuator.Response response = this.actuator.get("breakers/history-ledger/history");
+
+		assertThat(response.status()).isEqualTo(200);
+		JsonNode history = response.json();
+		assertThat(history.get("name").asString()).isEqualTo("history-ledger");
+		assertThat(history.get("interval").asString()).isEqualTo("PT1S");
+		JsonNode last = history.get("seconds").get(history.get("seconds").size() - 1);
+		assertThat(last.propertyNames()).contains("at", "state", "calls", "failures", "timeouts", "slowCalls",
+				"rejected", "failureRate", "p50", "p99");
+		assertThat(last.get("state").asString()).isEqualTo("CLOSED");
+		assertThat(last.get("calls").asLong()).isEqualTo(6);
+		assertThat(last.get("failures").asLong()).isEqualTo(1);
+		assertThat(Duration.parse(last.get("p50").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
+	}
+
+	@Test
+	void aTenantChildHasAnEmptyHistory() {
+		this.registry.breaker("feeds", "user-7");
+
+		Actuator.Response response = this.actuator.get("breakers/feeds:user-7/history");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().get("seconds").size()).isZero();
+	}
+
+	@Test
+	void theHistoryOfAnUnknownBreakerOrAnUnknownSectionIsNotFound() {
+		this.registry.breaker("known");
+
+		assertThat(this.actuator.get("breakers/nope/history").status()).isEqualTo(404);
+		assertThat(this.actuator.get("breakers/known/histories").status()).isEqualTo(404);
 	}
 
 	@Test
