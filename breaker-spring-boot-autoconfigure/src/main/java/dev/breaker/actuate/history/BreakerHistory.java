@@ -38,7 +38,7 @@ import dev.breaker.core.Transition;
  * histogram and keeps the difference from the previous sample: exact counts per second, whatever the
  * window. Per-tenant children have no history (they could be thousands; their group has one). A
  * breaker the registry drops (an evicted host) loses its history. While running as a lifecycle bean,
- * one daemon thread looks four times a second whether a sample is due; a failing sample is logged and
+ * one daemon thread looks ten times a second whether a sample is due; a failing sample is logged and
  * the next one tried.
  */
 public class BreakerHistory implements SmartLifecycle {
@@ -116,10 +116,13 @@ public class BreakerHistory implements SmartLifecycle {
 	/** Takes a sample if the breakers' time has moved on by a second since the last one. */
 	public synchronized void sampleIfDue() {
 		long now = this.ticker.nanos();
-		if (now - this.lastSample < SECOND_NANOS) {
+		long since = now - this.lastSample;
+		if (since < SECOND_NANOS) {
 			return;
 		}
-		this.lastSample = now;
+		// a second after the last one, so that the checks' jitter does not stretch the seconds; after a
+		// pause (a stopped JVM, a slow machine) start again from now
+		this.lastSample = (since < 2 * SECOND_NANOS) ? this.lastSample + SECOND_NANOS : now;
 		Instant at = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
 		for (Track track : this.tracks.values()) {
 			try {
@@ -145,7 +148,7 @@ public class BreakerHistory implements SmartLifecycle {
 			thread.setDaemon(true);
 			return thread;
 		});
-		executor.scheduleWithFixedDelay(this::sampleQuietly, 250, 250, TimeUnit.MILLISECONDS);
+		executor.scheduleWithFixedDelay(this::sampleQuietly, 100, 100, TimeUnit.MILLISECONDS);
 		this.executor = executor;
 	}
 

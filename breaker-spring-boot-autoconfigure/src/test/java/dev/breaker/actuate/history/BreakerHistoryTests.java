@@ -170,6 +170,28 @@ class BreakerHistoryTests {
 	}
 
 	@Test
+	void checksThatComeLateDoNotStretchTheSeconds() {
+		this.registry.breaker("payments");
+		this.history.sampleIfDue();
+		for (int i = 0; i < 10; i++) {
+			this.ticker.advance(Duration.ofMillis(600));
+			this.history.sampleIfDue();
+		}
+		// 6 s in checks 600 ms apart: six seconds, not one per 1.2 s
+		assertThat(this.history.of("payments")).hasSize(6);
+	}
+
+	@Test
+	void afterAPauseSamplingStartsAgainFromNow() {
+		this.registry.breaker("payments");
+		this.history.sampleIfDue();
+		this.ticker.advance(Duration.ofSeconds(30));
+		this.history.sampleIfDue();
+		this.history.sampleIfDue();
+		assertThat(this.history.of("payments")).hasSize(1);
+	}
+
+	@Test
 	void aPerHostBreakerHasAHistoryAndATenantChildHasNone() {
 		this.registry.breaker("http", "api.acme.com");
 		this.registry.breaker("recommendations", "user-42");
