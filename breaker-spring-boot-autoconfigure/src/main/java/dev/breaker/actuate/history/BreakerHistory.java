@@ -62,6 +62,11 @@ public class BreakerHistory implements SmartLifecycle {
 
 	private long lastSample;
 
+	/** The wall-clock time of ticker time {@link #tickerOrigin}: each second is stamped on the ticker's grid. */
+	private Instant wallOrigin;
+
+	private long tickerOrigin;
+
 	private volatile ScheduledExecutorService executor;
 
 	/**
@@ -74,6 +79,8 @@ public class BreakerHistory implements SmartLifecycle {
 		this.ticker = ticker;
 		this.clock = clock;
 		this.lastSample = ticker.nanos();
+		this.tickerOrigin = this.lastSample;
+		this.wallOrigin = clock.instant();
 		registry.onCreated((breaker) -> {
 			if (kept(breaker)) {
 				this.tracks.putIfAbsent(breaker.name(), new Track(breaker, true));
@@ -123,7 +130,7 @@ public class BreakerHistory implements SmartLifecycle {
 		// a second after the last one, so that the checks' jitter does not stretch the seconds; after a
 		// pause (a stopped JVM, a slow machine) start again from now
 		this.lastSample = (since < 2 * SECOND_NANOS) ? this.lastSample + SECOND_NANOS : now;
-		Instant at = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+		Instant at = stamp();
 		for (Track track : this.tracks.values()) {
 			try {
 				track.sample(at);
@@ -132,6 +139,22 @@ public class BreakerHistory implements SmartLifecycle {
 				logger.warn("Could not sample the history of breaker '" + track.breaker.name() + "'", ex);
 			}
 		}
+	}
+
+	/**
+	 * The wall-clock second of the sample just due: on the ticker's grid, so consecutive seconds are
+	 * one second apart whatever the jitter of the checks; re-anchored when the wall clock has moved
+	 * more than two seconds away from it (NTP, a suspended machine).
+	 */
+	private Instant stamp() {
+		Instant wall = this.clock.instant();
+		Instant at = this.wallOrigin.plusNanos(this.lastSample - this.tickerOrigin);
+		if (Duration.between(at, wall).abs().compareTo(Duration.ofSeconds(2)) > 0) {
+			this.wallOrigin = wall;
+			this.tickerOrigin = this.lastSample;
+			at = wall;
+		}
+		return at.truncatedTo(ChronoUnit.SECONDS);
 	}
 
 	private void transitioned(Transition transition) {

@@ -1,7 +1,9 @@
 package dev.breaker.actuate.history;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 
@@ -36,8 +38,31 @@ class BreakerHistoryTests {
 		.children("recommendations", new Children(10, Duration.ofMinutes(10), true))
 		.build();
 
-	private final BreakerHistory history = new BreakerHistory(this.registry, this.ticker,
-			java.time.Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC));
+	private static final Instant START = Instant.parse("2026-12-01T10:00:00.950Z");
+
+	/** A wall clock that follows the ticker from {@link #START}, plus {@link #drift}. */
+	private final Clock clock = new Clock() {
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return START.plusNanos(BreakerHistoryTests.this.ticker.nanos()).plus(BreakerHistoryTests.this.drift);
+		}
+
+	};
+
+	private Duration drift = Duration.ZERO;
+
+	private final BreakerHistory history = new BreakerHistory(this.registry, this.ticker, this.clock);
 
 	private static void calls(Breaker breaker, Outcome outcome, long nanos, int times) {
 		for (int i = 0; i < times; i++) {
@@ -72,7 +97,8 @@ class BreakerHistoryTests {
 		assertThat(first.p99()).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
 		assertThat(seconds.get(1).calls()).isEqualTo(10);
 		assertThat(seconds.get(1).p50()).isBetween(Duration.ofMillis(36), Duration.ofMillis(44));
-		assertThat(seconds.get(1).at()).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
+		assertThat(seconds.get(0).at()).isEqualTo(Instant.parse("2026-12-01T10:00:01Z"));
+		assertThat(seconds.get(1).at()).isEqualTo(Instant.parse("2026-12-01T10:00:02Z"));
 	}
 
 	@Test
@@ -179,6 +205,33 @@ class BreakerHistoryTests {
 		}
 		// 6 s in checks 600 ms apart: six seconds, not one per 1.2 s
 		assertThat(this.history.of("payments")).hasSize(6);
+	}
+
+	@Test
+	void eachSecondIsStampedOneSecondAfterTheOneBeforeWhateverTheChecksJitter() {
+		this.registry.breaker("payments");
+		this.history.sampleIfDue();
+		long[] late = { 1_050, 990, 1_090, 900, 1_000, 1_080, 920 };
+		for (long ms : late) {
+			this.ticker.advance(Duration.ofMillis(ms));
+			this.history.sampleIfDue();
+		}
+		assertThat(this.history.of("payments")).extracting(Second::at)
+			.containsExactly(Instant.parse("2026-12-01T10:00:01Z"), Instant.parse("2026-12-01T10:00:02Z"),
+					Instant.parse("2026-12-01T10:00:03Z"), Instant.parse("2026-12-01T10:00:04Z"),
+					Instant.parse("2026-12-01T10:00:05Z"), Instant.parse("2026-12-01T10:00:06Z"),
+					Instant.parse("2026-12-01T10:00:07Z"));
+	}
+
+	@Test
+	void whenTheWallClockJumpsTheStampsFollowIt() {
+		this.registry.breaker("payments");
+		this.history.sampleIfDue();
+		second();
+		this.drift = Duration.ofHours(1);
+		second();
+		assertThat(this.history.of("payments")).extracting(Second::at)
+			.containsExactly(Instant.parse("2026-12-01T10:00:01Z"), Instant.parse("2026-12-01T11:00:02Z"));
 	}
 
 	@Test
