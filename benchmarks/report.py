@@ -24,6 +24,9 @@ CASES = {
 
 CONTENDERS = {
     "breaker": "**breaker**",
+    "breakerLatencyOff": "breaker, record-latency off",
+    "breakerTimed": "breaker, every call 20 ms (latency recorded)",
+    "breakerTimedLatencyOff": "breaker, every call 20 ms, record-latency off",
     "unprotected": "unprotected call",
     "naive": "naive (mutex + list of timestamps)",
     "failsafe": "Failsafe 3.3.2",
@@ -133,6 +136,18 @@ def targets(cases):
         if alloc is not None:
             lines.append(verdict(alloc < 0.5, f"closed path, {threads} thread{'s' if threads > 1 else ''}: "
                                               f"{fmt_bytes(alloc)} B/op, target 0"))
+        # issue 17: with latency recorded, still >= 3x the best Resilience4j and 0 B/op
+        for row in ("breaker", "breakerTimed"):
+            if row not in rows:
+                continue
+            ns, _, alloc = rows[row]
+            what = "latency on" if row == "breaker" else "latency on, every call timed 20 ms"
+            lines.append(verdict(best[0] / ns >= 3,
+                                 f"closed path, {threads} thread{'s' if threads > 1 else ''}, {what}: "
+                                 f"{best[0] / ns:.1f}× faster than the best Resilience4j, target ≥ 3×"))
+            if alloc is not None:
+                lines.append(verdict(alloc < 0.5, f"closed path, {threads} thread{'s' if threads > 1 else ''}, "
+                                                  f"{what}: {fmt_bytes(alloc)} B/op, target 0"))
     for case, threads in (("OpenPath.OneThread", 1), ("OpenPath.TwoThreads", 2)):
         rows = cases.get(case, {})
         if "breaker" not in rows or "unprotected" not in rows:

@@ -1,5 +1,7 @@
-// The live page: polls /actuator/breakers and /chaos once a second, switches chaos modes, and
-// (optionally) sends a little customer traffic so that the breakers have calls to judge.
+// The live page: polls /actuator/breakers (and each breaker's snapshot and history) and /chaos
+// once a second, switches chaos modes, and (optionally) sends a little customer traffic so that
+// the breakers have calls to judge. The last five minutes come from the library's per-second
+// history (/actuator/breakers/{name}/history), so a reload keeps them.
 'use strict';
 
 const MODES = ['healthy', 'slow', 'wedged', 'down', 'flaky'];
@@ -75,7 +77,7 @@ async function override(name, state) {
   pollBreakers();
 }
 
-function card(b) {
+function card(b, history) {
   const config = b.config || {};
   const summary = summaries[b.name] || {};
   const troubled = Object.keys(summary.children || {}).length
@@ -85,6 +87,7 @@ function card(b) {
   return el('div', { class: `breaker state-${b.state}`, 'data-name': b.name, 'data-state': b.state },
     el('h3', {}, el('span', { class: 'name' }, b.name), el('span', { class: 'state' }, b.state)),
     host ? el('div', { class: 'muted host' }, `per-host breaker of the ${host} client`) : null,
+    historyBlock(b, history || []),
     meter('failure rate', b.failureRate, config.failureRateThreshold),
     meter('slow-call rate', b.slowCallRate, config.slowCallRateThreshold),
     el('div', { class: 'facts' },
@@ -115,18 +118,126 @@ async function pollBreakers() {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     summaries = (await response.json()).breakers || {};
     const details = await Promise.all(detailNames(summaries).map(async (name) => {
-      const detail = await fetch(`actuator/breakers/${encodeURIComponent(name)}`);
-      return detail.ok ? detail.json() : null;
+      const path = `actuator/breakers/${encodeURIComponent(name)}`;
+      const [detail, history] = await Promise.all([fetch(path), fetch(`${path}/history`)]);
+      if (!detail.ok) return null;
+      return { snapshot: await detail.json(), history: history.ok ? (await history.json()).seconds : [] };
     }));
     const list = details.filter((d) => d !== null);
     const container = document.getElementById('breakers');
-    container.replaceChildren(...(list.length ? list.map(card)
+    container.replaceChildren(...(list.length ? list.map((d) => card(d.snapshot, d.history))
       : [el('p', { class: 'muted' }, 'no breakers yet: they appear with their first call')]));
     document.getElementById('breaker-count').textContent = `(${list.length} shown)`;
     status.textContent = `updated ${new Date().toLocaleTimeString()}`;
   } catch (error) {
     status.textContent = `/actuator/breakers: ${error.message}`;
   }
+}
+
+// ---- history: the last five minutes, drawn as Hystrix drew a circuit ----------------------
+
+const SVG = 'http://www.w3.org/2000/svg';
+const HISTORY_SECONDS = 300;
+const STATE_COLOURS = { CLOSED: '#1a7f37', HALF_OPEN: '#bf8700', OPEN: '#cf222e', FORCED_OPEN: '#8250df', DISABLED: '#6e7781' };
+
+const svg = (tag, attrs = {}, ...children) => {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined) node.append(child.nodeType ? child : document.createTextNode(String(child)));
+  }
+  return node;
+};
+
+/** Seconds from an ISO-8601 duration as the JSON has them ("PT0.021S", "PT1M30S"), null for none. */
+function seconds(duration) {
+  if (!duration) return null;
+  const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$/.exec(duration);
+  return m ? Number(m[1] || 0) * 3600 + Number(m[2] || 0) * 60 + Number(m[3] || 0) : null;
+}
+
+const millis = (s) => (s === null || s === undefined) ? '–' : (s < 1 ? `${(s * 1000).toPrecision(3)} ms` : `${s.toPrecision(3)} s`);
+
+/** One pixel per second, the newest second at the right edge. */
+const xOf = (i, n) => HISTORY_SECONDS - n + i + 0.5;
+
+/** A polyline per run of values that are not null (a second without calls has no latency). */
+function lines(values, y, attrs) {
+  const runs = [];
+  let run = [];
+  values.forEach((v, i) => {
+    if (v === null || v === undefined) { if (run.length) runs.push(run); run = []; return; }
+    run.push(`${xOf(i, values.length).toFixed(1)},${y(v).toFixed(1)}`);
+  });
+  if (run.length) runs.push(run);
+  return runs.map((points) => svg('polyline', { ...attrs, points: points.length === 1 ? `${points[0]} ${points[0]}` : points.join(' ') }));
+}
+
+function sparkline(kind, label, text, series, { height = 26, top = null, log = false, threshold = null }) {
+  const all = series.flatMap((s) => s.values).filter((v) => v !== null && v !== undefined && v > 0);
+  let y;
+  if (log) {
+    const lo = Math.log10(Math.max(1e-4, Math.min(...all, 0.01)));
+    const hi = Math.log10(Math.max(...all, threshold ?? 0, 0.01) * 1.2);
+    y = (v) => height - 1 - ((Math.log10(Math.max(v, 1e-4)) - lo) / Math.max(1e-9, hi - lo)) * (height - 2);
+  } else {
+    const max = Math.max(top ?? 0, ...all, 1e-9);
+    y = (v) => height - 1 - (v / max) * (height - 2);
+  }
+  return el('div', { class: `spark ${kind}` },
+    el('span', { class: 'label' }, label, el('span', { class: 'value' }, text)),
+    svg('svg', { class: `sparkline ${kind}`, viewBox: `0 0 ${HISTORY_SECONDS} ${height}`, preserveAspectRatio: 'none' },
+      threshold ? svg('line', { class: 'threshold', x1: 0, x2: HISTORY_SECONDS, y1: y(threshold), y2: y(threshold) }) : null,
+      series.map((s) => lines(s.values, y, { class: s.class }))));
+}
+
+/** The state of each second as a coloured band, consecutive seconds of one state merged. */
+function band(history) {
+  const rects = [];
+  let from = 0;
+  for (let i = 1; i <= history.length; i++) {
+    if (i === history.length || history[i].state !== history[from].state) {
+      const state = history[from].state;
+      rects.push(svg('rect', { 'data-state': state, 'data-from': history[from].at, 'data-to': history[i - 1].at,
+        x: xOf(from, history.length) - 0.5, y: 0, width: i - from, height: 8,
+        fill: STATE_COLOURS[state] || '#6e7781' }, svg('title', {}, `${state} ${time(history[from].at)} – ${time(history[i - 1].at)}`)));
+      from = i;
+    }
+  }
+  return svg('svg', { class: 'band', viewBox: `0 0 ${HISTORY_SECONDS} 8`, preserveAspectRatio: 'none' }, rects);
+}
+
+/** Hystrix's circle: its area grows with the calls of the last 10 seconds, its colour with their health. */
+function circle(b, history) {
+  const recent = history.slice(-10);
+  const calls = recent.reduce((sum, s) => sum + s.calls, 0);
+  const failed = recent.reduce((sum, s) => sum + s.failures + s.timeouts, 0);
+  const rate = calls / Math.max(1, recent.length);
+  const failure = calls ? (100 * failed) / calls : 0;
+  let colour = failure >= 50 ? '#cf222e' : failure >= 25 ? '#fb8f44' : failure >= 10 ? '#d4a72c' : '#1a7f37';
+  if (b.state !== 'CLOSED' && b.state !== 'DISABLED') colour = STATE_COLOURS[b.state];
+  const r = Math.min(21, 3 + 3 * Math.sqrt(rate));
+  return svg('svg', { class: 'circle', viewBox: '0 0 46 46', 'data-rate': rate.toFixed(1), 'data-failure': failure.toFixed(1) },
+    svg('circle', { cx: 23, cy: 23, r: r.toFixed(1), fill: colour, 'fill-opacity': 0.55, stroke: colour }),
+    svg('title', {}, `${rate.toFixed(1)} calls/s, ${failure.toFixed(1)} % failed over the last ${recent.length} s`));
+}
+
+function historyBlock(b, history) {
+  const config = b.config || {};
+  const latency = b.latency || {};
+  const last = history.length ? history[history.length - 1] : null;
+  return el('div', { class: 'history', 'data-seconds': history.length },
+    circle(b, history),
+    el('div', { class: 'sparks' },
+      band(history),
+      sparkline('calls', 'calls/s ', last ? String(last.calls) : '–',
+        [{ class: 'calls', values: history.map((s) => s.calls) }, { class: 'rejected', values: history.map((s) => s.rejected) }], {}),
+      sparkline('failure-rate', 'failure rate ', percent(b.failureRate),
+        [{ class: 'failure-rate', values: history.map((s) => s.failureRate) }],
+        { top: 100, threshold: config.failureRateThreshold || null }),
+      sparkline('latency', 'p50 / p99 ', `${millis(seconds(latency.p50))} / ${millis(seconds(latency.p99))}`,
+        [{ class: 'p50', values: history.map((s) => seconds(s.p50)) }, { class: 'p99', values: history.map((s) => seconds(s.p99)) }],
+        { log: true, threshold: seconds(config.slowCallDuration) })));
 }
 
 // ---- chaos --------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ public abstract class Contenders {
     final Dependency dependency = new Dependency();
 
     Breaker breaker;
+    /** The same breaker with {@code recordLatency(false)}: what latency costs is the difference. */
+    Breaker breakerLatencyOff;
     NaiveBreaker naive;
     dev.failsafe.CircuitBreaker<Object> failsafe;
     CircuitBreaker r4jCountSynchronized;
@@ -74,6 +76,7 @@ public abstract class Contenders {
     @Setup(Level.Trial)
     public void createBreakers() {
         breaker = breaker();
+        breakerLatencyOff = Breaker.of("breaker-latency-off", config().recordLatency(false).build());
         naive = naive();
         failsafe = failsafe();
         r4jCountSynchronized = resilience4j(SlidingWindowType.COUNT_BASED, SlidingWindowSynchronizationStrategy.SYNCHRONIZED);
@@ -82,6 +85,7 @@ public abstract class Contenders {
         r4jTimeLockFree = resilience4j(SlidingWindowType.TIME_BASED, SlidingWindowSynchronizationStrategy.LOCK_FREE);
         if (open()) {
             trip(breaker);
+            trip(breakerLatencyOff);
             trip(naive);
             trip(failsafe);
             resilience4j().forEach(Contenders::trip);
@@ -100,14 +104,16 @@ public abstract class Contenders {
     }
 
     static Breaker breaker() {
-        BreakerConfig config = BreakerConfig.builder()
+        return Breaker.of("breaker", config().build());
+    }
+
+    private static BreakerConfig.Builder config() {
+        return BreakerConfig.builder()
                 .window(WINDOW)
                 .failureRateThreshold(FAILURE_RATE)
                 .minimumCalls(MINIMUM_CALLS)
                 .openWait(OPEN_WAIT)
-                .maxOpenWait(OPEN_WAIT)
-                .build();
-        return Breaker.of("breaker", config);
+                .maxOpenWait(OPEN_WAIT);
     }
 
     static NaiveBreaker naive() {
@@ -180,8 +186,12 @@ public abstract class Contenders {
     private void requireMeasuredState(String when) {
         boolean open = open();
         StringBuilder wrong = new StringBuilder();
-        if (breaker.state() != (open ? dev.breaker.core.State.OPEN : dev.breaker.core.State.CLOSED)) {
+        dev.breaker.core.State state = open ? dev.breaker.core.State.OPEN : dev.breaker.core.State.CLOSED;
+        if (breaker.state() != state) {
             wrong.append(" breaker");
+        }
+        if (breakerLatencyOff.state() != state) {
+            wrong.append(" breaker-latency-off");
         }
         if (open ? !naive.isOpen() : !naive.isClosed()) {
             wrong.append(" naive");

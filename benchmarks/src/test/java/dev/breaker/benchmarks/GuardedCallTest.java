@@ -1,8 +1,10 @@
 package dev.breaker.benchmarks;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.List;
 
@@ -25,6 +27,23 @@ class GuardedCallTest {
         callEveryContender(closed);
 
         assertThatCode(closed::checkBreakersStayed).doesNotThrowAnyException();
+    }
+
+    @Test
+    void theClosedPathsLatencyRowsStayClosedAndRecordWhatTheySay() {
+        ClosedPath.OneThread closed = new ClosedPath.OneThread();
+        closed.createBreakers();
+
+        for (int i = 0; i < CALLS; i++) {
+            closed.breakerLatencyOff(blackhole);
+            closed.breakerTimed(blackhole);
+            closed.breakerTimedLatencyOff(blackhole);
+        }
+
+        assertThatCode(closed::checkBreakersStayed).doesNotThrowAnyException();
+        assertThat(closed.breakerLatencyOff.durations()).isNull();
+        assertThat(closed.breaker.durations().histogram().count()).isEqualTo(CALLS);
+        assertThat(closed.breaker.snapshot().latency().p50()).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
     }
 
     @Test

@@ -34,7 +34,8 @@ public final class Breaker {
      *   cached ticker), one volatile read of the open-until time, a compare, one striped add to the
      *   rejected total, return the preallocated rejected permit.
      * - release: one ticker read, an identity check of the permit's state against `state`, one
-     *   striped CAS in the window (which also keeps the cumulative totals). A failure checks the rules;
+     *   striped CAS in the window (which also keeps the cumulative totals), a compare of the elapsed
+     *   time (a call that took time also writes its latency: see Latencies). A failure checks the rules;
      *   a success writes no other shared field (the consecutive-failure count only when it is not 0)
      *   and checks the rate rules only when it could make one hold: the first success of a tick, or
      *   while the window holds fewer than minimumCalls calls.
@@ -60,6 +61,8 @@ public final class Breaker {
     private final TripRules rules;
     private final BucketWindow window;
     private final BreakerTotals totals;
+    /** Null when latency is not kept: recordLatency off, or a child whose parent records its calls. */
+    private final Latencies latencies;
     private final TransitionLog log = new TransitionLog();
     private final BreakerOpenException rejection;
     private final Ticket rejected;
@@ -92,6 +95,7 @@ public final class Breaker {
         this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
         this.eraStep = 2L * buckets; // a whole ring ahead and one more: an earlier era never reaches a later window
         this.totals = new BreakerTotals(window);
+        this.latencies = config.recordLatency() && parent == null ? new Latencies(config, totals) : null;
         this.rejection = new BreakerOpenException(this);
         this.rejected = new Ticket(this, null, false, null);
         this.verdicts = new Verdicts(this, rules, window, totals, breadth);
@@ -302,11 +306,17 @@ public final class Breaker {
         BreakerState own = ticket.state;
         if (own != state) {
             totals.stale(outcome, slow);
+            if (latencies != null) {
+                latencies.stale(outcome, elapsedNanos);
+            }
             return;
         }
         window.record(outcome.ordinal(), now, own.era);
         if (slow) {
             window.record(BucketWindow.SLOW, now, own.era);
+        }
+        if (latencies != null) {
+            latencies.record(outcome, elapsedNanos, now, own.era);
         }
         if (own instanceof ClosedState closed) {
             if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
@@ -334,7 +344,16 @@ public final class Breaker {
     /** An immutable picture of the breaker now. */
     public Snapshot snapshot() {
         long now = ticker.nanos();
-        return Snapshots.of(this, verdicts.settle(now), window, rules, log.recent(), now);
+        return Snapshots.of(this, verdicts.settle(now), window, rules, latencies, log.recent(), now);
+    }
+
+    /**
+     * The durations of every call so far, by outcome, for metrics; null when this breaker keeps no
+     * latency ({@link BreakerConfig#recordLatency()} off, or a child that consults its parent, which
+     * records the child's calls).
+     */
+    public CallDurations durations() {
+        return latencies;
     }
 
     /** Live cumulative counters, never reset; reading them allocates nothing. */

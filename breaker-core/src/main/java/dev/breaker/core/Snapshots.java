@@ -12,7 +12,7 @@ final class Snapshots {
     }
 
     static Snapshot of(Breaker breaker, BreakerState state, BucketWindow window, TripRules rules,
-                       List<Transition> transitions, long now) {
+                       Latencies latencies, List<Transition> transitions, long now) {
         Instant wallNow = breaker.config().clock().instant();
         long current = window.epoch(now) + state.era;
         long bucketNanos = window.bucketNanos();
@@ -33,12 +33,14 @@ final class Snapshots {
         double failureRate = rules.failureRate(sums[BucketWindow.SUCCESS], sums[BucketWindow.FAILURE],
                 sums[BucketWindow.TIMEOUT]);
         double slowCallRate = TripRules.slowCallRate(sums[BucketWindow.SLOW], calls);
+        long finished = calls + sums[BucketWindow.IGNORED] + sums[BucketWindow.THROTTLED];
+        Snapshot.Latency latency = latencies == null ? null : latencies.snapshot(now, state.era, finished);
         int consecutive = state instanceof ClosedState closed ? closed.consecutive() : 0;
         Snapshot.Probes probes = state instanceof HalfOpenState halfOpen ? halfOpen.probes() : Snapshot.Probes.NONE;
         Instant openUntil = state instanceof OpenState open ? open.untilInstant() : null;
         return new Snapshot(breaker.name(), state.state, state.since, List.copyOf(buckets),
                 calls, sums[BucketWindow.FAILURE], sums[BucketWindow.TIMEOUT], sums[BucketWindow.IGNORED],
-                sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate,
+                sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate, latency,
                 consecutive, (int) Math.min(Integer.MAX_VALUE, breaker.inFlight()), probes, openUntil,
                 breaker.totals().trips(), transitions, breaker.config());
     }

@@ -19,6 +19,14 @@ class AllocationTest {
         }
     }
 
+    /** Calls as a real dependency's: each took 20 ms on the ticker, so each writes its latency. */
+    private static void timedClosedPath(Breaker breaker, int n) {
+        for (int i = 0; i < n; i++) {
+            Permit p = breaker.acquire();
+            breaker.release(p, i % 10 == 0 ? Outcome.FAILURE : Outcome.SUCCESS, 20_000_000L + i % 7_000_000);
+        }
+    }
+
     private static void rejections(Breaker breaker, int n) {
         for (int i = 0; i < n; i++) {
             if (breaker.acquire().granted()) {
@@ -33,6 +41,21 @@ class AllocationTest {
         closedPath(breaker, CALLS);
         assertThat(Allocations.steady(() -> closedPath(breaker, CALLS))).isZero();
         assertThat(breaker.totals().calls(Outcome.SUCCESS)).isGreaterThanOrEqualTo(2 * CALLS);
+    }
+
+    @Test
+    void aMillionTimedCallsRecordingTheirLatencyAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().consecutiveFailures(0).build());
+        timedClosedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> timedClosedPath(breaker, CALLS))).isZero();
+        assertThat(breaker.durations().histogram().count()).isGreaterThanOrEqualTo(2 * CALLS);
+    }
+
+    @Test
+    void aMillionTimedCallsWithLatencyOffAllocateNothing() {
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().consecutiveFailures(0).recordLatency(false).build());
+        timedClosedPath(breaker, CALLS);
+        assertThat(Allocations.steady(() -> timedClosedPath(breaker, CALLS))).isZero();
     }
 
     @Test

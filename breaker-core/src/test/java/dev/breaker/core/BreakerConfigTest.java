@@ -40,7 +40,8 @@ class BreakerConfigTest {
 
     @Test
     void toBuilderKeepsEverySetting() {
-        BreakerConfig c = BreakerConfig.builder().consecutiveFailures(3).openWait(Duration.ofSeconds(5)).build();
+        BreakerConfig c = BreakerConfig.builder().consecutiveFailures(3).openWait(Duration.ofSeconds(5))
+                .recordLatency(false).build();
         BreakerConfig copy = c.toBuilder().build();
         assertThat(copy.toString()).isEqualTo(c.toString());
     }

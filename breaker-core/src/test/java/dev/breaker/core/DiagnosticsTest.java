@@ -42,7 +42,8 @@ class DiagnosticsTest {
     void aConfigListsEverySetting() {
         assertThat(BreakerConfig.defaults().toString()).isEqualTo("BreakerConfig[window=PT10S, bucket=PT1S, "
                 + "consecutiveFailures=5, failureRateThreshold=50.0, minimumCalls=20, slowCallDuration=PT2S, "
-                + "slowCallRateThreshold=0.0, stallCalls=0, trackInFlight=false, timeoutWeight=1.0, openWait=PT30S, "
+                + "slowCallRateThreshold=0.0, stallCalls=0, trackInFlight=false, recordLatency=true, timeoutWeight=1.0, "
+                + "openWait=PT30S, "
                 + "openWaitMultiplier=2.0, maxOpenWait=PT5M, openWaitJitter=0.2, halfOpenMaxProbes=10, "
                 + "halfOpenSuccessesToClose=5, halfOpenFailuresToReopen=3, halfOpenMaxWait=PT1M]");
     }

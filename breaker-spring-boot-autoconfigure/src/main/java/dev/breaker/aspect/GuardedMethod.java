@@ -12,6 +12,7 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Permit;
 import dev.breaker.core.State;
+import dev.breaker.observation.CallObserver;
 import org.aopalliance.intercept.MethodInvocation;
 
 import org.springframework.aop.ProxyMethodInvocation;
@@ -70,9 +71,11 @@ final class GuardedMethod {
 
 	private final List<FallbackObserver> observers;
 
+	private final CallObserver calls;
+
 	GuardedMethod(String name, Method method, Class<?> targetClass, Kind kind, BreakerRegistry registry,
 			Expression tenant, Fallbacks fallbacks, CallPolicy policy, DelayScheduler delays,
-			List<FallbackObserver> observers) {
+			List<FallbackObserver> observers, CallObserver calls) {
 		this.name = name;
 		this.method = method;
 		this.targetClass = targetClass;
@@ -84,6 +87,7 @@ final class GuardedMethod {
 		this.policy = policy;
 		this.delays = delays;
 		this.observers = observers;
+		this.calls = calls;
 	}
 
 	String name() {
@@ -119,6 +123,7 @@ final class GuardedMethod {
 	}
 
 	Object invoke(MethodInvocation invocation) throws Throwable {
+		this.calls.onCall(this.name, this.breaker);
 		return switch (this.kind) {
 			case PLAIN -> invokePlain(invocation);
 			case STAGE -> new StageCall(this, invocation, breakerFor(invocation)).start();
@@ -256,7 +261,15 @@ final class GuardedMethod {
 		return outcome == Outcome.FAILURE || outcome == Outcome.TIMEOUT;
 	}
 
+	/** Tells the call observers when {@code cause} is the breaker's rejection. */
+	void observeRejection(Throwable cause) {
+		if (cause instanceof BreakerOpenException rejection) {
+			this.calls.onRejected(this.name, rejection);
+		}
+	}
+
 	Object fallback(MethodInvocation invocation, Throwable cause) throws Throwable {
+		observeRejection(cause);
 		if (this.fallbacks.isEmpty()) {
 			throw cause;
 		}
@@ -264,6 +277,7 @@ final class GuardedMethod {
 	}
 
 	CompletableFuture<Object> fallbackAsync(MethodInvocation invocation, Throwable cause) {
+		observeRejection(cause);
 		if (this.fallbacks.isEmpty()) {
 			return CompletableFuture.failedFuture(cause);
 		}

@@ -14,6 +14,7 @@ import java.util.function.Function;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.observation.CallObserver;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -49,6 +50,8 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 
 	private final List<FallbackObserver> observers;
 
+	private final CallObserver calls;
+
 	/** Keyed by the method the proxy reports; the entry is right when its target class matches. */
 	private final Map<Method, GuardedMethod> byMethod = new ConcurrentHashMap<>();
 
@@ -70,10 +73,24 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	 */
 	public GuardedMethods(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
 			List<FallbackObserver> observers) {
+		this(registry, policies, delays, observers, CallObserver.NONE);
+	}
+
+	/**
+	 * Create the method registry.
+	 * @param registry where the breakers come from
+	 * @param policies the timeout and retry policy per breaker name
+	 * @param delays how retries pause and timeouts fire
+	 * @param observers told of every fallback run
+	 * @param calls told of every guarded call and every rejection
+	 */
+	public GuardedMethods(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
+			List<FallbackObserver> observers, CallObserver calls) {
 		this.registry = registry;
 		this.policies = policies;
 		this.delays = delays;
 		this.observers = List.copyOf(observers);
+		this.calls = calls;
 	}
 
 	@Override
@@ -172,7 +189,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	}
 
 	private GuardedMethod notGuarded(Method method, Class<?> type) {
-		return new GuardedMethod(null, method, type, null, null, null, null, null, null, null);
+		return new GuardedMethod(null, method, type, null, null, null, null, null, null, null, CallObserver.NONE);
 	}
 
 	/**
@@ -218,7 +235,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 				kind == GuardedMethod.Kind.STAGE);
 		this.names.add(annotation.name());
 		return new GuardedMethod(annotation.name(), method, type, kind, this.registry, tenant, fallbacks,
-				this.policies.apply(annotation.name()), this.delays, this.observers);
+				this.policies.apply(annotation.name()), this.delays, this.observers, this.calls);
 	}
 
 	private static GuardedMethod.Kind kind(String beanName, String signature, Class<?> returnType) {

@@ -154,6 +154,7 @@ final class ReactorCalls {
 
 	/** The fallback tiers as a publisher: the first that completes wins. */
 	private static Flux<Object> fallback(GuardedMethod method, MethodInvocation invocation, Throwable cause) {
+		method.observeRejection(cause);
 		if (method.fallbacks().isEmpty()) {
 			return Flux.error(cause);
 		}

@@ -12,6 +12,7 @@ import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
+import dev.breaker.observation.CallObserver;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
@@ -134,9 +135,9 @@ public final class BreakerAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		GuardedMethods breakerGuardedMethods(BreakerRegistry registry, BreakerProperties properties,
-				DelayScheduler delays, ObjectProvider<FallbackObserver> observers) {
+				DelayScheduler delays, ObjectProvider<FallbackObserver> observers, ObjectProvider<CallObserver> calls) {
 			return new GuardedMethods(registry, (name) -> policy(properties, name), delays,
-					observers.orderedStream().toList());
+					observers.orderedStream().toList(), CallObserver.of(calls.orderedStream().toList()));
 		}
 
 		/**

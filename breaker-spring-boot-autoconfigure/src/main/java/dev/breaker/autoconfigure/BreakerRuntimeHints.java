@@ -1,6 +1,7 @@
 package dev.breaker.autoconfigure;
 
 import dev.breaker.actuate.endpoint.BreakersDescriptor;
+import dev.breaker.actuate.endpoint.HistoryDescriptor;
 import dev.breaker.actuate.endpoint.SnapshotDescriptor;
 import dev.breaker.autoconfigure.actuate.BreakerMetricsProperties;
 import dev.breaker.autoconfigure.http.HttpBreakerProperties;
@@ -27,7 +28,7 @@ class BreakerRuntimeHints implements RuntimeHintsRegistrar {
 				SharedRedisProperties.class, BreakerMetricsProperties.class)
 			.registerHints(hints, classLoader);
 		new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), BreakersDescriptor.class,
-				SnapshotDescriptor.class);
+				SnapshotDescriptor.class, HistoryDescriptor.class);
 	}
 
 }

@@ -249,6 +249,8 @@ final class MergedInstance {
 			new Setting("stallCalls", "stall-calls", Instance::getStallCalls, (b, v) -> b.stallCalls((Integer) v)),
 			new Setting("trackInFlight", "track-in-flight", Instance::getTrackInFlight,
 					(b, v) -> b.trackInFlight((Boolean) v)),
+			new Setting("recordLatency", "record-latency", Instance::getRecordLatency,
+					(b, v) -> b.recordLatency((Boolean) v)),
 			new Setting("timeoutWeight", "timeout-weight", Instance::getTimeoutWeight,
 					(b, v) -> b.timeoutWeight((Double) v)),
 			new Setting("openWait", "open-wait", Instance::getOpenWait, (b, v) -> b.openWait((Duration) v)),

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.observation.CallObserver;
 import reactor.core.publisher.Mono;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
@@ -26,8 +27,19 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 	private final HostBreakers breakers;
 
+	private final CallObserver calls;
+
 	public HttpBreakerFilter(HostBreakers breakers) {
+		this(breakers, CallObserver.NONE);
+	}
+
+	/**
+	 * @param breakers the per-host breakers
+	 * @param calls told of every guarded request and every rejection (tracing)
+	 */
+	public HttpBreakerFilter(HostBreakers breakers, CallObserver calls) {
 		this.breakers = breakers;
+		this.calls = calls;
 	}
 
 	@Override
@@ -37,8 +49,10 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			if (breaker == null) {
 				return next.exchange(request);
 			}
+			this.calls.onCall(breaker.name(), breaker);
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
+				this.calls.onRejected(breaker.name(), breaker.rejection());
 				return Mono.error(this.breakers.rejected(breaker, request.method(), request.url()));
 			}
 			Exchange exchange = new Exchange(breaker, permit);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.observation.CallObserver;
 
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -24,8 +25,19 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 
 	private final HostBreakers breakers;
 
+	private final CallObserver calls;
+
 	public HttpBreakerInterceptor(HostBreakers breakers) {
+		this(breakers, CallObserver.NONE);
+	}
+
+	/**
+	 * @param breakers the per-host breakers
+	 * @param calls told of every guarded request and every rejection (tracing)
+	 */
+	public HttpBreakerInterceptor(HostBreakers breakers, CallObserver calls) {
 		this.breakers = breakers;
+		this.calls = calls;
 	}
 
 	@Override
@@ -35,8 +47,10 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 		if (breaker == null) {
 			return execution.execute(request, body);
 		}
+		this.calls.onCall(breaker.name(), breaker);
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {
+			this.calls.onRejected(breaker.name(), breaker.rejection());
 			throw this.breakers.rejected(breaker, request.getMethod(), request.getURI());
 		}
 		long start = breaker.nanos();

@@ -5,7 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import dev.breaker.actuate.endpoint.BreakersDescriptor;
+import dev.breaker.actuate.endpoint.HistoryDescriptor;
 import dev.breaker.actuate.endpoint.SnapshotDescriptor;
+import dev.breaker.actuate.history.Second;
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerProperties;
@@ -97,6 +99,10 @@ class RuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(BreakersDescriptor.BreakerSummary.class.getMethod("state"))).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(SnapshotDescriptor.class.getMethod("calls")))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(HistoryDescriptor.class.getMethod("seconds")))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Second.class.getMethod("p99")))
 			.accepts(hints);
 	}
 

@@ -131,6 +131,27 @@ class BreakerAutoConfigurationTests {
 	}
 
 	@Test
+	void recordLatencyIsOnByDefaultAndTurnsOffPerInstance() {
+		this.runner.withPropertyValues("breaker.instances.bulk.record-latency=false").run((context) -> {
+			BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+			assertThat(registry.breaker("payments").config().recordLatency()).isTrue();
+			assertThat(registry.breaker("bulk").config().recordLatency()).isFalse();
+			assertThat(registry.breaker("bulk").durations()).isNull();
+		});
+	}
+
+	@Test
+	void recordLatencyTurnsOffForEveryBreakerUnderDefaults() {
+		this.runner
+			.withPropertyValues("breaker.defaults.record-latency=false", "breaker.instances.payments.record-latency=true")
+			.run((context) -> {
+				BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+				assertThat(registry.breaker("unnamed").config().recordLatency()).isFalse();
+				assertThat(registry.breaker("payments").config().recordLatency()).isTrue();
+			});
+	}
+
+	@Test
 	void publishesEveryTransitionAsAnApplicationEvent() {
 		this.runner.withUserConfiguration(EventRecorder.class).run((context) -> {
 			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("payments");

@@ -35,6 +35,7 @@ class ConfigurationMetadataTests {
 			Map.entry("slow-call-rate-threshold", BreakerConfig::slowCallRateThreshold),
 			Map.entry("stall-calls", BreakerConfig::stallCalls),
 			Map.entry("track-in-flight", BreakerConfig::trackInFlight),
+			Map.entry("record-latency", BreakerConfig::recordLatency),
 			Map.entry("timeout-weight", BreakerConfig::timeoutWeight),
 			Map.entry("open-wait", BreakerConfig::openWait),
 			Map.entry("open-wait-multiplier", BreakerConfig::openWaitMultiplier),

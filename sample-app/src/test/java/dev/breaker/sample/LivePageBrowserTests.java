@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -127,6 +130,53 @@ class LivePageBrowserTests {
 			driver.findElement(By.cssSelector(css)).click();
 			return true;
 		});
+	}
+
+	@Test
+	void sparklinesDrawTheLastSecondsAndAWedgeShowsAsAChangeOfTheStateBandThatAReloadKeeps() {
+		this.browser.get("http://127.0.0.1:" + this.port + "/");
+		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(30), Duration.ofMillis(100));
+		wait.ignoring(StaleElementReferenceException.class);
+		String payments = ".breaker[data-name='payments'] ";
+
+		// the page's traffic gives payments a few seconds of history: calls/s and latency draw
+		wait.until((driver) -> points(driver.findElements(By.cssSelector(payments + "svg.sparkline.calls polyline"))) >= 3);
+		wait.until((driver) -> points(driver.findElements(By.cssSelector(payments + "svg.sparkline.latency polyline.p50"))) >= 2);
+		assertThat(this.browser.findElements(By.cssSelector(payments + "svg.circle circle"))).hasSize(1);
+		assertThat(this.browser.findElement(By.cssSelector(payments + ".spark.latency .value")).getText()).contains("ms");
+
+		Instant wedged = Instant.now().minusSeconds(1);
+		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
+		wait.until((driver) -> openAfter(driver.findElements(By.cssSelector(payments + "svg.band rect")), wedged));
+		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='healthy']")).click();
+
+		this.browser.navigate().refresh();
+		wait.until((driver) -> openAfter(driver.findElements(By.cssSelector(payments + "svg.band rect")), wedged));
+	}
+
+	/** The points of the longest of these polylines. */
+	private static int points(List<WebElement> polylines) {
+		int most = 0;
+		for (WebElement line : polylines) {
+			String points = line.getAttribute("points");
+			most = Math.max(most, (points == null || points.isBlank()) ? 0 : points.trim().split("\\s+").length);
+		}
+		return most;
+	}
+
+	/** Whether the band shows a CLOSED stretch followed by an OPEN one that ended after {@code since}. */
+	private static boolean openAfter(List<WebElement> rects, Instant since) {
+		boolean closed = false;
+		for (WebElement rect : rects) {
+			String state = rect.getAttribute("data-state");
+			if ("CLOSED".equals(state)) {
+				closed = true;
+			}
+			else if ("OPEN".equals(state) && closed && !Instant.parse(rect.getAttribute("data-to")).isBefore(since)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

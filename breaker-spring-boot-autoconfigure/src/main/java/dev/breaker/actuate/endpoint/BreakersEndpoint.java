@@ -17,6 +17,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.endpoint.BreakersDescriptor.BreakerSummary;
+import dev.breaker.actuate.history.BreakerHistory;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
@@ -47,6 +48,8 @@ public class BreakersEndpoint {
 
 	private final @Nullable SharedBreakerState shared;
 
+	private final @Nullable BreakerHistory history;
+
 	/**
 	 * An endpoint for breakers that share no state with other replicas.
 	 * @param registry the breakers
@@ -63,9 +66,22 @@ public class BreakersEndpoint {
 	 * @param shared the shared state to show, or null when breakers share none
 	 */
 	public BreakersEndpoint(BreakerRegistry registry, BreakerTree tree, @Nullable SharedBreakerState shared) {
+		this(registry, tree, shared, null);
+	}
+
+	/**
+	 * An endpoint that also shows each breaker's history.
+	 * @param registry the breakers
+	 * @param tree the breakers grouped by top-level name
+	 * @param shared the shared state to show, or null when breakers share none
+	 * @param history the per-second history, or null for none
+	 */
+	public BreakersEndpoint(BreakerRegistry registry, BreakerTree tree, @Nullable SharedBreakerState shared,
+			@Nullable BreakerHistory history) {
 		this.registry = registry;
 		this.tree = tree;
 		this.shared = shared;
+		this.history = history;
 	}
 
 	/**
@@ -108,6 +124,24 @@ public class BreakersEndpoint {
 
 	Optional<SnapshotDescriptor> find(String name) {
 		return this.registry.find(name).map((breaker) -> describe(breaker, breaker.snapshot()));
+	}
+
+	/**
+	 * {@code /actuator/breakers/{name}/history}: one breaker's last five minutes, a summary per second,
+	 * oldest first (none for a per-tenant child).
+	 * @param name the breaker's full name
+	 * @param section {@code history}; anything else is not found
+	 * @return the history, or null (404) for an unknown breaker or section
+	 */
+	@ReadOperation
+	public @Nullable HistoryDescriptor history(@Selector String name, @Selector String section) {
+		if (this.history == null || !HistoryDescriptor.SECTION.equals(section)) {
+			return null;
+		}
+		BreakerHistory history = this.history;
+		return this.registry.find(name)
+			.map((breaker) -> HistoryDescriptor.of(BreakerNames.printable(breaker.name()), history.of(breaker.name())))
+			.orElse(null);
 	}
 
 	/**

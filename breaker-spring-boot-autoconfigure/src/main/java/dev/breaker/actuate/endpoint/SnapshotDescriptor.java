@@ -34,6 +34,8 @@ import dev.breaker.core.Transition;
  * @param slowCalls slow calls in the window
  * @param failureRate failure rate in the window, percent (timeouts weighted)
  * @param slowCallRate slow-call rate in the window, percent
+ * @param latency p50, p90, p99, p99.9 and max of the durations of the calls in the window
+ * (ISO-8601), null when the breaker keeps no latency
  * @param consecutiveFailures failures in a row
  * @param inFlight calls started and not yet finished
  * @param probes half-open probe progress
@@ -46,7 +48,7 @@ import dev.breaker.core.Transition;
  */
 public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls,
 		long failures, long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
-		double slowCallRate, int consecutiveFailures, int inFlight, Probes probes, long trips,
+		double slowCallRate, @Nullable Map<String, String> latency, int consecutiveFailures, int inFlight, Probes probes, long trips,
 		List<BucketCounts> buckets, List<TransitionDescriptor> transitions, Map<String, Object> config,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> fleet) {
 
@@ -78,8 +80,21 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 	static SnapshotDescriptor of(Snapshot s, @Nullable Map<String, @Nullable Object> fleet) {
 		return new SnapshotDescriptor(BreakerNames.printable(s.name()), s.state().name(), s.since(), s.openUntil(),
 				s.calls(), s.failures(), s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(),
-				s.slowCallRate(), s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(), s.buckets(),
-				s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()), fleet);
+				s.slowCallRate(), latency(s.latency()), s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(),
+				s.buckets(), s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()), fleet);
+	}
+
+	private static @Nullable Map<String, String> latency(Snapshot.@Nullable Latency latency) {
+		if (latency == null) {
+			return null;
+		}
+		Map<String, String> durations = new LinkedHashMap<>();
+		durations.put("p50", iso(latency.p50()));
+		durations.put("p90", iso(latency.p90()));
+		durations.put("p99", iso(latency.p99()));
+		durations.put("p999", iso(latency.p999()));
+		durations.put("max", iso(latency.max()));
+		return durations;
 	}
 
 	private static Map<String, Object> settings(BreakerConfig c) {
@@ -92,6 +107,7 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		settings.put("slowCallDuration", iso(c.slowCallDuration()));
 		settings.put("slowCallRateThreshold", c.slowCallRateThreshold());
 		settings.put("stallCalls", c.stallCalls());
+		settings.put("recordLatency", c.recordLatency());
 		settings.put("timeoutWeight", c.timeoutWeight());
 		settings.put("openWait", iso(c.openWait()));
 		settings.put("openWaitMultiplier", c.openWaitMultiplier());

@@ -104,6 +104,8 @@ final class BreakerMeters {
 		gauge("breaker.slow.call.rate.threshold", "Slow-call rate that trips the breaker, percent (0 = rule off)",
 				(b) -> b.config().slowCallRateThreshold(), Tags.empty());
 		secondsGauge("breaker.open.wait", "Configured base open wait", (b) -> seconds(b.config().openWait().toNanos()));
+		secondsGauge("breaker.slow.call.duration", "Configured slow-call duration: a call longer than this is slow",
+				(b) -> seconds(b.config().slowCallDuration().toNanos()));
 		secondsGauge("breaker.open.episode", "How long the current open episode has lasted, 0 when closed",
 				(b) -> currentEpisodeSeconds());
 		this.openEpisodes = add(Timer.builder("breaker.open")

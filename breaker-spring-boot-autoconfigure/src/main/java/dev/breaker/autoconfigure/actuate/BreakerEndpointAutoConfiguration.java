@@ -1,5 +1,7 @@
 package dev.breaker.autoconfigure.actuate;
 
+import java.time.Clock;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
@@ -15,13 +17,16 @@ import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.endpoint.BreakersEndpoint;
 import dev.breaker.actuate.endpoint.BreakersEndpointWebExtension;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
+import dev.breaker.actuate.history.BreakerHistory;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Ticker;
 
 /**
  * Auto-configuration of the {@code breakers} actuator endpoint (read-only unless
  * {@code management.endpoint.breakers.access=unrestricted}); it also shows the state breakers
- * share with other replicas when a {@link SharedBreakerState} bean exists (fleet mode).
+ * share with other replicas when a {@link SharedBreakerState} bean exists (fleet mode), and the
+ * last five minutes of each breaker ({@link BreakerHistory}, sampled once a second from start-up).
  */
 @AutoConfiguration(after = BreakerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -33,8 +38,14 @@ public final class BreakerEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	BreakersEndpoint breakersEndpoint(BreakerRegistry registry, BreakerTree tree,
-			ObjectProvider<SharedBreakerState> shared) {
-		return new BreakersEndpoint(registry, tree, shared.getIfUnique());
+			ObjectProvider<SharedBreakerState> shared, ObjectProvider<BreakerHistory> history) {
+		return new BreakersEndpoint(registry, tree, shared.getIfUnique(), history.getIfUnique());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BreakerHistory breakerHistory(BreakerRegistry registry, ObjectProvider<Ticker> ticker) {
+		return new BreakerHistory(registry, ticker.getIfUnique(Ticker::cached), Clock.systemUTC());
 	}
 
 	@Bean

@@ -1,6 +1,7 @@
 package dev.breaker.autoconfigure.actuate;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -10,16 +11,19 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.metrics.BreakerMetrics;
+import dev.breaker.actuate.metrics.CallDurationCollector;
 import dev.breaker.actuate.metrics.FallbackMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 
 /**
- * Auto-configuration of the {@code breaker.*} Micrometer meters and the fallback counter.
+ * Auto-configuration of the {@code breaker.*} Micrometer meters and the fallback counter, and, with
+ * the Prometheus registry, the {@code breaker_call_duration_seconds} histogram.
  */
 @AutoConfiguration(after = { BreakerAutoConfiguration.class, MetricsAutoConfiguration.class,
 		CompositeMeterRegistryAutoConfiguration.class })
@@ -39,6 +43,23 @@ public final class BreakerMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	FallbackMetrics breakerFallbackMetrics(MeterRegistry registry) {
 		return new FallbackMetrics(registry);
+	}
+
+	/** The call-duration histogram, read from the engine by the Prometheus registry at scrape time. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(PrometheusRegistry.class)
+	@ConditionalOnBean(PrometheusRegistry.class)
+	static class CallDurationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		CallDurationCollector breakerCallDurationCollector(BreakerTree tree, BreakerMetricsProperties properties,
+				PrometheusRegistry prometheus) {
+			CallDurationCollector collector = new CallDurationCollector(tree, properties.isTenantTags());
+			prometheus.register(collector);
+			return collector;
+		}
+
 	}
 
 }

@@ -11,7 +11,9 @@ import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpBreakerFilter;
 import dev.breaker.http.HttpBreakerInterceptor;
+import dev.breaker.observation.CallObserver;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -63,8 +65,8 @@ public final class HttpBreakerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers) {
-		return new HttpBreakerInterceptor(breakers);
+	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers, ObjectProvider<CallObserver> calls) {
+		return new HttpBreakerInterceptor(breakers, CallObserver.of(calls.orderedStream().toList()));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -105,8 +107,8 @@ public final class HttpBreakerAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers) {
-			return new HttpBreakerFilter(breakers);
+		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers, ObjectProvider<CallObserver> calls) {
+			return new HttpBreakerFilter(breakers, CallObserver.of(calls.orderedStream().toList()));
 		}
 
 		@Bean

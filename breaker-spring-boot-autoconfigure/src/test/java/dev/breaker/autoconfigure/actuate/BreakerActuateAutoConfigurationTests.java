@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -11,6 +12,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.breaker.actuate.BreakerTree;
@@ -19,6 +21,7 @@ import dev.breaker.actuate.endpoint.BreakersEndpointWebExtension;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.actuate.health.BreakersHealthIndicator;
 import dev.breaker.actuate.metrics.BreakerMetrics;
+import dev.breaker.actuate.metrics.CallDurationCollector;
 import dev.breaker.actuate.metrics.FallbackMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
@@ -133,6 +136,37 @@ class BreakerActuateAutoConfigurationTests {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("breaker.metrics.tenant-tags=true")
 			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isTrue());
+	}
+
+	@Test
+	void theCallDurationHistogramIsCollectedByThePrometheusRegistry() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean(PrometheusRegistry.class, PrometheusRegistry::new)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(CallDurationCollector.class);
+				context.getBean(BreakerRegistry.class).breaker("payments");
+				assertThat(context.getBean(PrometheusRegistry.class).scrape().get(0).getMetadata().getPrometheusName())
+					.isEqualTo("breaker_call_duration_seconds");
+			});
+	}
+
+	@Test
+	void noCallDurationHistogramWithoutAPrometheusRegistry() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).doesNotHaveBean(CallDurationCollector.class));
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withClassLoader(new FilteredClassLoader(PrometheusRegistry.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(CallDurationCollector.class));
+	}
+
+	@Test
+	void theUsersOwnCallDurationCollectorWins() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean(PrometheusRegistry.class, PrometheusRegistry::new)
+			.withBean("myCollector", CallDurationCollector.class,
+					() -> new CallDurationCollector(new BreakerTree(EMPTY), false))
+			.run((context) -> assertThat(context).getBean(CallDurationCollector.class)
+				.isSameAs(context.getBean("myCollector")));
 	}
 
 }

@@ -16,8 +16,10 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.breaker.actuate.history.BreakerHistory;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=breakers",
 				"management.endpoint.breakers.access=unrestricted", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
-				"breaker.instances.recommendations.tenants.max=100" })
+				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.bulk.record-latency=false" })
 @ExtendWith(OutputCaptureExtension.class)
 class BreakersEndpointTests {
 
@@ -35,6 +37,9 @@ class BreakersEndpointTests {
 
 	@Autowired
 	private ManualTicker ticker;
+
+	@Autowired
+	private BreakerHistory history;
 
 	@LocalServerPort
 	private int port;
@@ -104,6 +109,76 @@ class BreakersEndpointTests {
 		assertThat(trip.get("reason").asString()).contains("consecutive failures");
 		assertThat(snapshot.get("config").get("consecutiveFailures").asInt()).isEqualTo(3);
 		assertThat(snapshot.get("config").get("openWait").asString()).isEqualTo("PT30S");
+	}
+
+	@Test
+	void showsTheLatencyOfTheCallsInTheWindowAsDurations() {
+		Calls.timed(this.registry.breaker("ledger-latency"), Outcome.SUCCESS, 20_000_000, 98);
+		Calls.timed(this.registry.breaker("ledger-latency"), Outcome.FAILURE, 900_000_000, 2);
+
+		JsonNode snapshot = this.actuator.get("breakers/ledger-latency").json();
+
+		JsonNode latency = snapshot.get("latency");
+		assertThat(latency.propertyNames()).containsExactly("p50", "p90", "p99", "p999", "max");
+		assertThat(Duration.parse(latency.get("p50").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
+		assertThat(Duration.parse(latency.get("p90").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
+		assertThat(Duration.parse(latency.get("p99").asString())).isBetween(Duration.ofMillis(810), Duration.ofMillis(990));
+		assertThat(Duration.parse(latency.get("p999").asString())).isBetween(Duration.ofMillis(810), Duration.ofMillis(990));
+		assertThat(latency.get("max").asString()).isEqualTo("PT0.9S");
+		assertThat(snapshot.get("config").get("recordLatency").asBoolean()).isTrue();
+	}
+
+	@Test
+	void aBreakerThatKeepsNoLatencyShowsNone() {
+		Calls.timed(this.registry.breaker("bulk"), Outcome.SUCCESS, 20_000_000, 3);
+
+		JsonNode snapshot = this.actuator.get("breakers/bulk").json();
+
+		assertThat(snapshot.get("latency").isNull()).isTrue();
+		assertThat(snapshot.get("config").get("recordLatency").asBoolean()).isFalse();
+	}
+
+	@Test
+	void showsABreakersHistoryASummaryPerSecond() {
+		this.history.sampleIfDue();
+		this.ticker.advance(Duration.ofSeconds(1));
+		this.history.sampleIfDue();
+		Calls.timed(this.registry.breaker("history-ledger"), Outcome.SUCCESS, 20_000_000, 5);
+		Calls.timed(this.registry.breaker("history-ledger"), Outcome.FAILURE, 20_000_000, 1);
+		this.ticker.advance(Duration.ofSeconds(1));
+		this.history.sampleIfDue();
+
+		Actuator.Response response = this.actuator.get("breakers/history-ledger/history");
+
+		assertThat(response.status()).isEqualTo(200);
+		JsonNode history = response.json();
+		assertThat(history.get("name").asString()).isEqualTo("history-ledger");
+		assertThat(history.get("interval").asString()).isEqualTo("PT1S");
+		JsonNode last = history.get("seconds").get(history.get("seconds").size() - 1);
+		assertThat(last.propertyNames()).contains("at", "state", "calls", "failures", "timeouts", "slowCalls",
+				"rejected", "failureRate", "p50", "p99");
+		assertThat(last.get("state").asString()).isEqualTo("CLOSED");
+		assertThat(last.get("calls").asLong()).isEqualTo(6);
+		assertThat(last.get("failures").asLong()).isEqualTo(1);
+		assertThat(Duration.parse(last.get("p50").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
+	}
+
+	@Test
+	void aTenantChildHasAnEmptyHistory() {
+		this.registry.breaker("feeds", "user-7");
+
+		Actuator.Response response = this.actuator.get("breakers/feeds:user-7/history");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().get("seconds").size()).isZero();
+	}
+
+	@Test
+	void theHistoryOfAnUnknownBreakerOrAnUnknownSectionIsNotFound() {
+		this.registry.breaker("known");
+
+		assertThat(this.actuator.get("breakers/nope/history").status()).isEqualTo(404);
+		assertThat(this.actuator.get("breakers/known/histories").status()).isEqualTo(404);
 	}
 
 	@Test

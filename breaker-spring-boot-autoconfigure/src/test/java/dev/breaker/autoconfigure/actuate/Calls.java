@@ -2,6 +2,8 @@ package dev.breaker.autoconfigure.actuate;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerOpenException;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
 
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -22,6 +24,14 @@ final class Calls {
 	static void succeed(Breaker breaker, int times) throws Exception {
 		for (int i = 0; i < times; i++) {
 			breaker.call(() -> "ok");
+		}
+	}
+
+	/** Calls that took {@code nanos} each on the breaker's ticker. */
+	static void timed(Breaker breaker, Outcome outcome, long nanos, int times) {
+		for (int i = 0; i < times; i++) {
+			Permit permit = breaker.acquire();
+			breaker.release(permit, outcome, nanos);
 		}
 	}
 

@@ -26,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus",
 				"breaker.defaults.consecutive-failures=3", "breaker.defaults.open-wait=30s",
-				"breaker.defaults.open-wait-jitter=0", "breaker.defaults.half-open.successes-to-close=1" })
+				"breaker.defaults.open-wait-jitter=0", "breaker.defaults.half-open.successes-to-close=1",
+				"breaker.instances.checkout.slow-call-duration=300ms", "breaker.instances.bulk.record-latency=false" })
 class PrometheusScrapeTests {
 
 	private static final Path OBSERVABILITY = Path.of("..", "observability");
@@ -49,7 +51,9 @@ class PrometheusScrapeTests {
 			"breaker_failure_rate", "breaker_slow_call_rate", "breaker_in_flight_calls", "breaker_open_seconds_count",
 			"breaker_open_seconds_sum", "breaker_open_seconds_bucket", "breaker_probes_total",
 			"breaker_failure_rate_threshold", "breaker_slow_call_rate_threshold", "breaker_open_wait_seconds",
-			"breaker_open_episode_seconds", "breaker_trips_total");
+			"breaker_open_episode_seconds", "breaker_trips_total", "breaker_call_duration_seconds_bucket",
+			"breaker_call_duration_seconds_count", "breaker_call_duration_seconds_sum",
+			"breaker_slow_call_duration_seconds");
 
 	@Autowired
 	private BreakerRegistry registry;
@@ -175,6 +179,53 @@ class PrometheusScrapeTests {
 		assertThat(after.value("breaker_fallbacks_total", "name", "quotes", "fallback", "defaultQuote", "result",
 				"success"))
 			.hasValue(defaultServed + 2);
+	}
+
+	@Test
+	void callDurationsAreAHistogramPerOutcomeReadFromTheEngine() {
+		Breaker checkout = this.registry.breaker("checkout");
+		Calls.timed(checkout, Outcome.SUCCESS, 20_000_000, 3);
+		Calls.timed(checkout, Outcome.SUCCESS, 0, 2);
+		Calls.timed(checkout, Outcome.FAILURE, 900_000_000, 1);
+
+		Actuator.Response response = this.actuator.get("prometheus");
+		Scrape scrape = Scrape.parse(response.body());
+
+		assertThat(response.body()).contains("# TYPE breaker_call_duration_seconds histogram");
+		String bucket = "breaker_call_duration_seconds_bucket";
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "success", "le", "0.001")).hasValue(2);
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "success", "le", "0.01")).hasValue(2);
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "success", "le", "0.025")).hasValue(5);
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "success", "le", "+Inf")).hasValue(5);
+		assertThat(scrape.value("breaker_call_duration_seconds_count", "name", "checkout", "outcome", "success"))
+			.hasValue(5);
+		assertThat(scrape.value("breaker_call_duration_seconds_sum", "name", "checkout", "outcome", "success"))
+			.hasValue(0.06);
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "failure", "le", "0.3")).hasValue(0);
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "failure", "le", "1.0")).hasValue(1);
+		assertThat(scrape.value(bucket, "name", "checkout", "outcome", "timeout", "le", "+Inf")).hasValue(0);
+		assertThat(scrape.value("breaker_slow_call_duration_seconds", "name", "checkout")).hasValue(0.3);
+	}
+
+	@Test
+	void everyBreakerHasTheSlowCallDurationAmongItsBuckets() {
+		this.registry.breaker("payments");
+
+		Scrape scrape = scrape();
+
+		assertThat(scrape.value("breaker_call_duration_seconds_bucket", "name", "payments", "outcome", "success", "le",
+				"2.0")).hasValue(0);
+		assertThat(scrape.value("breaker_slow_call_duration_seconds", "name", "payments")).hasValue(2);
+	}
+
+	@Test
+	void aBreakerThatKeepsNoLatencyHasNoDurationHistogram() throws Exception {
+		Calls.succeed(this.registry.breaker("bulk"), 1);
+
+		Scrape scrape = scrape();
+
+		assertThat(scrape.value("breaker_call_duration_seconds_count", "name", "bulk", "outcome", "success")).isEmpty();
+		assertThat(scrape.value("breaker_calls_total", "name", "bulk", "outcome", "success")).hasValue(1);
 	}
 
 	@Test

@@ -1,0 +1,316 @@
+package dev.breaker.actuate.history;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.SmartLifecycle;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.CallDurations;
+import dev.breaker.core.LatencyHistogram;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Snapshot;
+import dev.breaker.core.State;
+import dev.breaker.core.Ticker;
+import dev.breaker.core.Totals;
+import dev.breaker.core.Transition;
+
+/**
+ * The last {@value #SECONDS} seconds of every top-level and per-host breaker, one {@link Second} each,
+ * kept from the start so that a page opened (or reloaded) during an incident shows how it began.
+ * <p>
+ * Once a second of the breakers' time, a sample reads each breaker's cumulative totals and latency
+ * histogram and keeps the difference from the previous sample: exact counts per second, whatever the
+ * window. Per-tenant children have no history (they could be thousands; their group has one). A
+ * breaker the registry drops (an evicted host) loses its history. While running as a lifecycle bean,
+ * one daemon thread looks ten times a second whether a sample is due; a failing sample is logged and
+ * the next one tried.
+ */
+public class BreakerHistory implements SmartLifecycle {
+
+	/** Seconds kept per breaker: five minutes. */
+	public static final int SECONDS = 300;
+
+	private static final Log logger = LogFactory.getLog(BreakerHistory.class);
+
+	private static final long SECOND_NANOS = Duration.ofSeconds(1).toNanos();
+
+	private static final String HTTP_GROUP = "http";
+
+	private final BreakerRegistry registry;
+
+	private final Ticker ticker;
+
+	private final Clock clock;
+
+	private final Map<String, Track> tracks = new ConcurrentHashMap<>();
+
+	private long lastSample;
+
+	/** The wall-clock time of ticker time {@link #tickerOrigin}: each second is stamped on the ticker's grid. */
+	private Instant wallOrigin;
+
+	private long tickerOrigin;
+
+	private volatile ScheduledExecutorService executor;
+
+	/**
+	 * @param registry the breakers to keep a history of
+	 * @param ticker the breakers' time: a sample is due when it has moved on by a second
+	 * @param clock the wall clock that stamps each second
+	 */
+	public BreakerHistory(BreakerRegistry registry, Ticker ticker, Clock clock) {
+		this.registry = registry;
+		this.ticker = ticker;
+		this.clock = clock;
+		this.lastSample = ticker.nanos();
+		this.tickerOrigin = this.lastSample;
+		this.wallOrigin = clock.instant();
+		registry.onCreated((breaker) -> {
+			if (kept(breaker)) {
+				this.tracks.putIfAbsent(breaker.name(), new Track(breaker, true));
+			}
+		});
+		registry.onRemoved((breaker) -> this.tracks.computeIfPresent(breaker.name(),
+				(name, track) -> (track.breaker == breaker) ? null : track));
+		registry.onTransition(this::transitioned);
+		registry.breakers().forEach(this::keepExisting);
+		registry.children(HTTP_GROUP).forEach(this::keepExisting);
+	}
+
+	/** Whether a breaker gets a history: every breaker but per-tenant children. */
+	static boolean kept(Breaker breaker) {
+		return breaker.key() == null || HTTP_GROUP.equals(breaker.group());
+	}
+
+	private void keepExisting(Breaker breaker) {
+		if (kept(breaker)) {
+			this.tracks.putIfAbsent(breaker.name(), new Track(breaker, false));
+		}
+	}
+
+	/**
+	 * The history of one breaker, oldest second first: empty for a breaker without one (a tenant
+	 * child, or one not seen yet).
+	 * @param name the breaker's full name
+	 * @return the seconds kept, at most {@value #SECONDS}
+	 */
+	public List<Second> of(String name) {
+		Track track = this.tracks.get(name);
+		return (track != null) ? track.seconds() : List.of();
+	}
+
+	/** The names of the breakers that have a history. */
+	public Set<String> tracked() {
+		return new TreeSet<>(this.tracks.keySet());
+	}
+
+	/** Takes a sample if the breakers' time has moved on by a second since the last one. */
+	public synchronized void sampleIfDue() {
+		long now = this.ticker.nanos();
+		long since = now - this.lastSample;
+		if (since < SECOND_NANOS) {
+			return;
+		}
+		// a second after the last one, so that the checks' jitter does not stretch the seconds; after a
+		// pause (a stopped JVM, a slow machine) start again from now
+		this.lastSample = (since < 2 * SECOND_NANOS) ? this.lastSample + SECOND_NANOS : now;
+		Instant at = stamp();
+		for (Track track : this.tracks.values()) {
+			try {
+				track.sample(at);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not sample the history of breaker '" + track.breaker.name() + "'", ex);
+			}
+		}
+	}
+
+	/**
+	 * The wall-clock second of the sample just due: on the ticker's grid, so consecutive seconds are
+	 * one second apart whatever the jitter of the checks; re-anchored when the wall clock has moved
+	 * more than two seconds away from it (NTP, a suspended machine).
+	 */
+	private Instant stamp() {
+		Instant wall = this.clock.instant();
+		Instant at = this.wallOrigin.plusNanos(this.lastSample - this.tickerOrigin);
+		if (Duration.between(at, wall).abs().compareTo(Duration.ofSeconds(2)) > 0) {
+			this.wallOrigin = wall;
+			this.tickerOrigin = this.lastSample;
+			at = wall;
+		}
+		return at.truncatedTo(ChronoUnit.SECONDS);
+	}
+
+	private void transitioned(Transition transition) {
+		Track track = this.tracks.get(transition.breaker());
+		if (track != null) {
+			track.entered(transition.to());
+		}
+	}
+
+	@Override
+	public void start() {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, "breaker-history");
+			thread.setDaemon(true);
+			return thread;
+		});
+		executor.scheduleWithFixedDelay(this::sampleQuietly, 100, 100, TimeUnit.MILLISECONDS);
+		this.executor = executor;
+	}
+
+	private void sampleQuietly() {
+		try {
+			sampleIfDue();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not sample the breakers' history", ex);
+		}
+	}
+
+	@Override
+	public void stop() {
+		ScheduledExecutorService executor = this.executor;
+		if (executor != null) {
+			executor.shutdownNow();
+			this.executor = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.executor != null;
+	}
+
+	/** How unhealthy a state is: the history shows the worst one of each second. */
+	private static int severity(State state) {
+		return switch (state) {
+			case CLOSED -> 0;
+			case DISABLED -> 1;
+			case HALF_OPEN -> 2;
+			case OPEN -> 3;
+			case FORCED_OPEN -> 4;
+		};
+	}
+
+	/** One breaker's ring of seconds and what the previous sample read. */
+	private static final class Track {
+
+		private static final State[] BY_SEVERITY = { State.CLOSED, State.DISABLED, State.HALF_OPEN, State.OPEN,
+				State.FORCED_OPEN };
+
+		final Breaker breaker;
+
+		private final Second[] ring = new Second[SECONDS];
+
+		private int next;
+
+		private int size;
+
+		private final long[] calls = new long[Outcome.values().length];
+
+		private long slow;
+
+		private long rejected;
+
+		private LatencyHistogram latency;
+
+		/** The worst state since the last sample, by severity; raised by transitions. */
+		private volatile int worst;
+
+		Track(Breaker breaker, boolean created) {
+			this.breaker = breaker;
+			if (!created) {
+				read(breaker.totals(), this.calls);
+				this.slow = breaker.totals().slowCalls();
+				this.rejected = breaker.totals().rejected();
+			}
+			CallDurations durations = breaker.durations();
+			this.latency = (durations != null && !created) ? durations.histogram() : null;
+			this.worst = severity(breaker.state());
+		}
+
+		void entered(State state) {
+			int s = severity(state);
+			synchronized (this) {
+				if (s > this.worst) {
+					this.worst = s;
+				}
+			}
+		}
+
+		void sample(Instant at) {
+			Totals totals = this.breaker.totals();
+			long[] now = new long[this.calls.length];
+			read(totals, now);
+			long slowNow = totals.slowCalls();
+			long rejectedNow = totals.rejected();
+			Snapshot snapshot = this.breaker.snapshot();
+			CallDurations durations = this.breaker.durations();
+			LatencyHistogram latencyNow = (durations != null) ? durations.histogram() : null;
+			LatencyHistogram second = null;
+			if (latencyNow != null) {
+				second = (this.latency != null) ? latencyNow.since(this.latency) : latencyNow;
+			}
+			State state;
+			synchronized (this) {
+				state = BY_SEVERITY[Math.max(this.worst, severity(snapshot.state()))];
+				this.worst = severity(snapshot.state());
+			}
+			long success = delta(now, this.calls, Outcome.SUCCESS);
+			long failures = delta(now, this.calls, Outcome.FAILURE);
+			long timeouts = delta(now, this.calls, Outcome.TIMEOUT);
+			boolean timed = second != null && second.count() > 0;
+			add(new Second(at, state, success + failures + timeouts, failures, timeouts,
+					Math.max(0, slowNow - this.slow), Math.max(0, rejectedNow - this.rejected), snapshot.failureRate(),
+					timed ? second.percentile(0.5) : null, timed ? second.percentile(0.99) : null));
+			System.arraycopy(now, 0, this.calls, 0, now.length);
+			this.slow = slowNow;
+			this.rejected = rejectedNow;
+			this.latency = latencyNow;
+		}
+
+		private static void read(Totals totals, long[] into) {
+			for (Outcome outcome : Outcome.values()) {
+				into[outcome.ordinal()] = totals.calls(outcome);
+			}
+		}
+
+		private static long delta(long[] now, long[] before, Outcome outcome) {
+			return Math.max(0, now[outcome.ordinal()] - before[outcome.ordinal()]);
+		}
+
+		private synchronized void add(Second second) {
+			this.ring[this.next] = second;
+			this.next = (this.next + 1) % SECONDS;
+			this.size = Math.min(SECONDS, this.size + 1);
+		}
+
+		synchronized List<Second> seconds() {
+			List<Second> seconds = new ArrayList<>(this.size);
+			int first = (this.next - this.size + SECONDS) % SECONDS;
+			for (int i = 0; i < this.size; i++) {
+				seconds.add(this.ring[(first + i) % SECONDS]);
+			}
+			return seconds;
+		}
+
+	}
+
+}

@@ -1,0 +1,2 @@
+/** The last five minutes of each breaker, one summary per second, for the live page and operators. */
+package dev.breaker.actuate.history;

@@ -1,0 +1,2 @@
+/** Tracing: what a breaker did to a call, on the Micrometer observation the call runs in. */
+package dev.breaker.observation;
