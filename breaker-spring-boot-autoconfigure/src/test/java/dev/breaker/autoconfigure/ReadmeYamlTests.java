@@ -42,7 +42,7 @@ class ReadmeYamlTests {
 
 	/** The sections whose YAML a user pastes as it is (fleet mode needs a Redis server, so it is left out). */
 	private static final List<String> PASTED = List.of("Quick start", "Retries", "HTTP clients: a breaker per host",
-			"See it: `/actuator/breakers`, health, metrics, dashboard, alerts", "Tenants");
+			"See it: `/actuator/breakers`, history, health, metrics, tracing, dashboard, alerts", "Tenants");
 
 	private static final Pattern YAML = Pattern.compile("(?ms)^```yaml\\n(.*?)^```");
 

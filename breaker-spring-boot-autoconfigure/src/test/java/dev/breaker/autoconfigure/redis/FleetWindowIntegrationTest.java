@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -104,6 +105,10 @@ class FleetWindowIntegrationTest {
         await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
         List<Breaker> judged = fleet.stream().map(r -> r.breaker("inventory")).filter(b -> b.snapshot().trips() == 1).toList();
         assertThat(judged).as("replicas whose own judgement of the fleet window tripped them").isNotEmpty();
+        // A replica that tripped first may follow the episode of one that tripped a little later and reached Redis
+        // first: it then stays open until that episode ends, at most the spread of the trips past its own wait.
+        List<Instant> trips = fleet.stream().map(r -> r.breaker("inventory").snapshot().since()).sorted().toList();
+        Duration spread = Duration.between(trips.get(0), trips.get(trips.size() - 1)).plusMillis(10);
         for (Breaker breaker : judged) {
             Snapshot snapshot = breaker.snapshot();
             assertThat(snapshot.transitions()).last().satisfies(t -> {
@@ -111,7 +116,7 @@ class FleetWindowIntegrationTest {
                 assertThat(t.reason()).startsWith("fleet failure rate 100.0% >= 50% over ");
             });
             Duration wait = Duration.between(snapshot.since(), snapshot.openUntil());
-            assertThat(wait).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(6)).isNotEqualTo(Duration.ofSeconds(4));
+            assertThat(wait).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(6).plus(spread)).isNotEqualTo(Duration.ofSeconds(4));
         }
     }
 
