@@ -40,6 +40,7 @@ final class Snapshots {
                 calls, sums[BucketWindow.FAILURE], sums[BucketWindow.TIMEOUT], sums[BucketWindow.IGNORED],
                 sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate,
                 consecutive, (int) Math.min(Integer.MAX_VALUE, breaker.inFlight()), probes, openUntil,
-                breaker.totals().trips(), transitions, breaker.config());
+                breaker.totals().trips(), transitions, breaker.config(), breaker.retryBudget(now),
+                breaker.traffic(state, now));
     }
 }

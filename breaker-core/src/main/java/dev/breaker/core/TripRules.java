@@ -14,8 +14,10 @@ final class TripRules {
     final long slowNanos;
     final int stallCalls;
     private final String slowText;
+    /** Raises minimumCalls with traffic (minimumCallsRatio), else null. */
+    private final TrafficPeaks peaks;
 
-    TripRules(BreakerConfig config) {
+    TripRules(BreakerConfig config, TrafficPeaks peaks) {
         consecutiveFailures = config.consecutiveFailures();
         failureRateThreshold = config.failureRateThreshold();
         slowCallRateThreshold = config.slowCallRateThreshold();
@@ -24,6 +26,12 @@ final class TripRules {
         slowNanos = config.slowCallDuration().toNanos();
         stallCalls = config.stallCalls();
         slowText = Numbers.format(config.slowCallDuration());
+        this.peaks = config.minimumCallsRatio() > 0 ? peaks : null;
+    }
+
+    /** The calls a rate rule needs at {@code now}: minimumCalls, raised with traffic by minimumCallsRatio. */
+    int minimumCalls(long now) {
+        return peaks == null ? minimumCalls : peaks.minimumCalls(now);
     }
 
     /** Whether an outcome counts as a failure (a TIMEOUT does unless its weight is 0). */
@@ -59,8 +67,9 @@ final class TripRules {
         long failures = window.sum(BucketWindow.FAILURE, now, era);
         long timeouts = window.sum(BucketWindow.TIMEOUT, now, era);
         long calls = successes + failures + timeouts;
-        closed.rateChecked(now, calls < minimumCalls);
-        if (calls < minimumCalls) {
+        int minimum = minimumCalls(now);
+        closed.rateChecked(now, calls < minimum);
+        if (calls < minimum) {
             return null;
         }
         if (failureRateThreshold > 0) {
