@@ -132,17 +132,15 @@ final class RetryBudget {
         int slot = (int) Math.floorMod(epoch, (long) checkpoints.length);
         for (;;) {
             Checkpoint c = (Checkpoint) CHECKPOINTS.getVolatile(checkpoints, slot);
-            if (c != null && c.epoch == epoch) {
-                break;
-            }
-            if (c != null && c.epoch > epoch) {
+            long ahead = c == null ? -1 : c.epoch - epoch;
+            if (ahead > 0) {
                 return null;
             }
-            if (CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g, recorded.get()))) {
-                break;
+            if (ahead == 0) {
+                return least(epoch);
             }
+            CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g, recorded.get())); // then re-read
         }
-        return least(epoch);
     }
 
     /** The live checkpoint (inside the window ending at bucket {@code epoch}) with the fewest grants, or null. */

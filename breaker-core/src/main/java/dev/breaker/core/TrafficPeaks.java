@@ -110,11 +110,9 @@ final class TrafficPeaks {
             }
         }
         callsPerWindow.record(at, windowCalls);
-        if (sampled > 0) {
-            double meanNanos = (double) latency / sampled;
-            double concurrent = bucketCalls * meanNanos / window.bucketNanos();
-            concurrency.record(at, (long) Math.min(HourlyPeak.MAX_VALUE, Math.round(concurrent * 1000)));
-        }
+        double meanNanos = sampled == 0 ? 0 : (double) latency / sampled;
+        double concurrent = bucketCalls * meanNanos / window.bucketNanos();
+        concurrency.record(at, Math.round(concurrent * 1000)); // saturated by HourlyPeak
     }
 
     /** The most calls (successes, failures, timeouts) one window held over the last hour. */

@@ -192,4 +192,50 @@ class RetryBudgetTest {
         succeed(child, 20);
         assertThat(retries(registry.breaker("recommendations", "user-2"), 50)).isEqualTo(10);
     }
+
+    @Test
+    void recordedRetriesStopCountingAgainstTheCallsWhenTheirBucketLeavesTheWindow() {
+        Breaker breaker = breaker(0.5, 0);
+        succeed(breaker, 100);
+        assertThat(recordedRetries(breaker, 100)).isEqualTo(50);
+        fixture.advance(Duration.ofSeconds(5));
+        succeed(breaker, 100);
+        assertThat(recordedRetries(breaker, 100)).isEqualTo(50);
+        fixture.advance(Duration.ofSeconds(5)); // second 0 leaves: 100 + 50 calls of second 5 remain
+        succeed(breaker, 100);
+        // 200 first attempts now (the 50 recorded retries of second 5 left out): 100 allowed, 50 made
+        assertThat(breaker.snapshot().retryBudget()).isEqualTo(new Snapshot.RetryBudget("payments", 200, 100, 50));
+        assertThat(recordedRetries(breaker, 100)).isEqualTo(50);
+    }
+
+    private static int recordedRetries(Breaker breaker, int asked) {
+        int granted = 0;
+        for (int i = 0; i < asked; i++) {
+            if (breaker.tryRetry(true)) {
+                granted++;
+                fail(breaker, 1);
+            }
+        }
+        return granted;
+    }
+
+    @Test
+    void aSlowCallIsOneCall() {
+        Breaker breaker = breaker(1, 0);
+        for (int i = 0; i < 10; i++) {
+            Fixture.timed(breaker, Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
+        }
+        assertThat(breaker.snapshot().slowCalls()).isEqualTo(10);
+        assertThat(retries(breaker, 50)).isEqualTo(10);
+    }
+
+    @Test
+    void theSnapshotForgetsRetriesWhoseBucketLeftTheWindow() {
+        Breaker breaker = breaker(0, 10);
+        retries(breaker, 30);
+        fixture.advance(Duration.ofSeconds(9));
+        assertThat(breaker.snapshot().retryBudget().retries()).isEqualTo(30);
+        fixture.advance(Duration.ofSeconds(1));
+        assertThat(breaker.snapshot().retryBudget().retries()).isZero();
+    }
 }

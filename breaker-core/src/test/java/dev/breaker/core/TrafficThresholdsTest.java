@@ -245,4 +245,54 @@ class TrafficThresholdsTest {
         Breaker breaker = fixture.breaker(c -> c.halfOpenMaxProbes(7));
         assertThat(breaker.snapshot().traffic()).isEqualTo(new Snapshot.Traffic(false, 0, 0, 20, 7));
     }
+
+    @Test
+    void theDurationOfTheFirstCallOfEachTickIsTheSample() {
+        Breaker breaker = autoProbes();
+        long step = Duration.ofMillis(10).toNanos();
+        for (int tick = 0; tick < 300; tick++) { // 3 seconds; two calls a tick, the first of 100ms, then 900ms
+            timed(breaker, Outcome.SUCCESS, Duration.ofMillis(100).toNanos());
+            timed(breaker, Outcome.SUCCESS, Duration.ofMillis(900).toNanos());
+            fixture.ticker.advanceNanos(step);
+        }
+        // 200 calls a second x the sampled 100ms
+        assertThat(breaker.snapshot().traffic().peakConcurrentCalls()).isEqualTo(20);
+    }
+
+    @Test
+    void theSampleIsTheMeanOfTheWholeBucket() {
+        Breaker breaker = autoProbes();
+        long step = Duration.ofMillis(10).toNanos();
+        for (int i = 0; i < 300; i++) { // 100 calls a second, alternately 100ms and 300ms
+            timed(breaker, Outcome.SUCCESS, Duration.ofMillis(i % 2 == 0 ? 100 : 300).toNanos());
+            fixture.ticker.advanceNanos(step);
+        }
+        assertThat(breaker.snapshot().traffic().peakConcurrentCalls()).isEqualTo(20);
+    }
+
+    @Test
+    void everyFinishedCallCountsTowardConcurrencyButOnlySuccessesFailuresAndTimeoutsTowardTheRateMinimum() {
+        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0).failureRateThreshold(50)
+                .timeoutWeight(0).minimumCallsRatio(0.5).halfOpenMaxProbesAuto());
+        long step = Duration.ofMillis(10).toNanos();
+        Outcome[] outcomes = {Outcome.TIMEOUT, Outcome.IGNORED, Outcome.THROTTLED, Outcome.SUCCESS};
+        for (int i = 0; i < 1200; i++) { // 100 calls a second for 12 seconds, 500ms each
+            timed(breaker, outcomes[i % 4], Duration.ofMillis(500).toNanos());
+            fixture.ticker.advanceNanos(step);
+        }
+        Snapshot.Traffic traffic = breaker.snapshot().traffic();
+        assertThat(traffic.peakConcurrentCalls()).isEqualTo(50);
+        assertThat(traffic.peakCallsPerWindow()).isEqualTo(500); // timeouts and successes
+    }
+
+    @Test
+    void aWindowClosedAfterAQuietSpellCountsOnlyItsOwnBuckets() {
+        Breaker breaker = scaled(0.5);
+        succeed(breaker, 1000);
+        fixture.advance(Duration.ofSeconds(11));
+        succeed(breaker, 1); // closes second 0: 1000
+        fixture.advance(Duration.ofSeconds(1));
+        succeed(breaker, 1); // closes second 11: its window holds that one call, not second 0's
+        assertThat(breaker.snapshot().traffic().peakCallsPerWindow()).isEqualTo(1000);
+    }
 }

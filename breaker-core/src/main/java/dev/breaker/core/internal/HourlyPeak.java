@@ -1,6 +1,7 @@
 package dev.breaker.core.internal;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * The highest value recorded over the last hour, in twelve steps of five minutes: a value is
@@ -23,25 +24,29 @@ public final class HourlyPeak {
     public static final long MAX_VALUE = (1L << 37) - 1;
 
     private static final int VALUE_BITS = 37;
-    private static final long STEP_OFFSET = 1L << 26;
+    /** Steps of the whole ticker range lie within +/-2^25: offset, they are positive and fit in 27 bits. */
+    private static final long STEP_OFFSET = 1L << 25;
 
-    private final AtomicLongArray slots = new AtomicLongArray(STEPS);
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final long[] slots = new long[STEPS];
 
     /** Raises the value of {@code now}'s step to at least {@code value} (negative values count as 0). */
     public void record(long now, long value) {
         long step = Math.floorDiv(now, STEP_NANOS);
         int slot = (int) Math.floorMod(step, (long) STEPS);
-        long wanted = pack(step, Math.max(0, Math.min(value, MAX_VALUE)));
-        for (;;) {
-            long w = slots.get(slot);
+        long v = Math.max(0, Math.min(value, MAX_VALUE));
+        long w;
+        long next;
+        do {
+            w = (long) SLOTS.getVolatile(slots, slot);
+            boolean empty = w == 0;
             long held = stepOf(w);
-            if (w != 0 && (held > step || held == step && (w & MAX_VALUE) >= (wanted & MAX_VALUE))) {
-                return;
+            if (!empty && held > step) {
+                return; // a later step has the slot: this value is old news
             }
-            if (slots.compareAndSet(slot, w, wanted)) {
-                return;
-            }
-        }
+            next = pack(step, !empty && held == step ? Math.max(w & MAX_VALUE, v) : v);
+        } while (next != w && !SLOTS.compareAndSet(slots, slot, w, next));
     }
 
     /** The highest value recorded in the last hour (the twelve steps up to {@code now}'s), 0 if none. */
@@ -49,7 +54,7 @@ public final class HourlyPeak {
         long step = Math.floorDiv(now, STEP_NANOS);
         long max = 0;
         for (int i = 0; i < STEPS; i++) {
-            long w = slots.get(i);
+            long w = (long) SLOTS.getVolatile(slots, i);
             long held = stepOf(w);
             if (w != 0 && held > step - STEPS && held <= step) {
                 max = Math.max(max, w & MAX_VALUE);

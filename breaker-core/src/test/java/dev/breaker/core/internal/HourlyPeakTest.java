@@ -90,4 +90,29 @@ class HourlyPeakTest {
         assertThat(peak.max(4 * MINUTE)).isEqualTo(6);
         assertThat(peak.max(55 * MINUTE)).isZero();
     }
+
+    @Test
+    void aValueIsNeverLostToAConcurrentSmallerOne() throws InterruptedException {
+        Thread[] threads = new Thread[4];
+        java.util.concurrent.atomic.AtomicReference<String> lost = new java.util.concurrent.atomic.AtomicReference<>();
+        for (int t = 0; t < threads.length; t++) {
+            int offset = t;
+            threads[t] = new Thread(() -> {
+                for (int i = 0; i < 50_000 && lost.get() == null; i++) {
+                    long value = i * 4L + offset;
+                    peak.record(0, value);
+                    long max = peak.max(0);
+                    if (max < value) {
+                        lost.compareAndSet(null, "recorded " + value + ", then read " + max);
+                    }
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertThat(lost.get()).isNull();
+        assertThat(peak.max(0)).isEqualTo(49_999 * 4L + 3);
+    }
 }
