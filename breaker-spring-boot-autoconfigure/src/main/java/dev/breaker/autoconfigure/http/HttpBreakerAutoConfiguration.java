@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure.http;
 
 import java.util.Set;
 
+import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerNamesInUse;
 import dev.breaker.autoconfigure.BreakerProperties;
@@ -12,6 +13,7 @@ import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpBreakerFilter;
 import dev.breaker.http.HttpBreakerInterceptor;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -63,8 +65,9 @@ public final class HttpBreakerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers) {
-		return new HttpBreakerInterceptor(breakers);
+	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers, ObjectProvider<DelayScheduler> delays) {
+		DelayScheduler scheduler = delays.getIfAvailable();
+		return (scheduler != null) ? new HttpBreakerInterceptor(breakers, scheduler) : new HttpBreakerInterceptor(breakers);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -105,8 +108,9 @@ public final class HttpBreakerAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers) {
-			return new HttpBreakerFilter(breakers);
+		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers, ObjectProvider<DelayScheduler> delays) {
+			DelayScheduler scheduler = delays.getIfAvailable();
+			return (scheduler != null) ? new HttpBreakerFilter(breakers, scheduler) : new HttpBreakerFilter(breakers);
 		}
 
 		@Bean
