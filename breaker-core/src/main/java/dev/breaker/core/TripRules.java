@@ -68,7 +68,10 @@ final class TripRules {
         long timeouts = window.sum(BucketWindow.TIMEOUT, now, era);
         long calls = successes + failures + timeouts;
         int minimum = minimumCalls(now);
-        closed.rateChecked(now, calls < minimum);
+        // Below minimumCalls every success is checked (the one that reaches it may trip); between it
+        // and a minimum raised by traffic, once per tick: a raised minimum can be thousands of calls,
+        // and checking each of them would put a window read on the closed path.
+        closed.rateChecked(now, calls < minimumCalls);
         if (calls < minimum) {
             return null;
         }

@@ -93,6 +93,35 @@ class TrafficThresholdsTest {
     }
 
     @Test
+    void aSuccessThatReachesARaisedMinimumIsJudgedByTheNextTickWhileFailuresAreJudgedAtOnce() {
+        Breaker breaker = scaled(0.5);
+        traffic(breaker, 100, 12, 0); // the rate rules need 500
+        breaker.reset();
+        fail(breaker, 260);
+        succeed(breaker, 240); // 500 calls, 52% failed, all in one tick
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        fixture.advance(Duration.ofMillis(1));
+        succeed(breaker, 1);
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        breaker.reset();
+        succeed(breaker, 250);
+        fail(breaker, 249);
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        fail(breaker, 1);
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void belowMinimumCallsASuccessThatReachesItIsJudgedAtOnceEvenWithARatio() {
+        Breaker breaker = scaled(0.5); // no traffic yet: the minimum is minimumCalls, 20
+        fail(breaker, 10);
+        succeed(breaker, 9);
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        succeed(breaker, 1);
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
     void aQuietServiceStillTripsOnMinimumCalls() {
         Breaker breaker = scaled(0.5);
         traffic(breaker, 2, 12, 0); // peak 20 calls per window: half of it is below minimumCalls
