@@ -127,6 +127,9 @@ final class TrafficPeaks {
 
     /** The calls a rate rule needs now: max(minimumCalls, ratio x peak calls per window), saturated. */
     int minimumCalls(long now) {
+        if (minimumCallsRatio == 0) {
+            return minimumCalls; // auto probes alone: no need to read the peaks
+        }
         double scaled = Math.ceil(minimumCallsRatio * peakCallsPerWindow(now));
         return (int) Math.max(minimumCalls, Math.min(Integer.MAX_VALUE, scaled));
     }

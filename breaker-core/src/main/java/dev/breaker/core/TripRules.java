@@ -14,7 +14,7 @@ final class TripRules {
     final long slowNanos;
     final int stallCalls;
     private final String slowText;
-    /** Raises minimumCalls with traffic (minimumCallsRatio), else null. */
+    /** The traffic of the last hour when the breaker follows it (see TrafficPeaks#minimumCalls), else null. */
     private final TrafficPeaks peaks;
 
     TripRules(BreakerConfig config, TrafficPeaks peaks) {
@@ -26,7 +26,7 @@ final class TripRules {
         slowNanos = config.slowCallDuration().toNanos();
         stallCalls = config.stallCalls();
         slowText = Numbers.format(config.slowCallDuration());
-        this.peaks = config.minimumCallsRatio() > 0 ? peaks : null;
+        this.peaks = peaks;
     }
 
     /** The calls a rate rule needs at {@code now}: minimumCalls, raised with traffic by minimumCallsRatio. */

@@ -186,6 +186,20 @@ class TrafficThresholdsTest {
     }
 
     @Test
+    void autoProbesAloneLeaveTheMinimumAtMinimumCalls() {
+        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0).failureRateThreshold(50).minimumCalls(20)
+                .halfOpenMaxProbesAuto());
+        traffic(breaker, 100, 12, 0);
+        assertThat(breaker.snapshot().traffic().tracked()).isTrue();
+        assertThat(breaker.snapshot().traffic().minimumCalls()).isEqualTo(20);
+        breaker.reset();
+        fail(breaker, 19);
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        fail(breaker, 1);
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
     void autoProbesAreATenthOfThePeakConcurrency() {
         Breaker breaker = autoProbes();
         // 400 calls a second taking 250ms each: 100 calls in flight on average
