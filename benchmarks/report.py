@@ -20,6 +20,7 @@ CASES = {
     "WrappedCall.Open": "Wrapped call, open (the wrapper throws, the caller falls back), 1 thread",
     "aspect.AspectCall": "Aspect on a Spring bean (Boot 4 context), 1 thread",
     "BuildingBlocks": "Building blocks alone (the floor under the targets), 1 thread",
+    "FollowingTraffic": "Thresholds that follow traffic (closed path), and one retry-budget ask, 1 thread",
 }
 
 CONTENDERS = {
@@ -42,6 +43,9 @@ CONTENDERS = {
     "atomicAdd": "one uncontended atomic add (`lock xadd`)",
     "volatileRead": "one volatile read",
     "nanoTime": "one `System.nanoTime()`",
+    "defaults": "**breaker**, default settings",
+    "followingTraffic": "**breaker**, minimum-calls-ratio and auto probes on",
+    "retryBudgetAsk": "one `tryRetry` (retry-budget ask), off the closed path",
 }
 
 PREFIX = "dev.breaker.benchmarks."
@@ -160,6 +164,15 @@ def targets(cases):
         if alloc is not None:
             lines.append(verdict(alloc < 0.5, f"open path, {threads} thread{'s' if threads > 1 else ''}: "
                                               f"{fmt_bytes(alloc)} B/op, target 0"))
+    rows = cases.get("FollowingTraffic", {})
+    if all(c in rows for c in ("defaults", "followingTraffic")):
+        base_ns = rows["defaults"][0]
+        ns, _, alloc = rows["followingTraffic"]
+        lines.append(verdict(ns <= base_ns * 1.1,
+                             f"closed path following traffic: {ns:.1f} ns against {base_ns:.1f} ns with the defaults "
+                             f"({(ns / base_ns - 1) * 100:+.1f}%), target within 10%"))
+        if alloc is not None:
+            lines.append(verdict(alloc < 0.5, f"closed path following traffic: {fmt_bytes(alloc)} B/op, target 0"))
     rows = cases.get("aspect.AspectCall", {})
     if all(c in rows for c in ("noopAspect", "circuitGuarded")):
         noop_ns, _, noop_bytes = rows["noopAspect"]

@@ -38,15 +38,22 @@ public final class Breaker {
      *   time (a call that took time also writes its latency: see Latencies). A failure checks the rules;
      *   a success writes no other shared field (the consecutive-failure count only when it is not 0)
      *   and checks the rate rules only when it could make one hold: the first success of a tick, or
-     *   while the window holds fewer than minimumCalls calls.
+     *   while the window holds fewer than minimumCalls calls. With a threshold that follows traffic
+     *   (minimumCallsRatio, auto probes), one opaque read more: see TrafficPeaks.
+     *
+     * Retries: tryRetry() is off the call path (a retry follows a failure and a pause). The budget is
+     * the top-level breaker's, made at its first retry, so a breaker that never retries pays nothing
+     * for it in time or memory; see RetryBudget.
      */
 
     private static final VarHandle STATE;
+    private static final VarHandle BUDGET;
     private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(Breaker.class, "state", BreakerState.class);
+            BUDGET = MethodHandles.lookup().findVarHandle(Breaker.class, "budget", RetryBudget.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -71,6 +78,10 @@ public final class Breaker {
     private final long eraStep;
     /** Null unless this is a group breaker that trips on breadth: failures from several children. */
     private final TenantBreadth breadth;
+    /** The traffic of the last hour, when a threshold follows it; else null. */
+    private final TrafficPeaks peaks;
+    /** Made at the first retry this breaker's budget is asked for (see RetryBudget). */
+    private volatile RetryBudget budget;
     private volatile BreakerState state;
 
     Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
@@ -88,11 +99,12 @@ public final class Breaker {
         this.key = key;
         this.breadth = breadth;
         this.ticker = config.ticker();
-        this.rules = new TripRules(config);
         this.trackInFlight = config.trackInFlight();
         long bucketNanos = config.bucket().toNanos();
         int buckets = (int) (config.window().toNanos() / bucketNanos);
         this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
+        this.peaks = TrafficPeaks.needed(config) ? new TrafficPeaks(config, window, ticker.nanos()) : null;
+        this.rules = new TripRules(config, peaks);
         this.eraStep = 2L * buckets; // a whole ring ahead and one more: an earlier era never reaches a later window
         this.totals = new BreakerTotals(window);
         this.latencies = config.recordLatency() && parent == null ? new Latencies(config, totals) : null;
@@ -311,6 +323,9 @@ public final class Breaker {
             }
             return;
         }
+        if (peaks != null) {
+            peaks.observe(own.era, now, elapsedNanos); // before recording: see TrafficPeaks
+        }
         window.record(outcome.ordinal(), now, own.era);
         if (slow) {
             window.record(BucketWindow.SLOW, now, own.era);
@@ -326,6 +341,53 @@ public final class Breaker {
         } else if (own instanceof HalfOpenState halfOpen) {
             verdicts.afterProbe(halfOpen, ticket, outcome, slow, now);
         }
+    }
+
+    /**
+     * Asks the retry budget whether one more attempt of a failed call may be made: true, and the retry
+     * is counted; false, and the caller must not retry (fail, or fall back, as if retries were
+     * exhausted). A registry child asks its group's budget: children share it. Lock-free; allocates only
+     * the first time a breaker's budget is asked, and once per bucket with retries.
+     *
+     * @param attemptRecorded whether the retry's attempt goes through this breaker and is recorded as a
+     *     call (HTTP clients, record-each-attempt), so the budget leaves it out of the first attempts it
+     *     is a share of
+     */
+    public boolean tryRetry(boolean attemptRecorded) {
+        if (parent != null) {
+            return parent.tryRetry(attemptRecorded);
+        }
+        RetryBudget b = budget;
+        if (b == null) {
+            RetryBudget made = new RetryBudget(this, window, totals);
+            b = BUDGET.compareAndSet(this, null, made) ? made : budget;
+        }
+        return b.tryAcquire(ticker.nanos(), state.era, attemptRecorded);
+    }
+
+    /** The retry budget's state now: this breaker's, or its group's for a registry child. */
+    Snapshot.RetryBudget retryBudget(long now) {
+        if (parent != null) {
+            return parent.retryBudget(now);
+        }
+        RetryBudget b = budget;
+        long era = state.era;
+        return b == null ? RetryBudget.unused(this, window, now, era) : b.snapshot(now, era);
+    }
+
+    /** The probes a half-open episode starting at {@code now} may run at most: the config's, or sized from traffic. */
+    int maxProbes(long now) {
+        return config.halfOpenMaxProbesAuto() ? peaks.maxProbes(now) : config.halfOpenMaxProbes();
+    }
+
+    /** The traffic thresholds now: peaks (when followed), the effective minimum calls and probe count. */
+    Snapshot.Traffic traffic(BreakerState s, long now) {
+        int probes = s instanceof HalfOpenState halfOpen ? halfOpen.maxProbes() : maxProbes(now);
+        if (peaks == null) {
+            return new Snapshot.Traffic(false, 0, 0, rules.minimumCalls(now), probes);
+        }
+        return new Snapshot.Traffic(true, peaks.peakCallsPerWindow(now), peaks.peakConcurrentCalls(now),
+                rules.minimumCalls(now), probes);
     }
 
     /** The state now; a due OPEN -> HALF_OPEN (or an overdue half-open verdict) happens in here. */

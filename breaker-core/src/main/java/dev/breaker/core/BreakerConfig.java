@@ -27,6 +27,10 @@ public final class BreakerConfig {
     private final int halfOpenSuccessesToClose;
     private final int halfOpenFailuresToReopen;
     private final Duration halfOpenMaxWait;
+    private final boolean halfOpenMaxProbesAuto;
+    private final double minimumCallsRatio;
+    private final double retryBudgetRatio;
+    private final double retryBudgetMinPerSecond;
     private final OutcomeClassifier classifier;
     private final Ticker ticker;
     private final Clock clock;
@@ -51,6 +55,10 @@ public final class BreakerConfig {
         halfOpenSuccessesToClose = b.halfOpenSuccessesToClose;
         halfOpenFailuresToReopen = b.halfOpenFailuresToReopen;
         halfOpenMaxWait = b.halfOpenMaxWait;
+        halfOpenMaxProbesAuto = b.halfOpenMaxProbesAuto;
+        minimumCallsRatio = b.minimumCallsRatio;
+        retryBudgetRatio = b.retryBudgetRatio;
+        retryBudgetMinPerSecond = b.retryBudgetMinPerSecond;
         classifier = b.classifier;
         ticker = b.ticker;
         clock = b.clock;
@@ -85,6 +93,12 @@ public final class BreakerConfig {
 
     /** Calls the window must hold before a rate rule may trip; default 20. */
     public int minimumCalls() { return minimumCalls; }
+
+    /**
+     * Raises {@link #minimumCalls()} with traffic: the rate rules need at least {@code ratio} times the
+     * peak calls per window of the last hour; default 0 (off), in [0, 1).
+     */
+    public double minimumCallsRatio() { return minimumCallsRatio; }
 
     /** A call strictly longer than this is slow; default 2s. */
     public Duration slowCallDuration() { return slowCallDuration; }
@@ -136,8 +150,17 @@ public final class BreakerConfig {
     /** Random spread of the open wait, as a fraction (0.2 = +/-20%), so replicas do not return in lockstep; default 0.2. */
     public double openWaitJitter() { return openWaitJitter; }
 
-    /** Most concurrent half-open probes (the ramp goes 1, 2, 4... up to this); default 10, in [1, 32]. */
-    public int halfOpenMaxProbes() { return halfOpenMaxProbes; }
+    /**
+     * Most concurrent half-open probes (the ramp goes 1, 2, 4... up to this); default 10, in [1, 32]. With
+     * {@link #halfOpenMaxProbesAuto()}, 32: the most any episode may get.
+     */
+    public int halfOpenMaxProbes() { return halfOpenMaxProbesAuto ? ConfigValidation.MAX_PROBES : halfOpenMaxProbes; }
+
+    /**
+     * Whether each half-open episode sizes its probes from traffic: 10% of the peak concurrent calls of
+     * the last hour, in [1, 32]; default false.
+     */
+    public boolean halfOpenMaxProbesAuto() { return halfOpenMaxProbesAuto; }
 
     /** Probe successes that close the breaker; default 5. */
     public int halfOpenSuccessesToClose() { return halfOpenSuccessesToClose; }
@@ -147,6 +170,12 @@ public final class BreakerConfig {
 
     /** With no verdict within this time after entering HALF_OPEN, the breaker reopens; default 1m. */
     public Duration halfOpenMaxWait() { return halfOpenMaxWait; }
+
+    /** Retries may add this share of the calls the breaker saw in its window (on top of the minimum); default 0.2, in [0, 1000]. */
+    public double retryBudgetRatio() { return retryBudgetRatio; }
+
+    /** Retries per second of the window the budget allows whatever the traffic, so a quiet service can retry; default 10. */
+    public double retryBudgetMinPerSecond() { return retryBudgetMinPerSecond; }
 
     /** Maps a call's result or exception to an {@link Outcome}; default {@link OutcomeClassifier#defaults()}. */
     public OutcomeClassifier classifier() { return classifier; }
@@ -165,9 +194,12 @@ public final class BreakerConfig {
                 + ", stallCalls=" + stallCalls + ", trackInFlight=" + trackInFlight + ", recordLatency=" + recordLatency
                 + ", timeoutWeight=" + timeoutWeight + ", openWait=" + openWait
                 + ", openWaitMultiplier=" + openWaitMultiplier + ", maxOpenWait=" + maxOpenWait
-                + ", openWaitJitter=" + openWaitJitter + ", halfOpenMaxProbes=" + halfOpenMaxProbes
+                + ", openWaitJitter=" + openWaitJitter
+                + ", halfOpenMaxProbes=" + (halfOpenMaxProbesAuto ? "auto" : String.valueOf(halfOpenMaxProbes))
                 + ", halfOpenSuccessesToClose=" + halfOpenSuccessesToClose
-                + ", halfOpenFailuresToReopen=" + halfOpenFailuresToReopen + ", halfOpenMaxWait=" + halfOpenMaxWait + "]";
+                + ", halfOpenFailuresToReopen=" + halfOpenFailuresToReopen + ", halfOpenMaxWait=" + halfOpenMaxWait
+                + ", minimumCallsRatio=" + minimumCallsRatio + ", retryBudgetRatio=" + retryBudgetRatio
+                + ", retryBudgetMinPerSecond=" + retryBudgetMinPerSecond + "]";
     }
 
     /** Builds a {@link BreakerConfig}; {@link #build()} validates every setting. */
@@ -192,6 +224,10 @@ public final class BreakerConfig {
         int halfOpenSuccessesToClose = 5;
         int halfOpenFailuresToReopen = 3;
         Duration halfOpenMaxWait = Duration.ofMinutes(1);
+        boolean halfOpenMaxProbesAuto = false;
+        double minimumCallsRatio = 0;
+        double retryBudgetRatio = 0.2;
+        double retryBudgetMinPerSecond = 10;
         OutcomeClassifier classifier = OutcomeClassifier.defaults();
         Ticker ticker = Ticker.cached();
         Clock clock = Clock.systemUTC();
@@ -219,6 +255,10 @@ public final class BreakerConfig {
             halfOpenSuccessesToClose = c.halfOpenSuccessesToClose;
             halfOpenFailuresToReopen = c.halfOpenFailuresToReopen;
             halfOpenMaxWait = c.halfOpenMaxWait;
+            halfOpenMaxProbesAuto = c.halfOpenMaxProbesAuto;
+            minimumCallsRatio = c.minimumCallsRatio;
+            retryBudgetRatio = c.retryBudgetRatio;
+            retryBudgetMinPerSecond = c.retryBudgetMinPerSecond;
             classifier = c.classifier;
             ticker = c.ticker;
             clock = c.clock;
@@ -239,7 +279,13 @@ public final class BreakerConfig {
         public Builder openWaitMultiplier(double v) { openWaitMultiplier = v; return this; }
         public Builder maxOpenWait(Duration v) { maxOpenWait = v; return this; }
         public Builder openWaitJitter(double v) { openWaitJitter = v; return this; }
-        public Builder halfOpenMaxProbes(int v) { halfOpenMaxProbes = v; return this; }
+        /** A fixed number of probes (turns {@link #halfOpenMaxProbesAuto()} off). */
+        public Builder halfOpenMaxProbes(int v) { halfOpenMaxProbes = v; halfOpenMaxProbesAuto = false; return this; }
+        /** Probes sized from traffic in each half-open episode (see {@link BreakerConfig#halfOpenMaxProbesAuto()}). */
+        public Builder halfOpenMaxProbesAuto() { halfOpenMaxProbesAuto = true; return this; }
+        public Builder minimumCallsRatio(double v) { minimumCallsRatio = v; return this; }
+        public Builder retryBudgetRatio(double v) { retryBudgetRatio = v; return this; }
+        public Builder retryBudgetMinPerSecond(double v) { retryBudgetMinPerSecond = v; return this; }
         public Builder halfOpenSuccessesToClose(int v) { halfOpenSuccessesToClose = v; return this; }
         public Builder halfOpenFailuresToReopen(int v) { halfOpenFailuresToReopen = v; return this; }
         public Builder halfOpenMaxWait(Duration v) { halfOpenMaxWait = v; return this; }

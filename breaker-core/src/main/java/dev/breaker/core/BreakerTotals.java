@@ -22,8 +22,10 @@ final class BreakerTotals implements Totals {
     static final int TRIPS = 9;
     /** Calls in flight (when tracked): +1 on acquire, -1 on release; not monotonic, not part of {@link Totals}. */
     static final int IN_FLIGHT = 10;
+    static final int RETRIES = 11;
+    static final int RETRIES_REFUSED = 12;
 
-    private final StripedCounters counters = new StripedCounters(IN_FLIGHT + 1);
+    private final StripedCounters counters = new StripedCounters(RETRIES_REFUSED + 1);
     private final AtomicLongArray reported = new AtomicLongArray(SLOW + 1);
     private final BucketWindow window;
 
@@ -84,5 +86,15 @@ final class BreakerTotals implements Totals {
     @Override
     public long trips() {
         return counters.sum(TRIPS);
+    }
+
+    @Override
+    public long retries() {
+        return counters.sum(RETRIES);
+    }
+
+    @Override
+    public long retriesRefused() {
+        return counters.sum(RETRIES_REFUSED);
     }
 }

@@ -19,6 +19,11 @@ final class ConfigValidation {
     /** Longest idle expiry of a registry's children. */
     static final Duration MAX_IDLE_EXPIRY = Duration.ofDays(7);
 
+    /** Largest retry budget ratio: far beyond any retry count, so the budget never overflows a long. */
+    static final double MAX_RETRY_RATIO = 1000;
+    /** Largest retry budget floor, per second. */
+    static final double MAX_RETRIES_PER_SECOND = 1_000_000;
+
     private static final Duration MIN_BUCKET = Duration.ofMillis(1);
 
     private ConfigValidation() {
@@ -42,6 +47,10 @@ final class ConfigValidation {
         atLeast("consecutiveFailures", b.consecutiveFailures, 0, " (0 turns the rule off)");
         percentOrOff("failureRateThreshold", b.failureRateThreshold);
         atLeast("minimumCalls", b.minimumCalls, 1, "");
+        if (!(b.minimumCallsRatio >= 0 && b.minimumCallsRatio < 1)) {
+            throw new InvalidBreakerConfigException("minimumCallsRatio", b.minimumCallsRatio, "in [0, 1)",
+                    "[0, 1) (0 turns it off)");
+        }
         positive("slowCallDuration", b.slowCallDuration);
         atMost("slowCallDuration", b.slowCallDuration, MAX_DURATION);
         percentOrOff("slowCallRateThreshold", b.slowCallRateThreshold);
@@ -74,6 +83,13 @@ final class ConfigValidation {
         atLeast("halfOpenFailuresToReopen", b.halfOpenFailuresToReopen, 1, "");
         positive("halfOpenMaxWait", b.halfOpenMaxWait);
         atMost("halfOpenMaxWait", b.halfOpenMaxWait, MAX_DURATION);
+        if (!(b.retryBudgetRatio >= 0 && b.retryBudgetRatio <= MAX_RETRY_RATIO)) {
+            throw new InvalidBreakerConfigException("retryBudgetRatio", b.retryBudgetRatio, "in [0, 1000]", "[0, 1000]");
+        }
+        if (!(b.retryBudgetMinPerSecond >= 0 && b.retryBudgetMinPerSecond <= MAX_RETRIES_PER_SECOND)) {
+            throw new InvalidBreakerConfigException("retryBudgetMinPerSecond", b.retryBudgetMinPerSecond,
+                    "in [0, 1000000]", "[0, 1000000]");
+        }
         present("classifier", b.classifier);
         present("ticker", b.ticker);
         present("clock", b.clock);

@@ -63,7 +63,7 @@ final class HalfOpenState extends BreakerState {
     HalfOpenState(Breaker owner, BreakerState previous, long now, Instant since) {
         super(owner, State.HALF_OPEN, previous, previous.streak, now, since, true, eraAfter(previous));
         BreakerConfig config = owner.config();
-        this.maxProbes = config.halfOpenMaxProbes();
+        this.maxProbes = owner.maxProbes(now);
         this.successesToClose = config.halfOpenSuccessesToClose();
         this.failuresToReopen = config.halfOpenFailuresToReopen();
         this.maxWaitNanos = config.halfOpenMaxWait().toNanos();
@@ -155,6 +155,11 @@ final class HalfOpenState extends BreakerState {
     /** This replica's share of probes for this episode (fleet mode). */
     synchronized void share(int max) {
         share = max;
+    }
+
+    /** The most concurrent probes of this episode (the config's, or sized from traffic when it began). */
+    int maxProbes() {
+        return maxProbes;
     }
 
     synchronized int successes() {

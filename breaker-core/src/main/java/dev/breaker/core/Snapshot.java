@@ -23,16 +23,9 @@ public record Snapshot(
         Instant openUntil,
         long trips,
         List<Transition> transitions,
-        BreakerConfig config) {
-
-    /** A snapshot without latency, as before latency was kept. */
-    public Snapshot(String name, State state, Instant since, List<BucketCounts> buckets, long calls, long failures,
-                    long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
-                    double slowCallRate, int consecutiveFailures, int inFlight, Probes probes, Instant openUntil,
-                    long trips, List<Transition> transitions, BreakerConfig config) {
-        this(name, state, since, buckets, calls, failures, timeouts, ignored, throttled, slowCalls, failureRate,
-                slowCallRate, null, consecutiveFailures, inFlight, probes, openUntil, trips, transitions, config);
-    }
+        BreakerConfig config,
+        RetryBudget retryBudget,
+        Traffic traffic) {
 
     /**
      * The durations of the calls in the window, within about 10 % (the longest exactly): each the
@@ -44,6 +37,29 @@ public record Snapshot(
     /** The counts of one bucket of the window. */
     public record BucketCounts(Instant start, long successes, long failures, long timeouts,
                                long ignored, long throttled, long slow) {
+    }
+
+    /**
+     * The retry budget over the window: {@code retries} made of the {@code allowed} (retryBudgetRatio x
+     * {@code firstAttempts} + retryBudgetMinPerSecond x window seconds). A registry child shows its
+     * group's budget, which it shares: {@code breaker} names whose budget it is.
+     */
+    public record RetryBudget(String breaker, long firstAttempts, long allowed, long retries) {
+
+        /** Retries still allowed in the window now. */
+        public long remaining() {
+            return Math.max(0, allowed - retries);
+        }
+    }
+
+    /**
+     * Thresholds that follow traffic: the calls a rate rule needs now ({@code minimumCalls}, raised by
+     * minimumCallsRatio) and the most probes of the current half-open episode, or of one starting now
+     * ({@code maxProbes}, sized from traffic with auto probes); with {@code tracked}, the peaks of the last
+     * hour they follow: the most calls one window held and the highest average concurrency of one bucket.
+     */
+    public record Traffic(boolean tracked, long peakCallsPerWindow, double peakConcurrentCalls, int minimumCalls,
+                          int maxProbes) {
     }
 
     /** Half-open progress: the current concurrent probe limit, probes in flight, verdicts so far. */

@@ -42,6 +42,7 @@ final class Snapshots {
                 calls, sums[BucketWindow.FAILURE], sums[BucketWindow.TIMEOUT], sums[BucketWindow.IGNORED],
                 sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate, latency,
                 consecutive, (int) Math.min(Integer.MAX_VALUE, breaker.inFlight()), probes, openUntil,
-                breaker.totals().trips(), transitions, breaker.config());
+                breaker.totals().trips(), transitions, breaker.config(), breaker.retryBudget(now),
+                breaker.traffic(state, now));
     }
 }

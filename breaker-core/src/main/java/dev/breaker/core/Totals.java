@@ -20,4 +20,10 @@ public interface Totals {
 
     /** Times this breaker opened by its own rules (CLOSED or HALF_OPEN to OPEN, not from a peer). */
     long trips();
+
+    /** Retries its retry budget allowed (a registry child's are counted in its group's budget). */
+    long retries();
+
+    /** Retries its retry budget refused: the calls failed or fell back as if their retries were exhausted. */
+    long retriesRefused();
 }

@@ -14,8 +14,10 @@ final class TripRules {
     final long slowNanos;
     final int stallCalls;
     private final String slowText;
+    /** The traffic of the last hour when the breaker follows it (see TrafficPeaks#minimumCalls), else null. */
+    private final TrafficPeaks peaks;
 
-    TripRules(BreakerConfig config) {
+    TripRules(BreakerConfig config, TrafficPeaks peaks) {
         consecutiveFailures = config.consecutiveFailures();
         failureRateThreshold = config.failureRateThreshold();
         slowCallRateThreshold = config.slowCallRateThreshold();
@@ -24,6 +26,12 @@ final class TripRules {
         slowNanos = config.slowCallDuration().toNanos();
         stallCalls = config.stallCalls();
         slowText = Numbers.format(config.slowCallDuration());
+        this.peaks = peaks;
+    }
+
+    /** The calls a rate rule needs at {@code now}: minimumCalls, raised with traffic by minimumCallsRatio. */
+    int minimumCalls(long now) {
+        return peaks == null ? minimumCalls : peaks.minimumCalls(now);
     }
 
     /** Whether an outcome counts as a failure (a TIMEOUT does unless its weight is 0). */
@@ -59,8 +67,12 @@ final class TripRules {
         long failures = window.sum(BucketWindow.FAILURE, now, era);
         long timeouts = window.sum(BucketWindow.TIMEOUT, now, era);
         long calls = successes + failures + timeouts;
+        int minimum = minimumCalls(now);
+        // Below minimumCalls every success is checked (the one that reaches it may trip); between it
+        // and a minimum raised by traffic, once per tick: a raised minimum can be thousands of calls,
+        // and checking each of them would put a window read on the closed path.
         closed.rateChecked(now, calls < minimumCalls);
-        if (calls < minimumCalls) {
+        if (calls < minimum) {
             return null;
         }
         if (failureRateThreshold > 0) {

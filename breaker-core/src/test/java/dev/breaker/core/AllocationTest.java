@@ -74,6 +74,25 @@ class AllocationTest {
     }
 
     @Test
+    void aMillionClosedPathPairsFollowingTrafficAllocateNothing() {
+        // issue 15: the peaks behind minimum-calls-ratio and auto probes are kept without allocating,
+        // across bucket rolls too (a manual ticker crosses a bucket every 1000 calls)
+        ManualTicker ticker = new ManualTicker();
+        Breaker breaker = Breaker.of("alloc", BreakerConfig.builder().ticker(ticker).minimumCallsRatio(0.5)
+                .halfOpenMaxProbesAuto().build());
+        Runnable calls = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                Permit p = breaker.acquire();
+                ticker.advanceNanos(1_000_000);
+                breaker.release(p, Outcome.SUCCESS, 1_000_000);
+            }
+        };
+        calls.run();
+        assertThat(Allocations.steady(calls)).isZero();
+        assertThat(breaker.snapshot().traffic().peakCallsPerWindow()).isEqualTo(10_000);
+    }
+
+    @Test
     void aMillionCallsOnAClosedBreakerAllocateNothing() {
         Breaker breaker = Breaker.of("alloc", BreakerConfig.defaults());
         Runnable calls = () -> {

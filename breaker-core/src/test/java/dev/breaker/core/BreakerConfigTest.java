@@ -34,6 +34,10 @@ class BreakerConfigTest {
         assertThat(c.halfOpenSuccessesToClose()).isEqualTo(5);
         assertThat(c.halfOpenFailuresToReopen()).isEqualTo(3);
         assertThat(c.halfOpenMaxWait()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.halfOpenMaxProbesAuto()).isFalse();
+        assertThat(c.minimumCallsRatio()).isZero();
+        assertThat(c.retryBudgetRatio()).isEqualTo(0.2);
+        assertThat(c.retryBudgetMinPerSecond()).isEqualTo(10);
         assertThat(c.classifier()).isSameAs(OutcomeClassifier.defaults());
         assertThat(c.ticker()).isSameAs(Ticker.cached());
     }
@@ -95,7 +99,18 @@ class BreakerConfigTest {
                 bad(b -> b.slowCallRateThreshold(Double.NaN),
                         "'slowCallRateThreshold' must be in (0, 100] (or 0 to turn the rule off) but was NaN"),
                 bad(b -> b.failureRateThreshold(1e300),
-                        "'failureRateThreshold' must be in (0, 100] (or 0 to turn the rule off) but was 1.0E300"));
+                        "'failureRateThreshold' must be in (0, 100] (or 0 to turn the rule off) but was 1.0E300"),
+                // issue 15: the retry budget and the thresholds that follow traffic
+                bad(b -> b.retryBudgetRatio(-0.1), "'retryBudgetRatio' must be in [0, 1000] but was -0.1"),
+                bad(b -> b.retryBudgetRatio(1000.5), "'retryBudgetRatio' must be in [0, 1000] but was 1000.5"),
+                bad(b -> b.retryBudgetRatio(Double.NaN), "'retryBudgetRatio' must be in [0, 1000] but was NaN"),
+                bad(b -> b.retryBudgetMinPerSecond(-1),
+                        "'retryBudgetMinPerSecond' must be in [0, 1000000] but was -1"),
+                bad(b -> b.retryBudgetMinPerSecond(Double.POSITIVE_INFINITY),
+                        "'retryBudgetMinPerSecond' must be in [0, 1000000] but was Infinity"),
+                bad(b -> b.minimumCallsRatio(1), "'minimumCallsRatio' must be in [0, 1) but was 1"),
+                bad(b -> b.minimumCallsRatio(-0.5), "'minimumCallsRatio' must be in [0, 1) but was -0.5"),
+                bad(b -> b.minimumCallsRatio(Double.NaN), "'minimumCallsRatio' must be in [0, 1) but was NaN"));
     }
 
     private static Arguments bad(UnaryOperator<BreakerConfig.Builder> setting, String message) {
@@ -120,6 +135,42 @@ class BreakerConfigTest {
                     assertThat(e.value()).isEqualTo(120.0);
                     assertThat(e.allowed()).isEqualTo("(0, 100], or 0 to turn the rule off");
                 });
+    }
+
+    @Test
+    void theEdgesOfTheNewRangesAreAllowed() {
+        BreakerConfig low = BreakerConfig.builder().retryBudgetRatio(0).retryBudgetMinPerSecond(0).minimumCallsRatio(0)
+                .build();
+        assertThat(low.retryBudgetRatio()).isZero();
+        assertThat(low.retryBudgetMinPerSecond()).isZero();
+        BreakerConfig high = BreakerConfig.builder().retryBudgetRatio(1000).retryBudgetMinPerSecond(1_000_000)
+                .minimumCallsRatio(0.999).build();
+        assertThat(high.retryBudgetRatio()).isEqualTo(1000);
+        assertThat(high.retryBudgetMinPerSecond()).isEqualTo(1_000_000);
+        assertThat(high.minimumCallsRatio()).isEqualTo(0.999);
+    }
+
+    @Test
+    void autoProbesAllowUpToThirtyTwoAndASetNumberTurnsAutoOff() {
+        BreakerConfig auto = BreakerConfig.builder().halfOpenMaxProbesAuto().build();
+        assertThat(auto.halfOpenMaxProbesAuto()).isTrue();
+        assertThat(auto.halfOpenMaxProbes()).isEqualTo(32);
+        assertThat(auto.toBuilder().build().halfOpenMaxProbesAuto()).isTrue();
+        BreakerConfig fixed = auto.toBuilder().halfOpenMaxProbes(4).build();
+        assertThat(fixed.halfOpenMaxProbesAuto()).isFalse();
+        assertThat(fixed.halfOpenMaxProbes()).isEqualTo(4);
+        assertThat(auto.toString()).contains("halfOpenMaxProbes=auto");
+    }
+
+    @Test
+    void toBuilderKeepsTheNewSettings() {
+        BreakerConfig c = BreakerConfig.builder().retryBudgetRatio(0.5).retryBudgetMinPerSecond(2)
+                .minimumCallsRatio(0.25).halfOpenMaxProbesAuto().build();
+        BreakerConfig copy = c.toBuilder().build();
+        assertThat(copy.retryBudgetRatio()).isEqualTo(0.5);
+        assertThat(copy.retryBudgetMinPerSecond()).isEqualTo(2);
+        assertThat(copy.minimumCallsRatio()).isEqualTo(0.25);
+        assertThat(copy.halfOpenMaxProbesAuto()).isTrue();
     }
 
     @Test

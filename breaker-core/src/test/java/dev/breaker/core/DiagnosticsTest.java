@@ -45,7 +45,8 @@ class DiagnosticsTest {
                 + "slowCallRateThreshold=0.0, stallCalls=0, trackInFlight=false, recordLatency=true, timeoutWeight=1.0, "
                 + "openWait=PT30S, "
                 + "openWaitMultiplier=2.0, maxOpenWait=PT5M, openWaitJitter=0.2, halfOpenMaxProbes=10, "
-                + "halfOpenSuccessesToClose=5, halfOpenFailuresToReopen=3, halfOpenMaxWait=PT1M]");
+                + "halfOpenSuccessesToClose=5, halfOpenFailuresToReopen=3, halfOpenMaxWait=PT1M, minimumCallsRatio=0.0, "
+                + "retryBudgetRatio=0.2, retryBudgetMinPerSecond=10.0]");
     }
 
     @Test

@@ -183,7 +183,7 @@ final class GuardedMethod {
 				error = ex;
 			}
 			outcome = classifier.classify(result, error);
-			if (retries == retry.maxRetries() || !retry.retries(outcome) || !pause(retry, retries++)) {
+			if (!retryAgain(breaker, retry, retries, outcome) || !pause(retry, retries++)) {
 				break;
 			}
 		}
@@ -213,10 +213,21 @@ final class GuardedMethod {
 			}
 			Outcome outcome = classifier.classify(result, error);
 			breaker.release(permit, outcome, breaker.nanos() - start);
-			if (retries == retry.maxRetries() || !retry.retries(outcome) || !pause(retry, retries++)) {
+			if (!retryAgain(breaker, retry, retries, outcome) || !pause(retry, retries++)) {
 				return finish(invocation, result, error, outcome);
 			}
 		}
+	}
+
+	/**
+	 * Whether an attempt that ended with {@code outcome} is followed by another: retries left, an
+	 * outcome that retries, and the breaker's retry budget allows one (asked last: a granted retry
+	 * is counted). A retry the budget refuses is not made: the call ends as if its retries were
+	 * exhausted. Every retry loop (plain, CompletionStage, Reactor) decides here.
+	 * @param retries the retries made so far
+	 */
+	static boolean retryAgain(Breaker breaker, RetryPolicy retry, int retries, Outcome outcome) {
+		return retries < retry.maxRetries() && retry.retries(outcome) && breaker.tryRetry(retry.recordEachAttempt());
 	}
 
 	private boolean pause(RetryPolicy retry, int retries) {

@@ -68,7 +68,7 @@ final class ReactorCalls {
 			return record(breaker, permit, attempt).onErrorResume((error) -> {
 				Outcome outcome = breaker.config().classifier().classify(null, error);
 				RetryPolicy retry = method.policy().retry();
-				if (!emitted.get() && retries < retry.maxRetries() && retry.retries(outcome)) {
+				if (!emitted.get() && GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
 						.thenMany(recordedAttempts(method, invocation, breaker, retries + 1));
 				}
@@ -84,11 +84,8 @@ final class ReactorCalls {
 			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
 				.onErrorResume((error) -> {
 					RetryPolicy retry = method.policy().retry();
-					if (emitted.get() || retries >= retry.maxRetries()) {
-						return Flux.error(error);
-					}
 					Outcome outcome = breaker.config().classifier().classify(null, error);
-					if (!retry.retries(outcome)) {
+					if (emitted.get() || !GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
 						return Flux.error(error);
 					}
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))

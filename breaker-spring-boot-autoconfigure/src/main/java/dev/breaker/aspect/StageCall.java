@@ -130,7 +130,7 @@ final class StageCall {
 			return;
 		}
 		Outcome outcome = this.breaker.config().classifier().classify(value, error);
-		boolean again = this.retries < this.retry.maxRetries() && this.retry.retries(outcome);
+		boolean again = GuardedMethod.retryAgain(this.breaker, this.retry, this.retries, outcome);
 		if (this.retry.recordEachAttempt() || !again) {
 			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
 		}

@@ -3,8 +3,6 @@ package dev.breaker.autoconfigure;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 import dev.breaker.core.BreakerNames;
@@ -21,32 +19,15 @@ import org.springframework.core.convert.ConversionException;
 /**
  * Binds {@code breaker.*} so that an enum-valued property with a value that is not allowed is
  * reported by breaker itself ({@link InvalidBreakerPropertyException}): the value as the user
- * typed it, and only the values that are really allowed there. Other properties bind as usual.
+ * typed it, and the values allowed there. Other properties bind as usual; a list of outcomes
+ * narrower than its enum ({@code retry.on}) binds as text and is checked where it is read.
  */
 class BreakerBindHandler extends AbstractBindHandler {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("breaker");
 
-	/**
-	 * Enum-valued properties that allow fewer values than their enum has, by the last elements of
-	 * their name: {@code retry.on} takes the outcomes worth a retry only.
-	 */
-	private static final Map<List<String>, Set<? extends Enum<?>>> NARROWED = Map.of(List.of("retry", "on"),
-			MergedInstance.RETRYABLE);
-
 	BreakerBindHandler(BindHandler parent) {
 		super(parent);
-	}
-
-	@Override
-	public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
-		if (ROOT.isAncestorOf(name)) {
-			Set<? extends Enum<?>> allowed = narrowed(name);
-			if (allowed != null) {
-				checkAllowed(name, context.getConfigurationProperty(), result, allowed);
-			}
-		}
-		return super.onSuccess(name, target, context, result);
 	}
 
 	@Override
@@ -56,30 +37,12 @@ class BreakerBindHandler extends AbstractBindHandler {
 			Class<?> enumType = enumType(target.getType());
 			ConfigurationProperty property = context.getConfigurationProperty();
 			if (enumType != null && property != null) {
-				Set<? extends Enum<?>> narrowed = narrowed(name);
-				String allowed = EnumValues.allowed(
-						(narrowed != null) ? narrowed : Arrays.asList((Enum<?>[]) enumType.getEnumConstants()));
+				String allowed = EnumValues.allowed(Arrays.asList((Enum<?>[]) enumType.getEnumConstants()));
 				throw invalid(name, isList(target.getType()), property.getValue(),
 						(text) -> EnumValues.parse(enumType, text) == null, allowed, error);
 			}
 		}
 		return super.onFailure(name, target, context, error);
-	}
-
-	private static void checkAllowed(ConfigurationPropertyName name, ConfigurationProperty property, Object result,
-			Set<? extends Enum<?>> allowed) {
-		Collection<?> values = (result instanceof Collection<?> collection) ? collection : List.of(result);
-		if (allowed.containsAll(values)) {
-			return;
-		}
-		if (property == null) {
-			Object bad = values.stream().filter((value) -> !allowed.contains(value)).findFirst().orElseThrow();
-			throw new InvalidBreakerPropertyException(name.toString(), EnumValues.typed((Enum<?>) bad),
-					EnumValues.allowed(allowed));
-		}
-		Class<?> enumType = allowed.iterator().next().getDeclaringClass();
-		throw invalid(name, result instanceof Collection<?>, property.getValue(),
-				(text) -> !allowed.contains(EnumValues.parse(enumType, text)), EnumValues.allowed(allowed), null);
 	}
 
 	/**
@@ -100,19 +63,6 @@ class BreakerBindHandler extends AbstractBindHandler {
 		}
 		String value = (raw instanceof String text) ? BreakerNames.printable(text.trim()) : String.valueOf(raw);
 		return new InvalidBreakerPropertyException(property, value, allowed, cause);
-	}
-
-	private static Set<? extends Enum<?>> narrowed(ConfigurationPropertyName name) {
-		int last = name.getNumberOfElements() - 1;
-		if (name.isLastElementIndexed()) {
-			last--;
-		}
-		if (last < 1) {
-			return null;
-		}
-		List<String> tail = List.of(name.getElement(last - 1, ConfigurationPropertyName.Form.UNIFORM),
-				name.getElement(last, ConfigurationPropertyName.Form.UNIFORM));
-		return NARROWED.get(tail);
 	}
 
 	private static boolean isList(ResolvableType type) {

@@ -8,7 +8,6 @@ import java.util.Map;
 import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
 
@@ -154,6 +153,13 @@ public class BreakerProperties {
 		private Integer minimumCalls;
 
 		/**
+		 * Raises minimum-calls with traffic: the failure-rate and slow-call-rate rules need at least
+		 * max(minimum-calls, ratio x the peak calls per window over the last hour). In [0, 1); 0
+		 * turns it off.
+		 */
+		private Double minimumCallsRatio;
+
+		/**
 		 * A call that takes longer than this is slow; also the age after which an unfinished call
 		 * counts toward the stall rule.
 		 */
@@ -290,6 +296,14 @@ public class BreakerProperties {
 
 		public void setMinimumCalls(Integer minimumCalls) {
 			this.minimumCalls = minimumCalls;
+		}
+
+		public Double getMinimumCallsRatio() {
+			return this.minimumCallsRatio;
+		}
+
+		public void setMinimumCallsRatio(Double minimumCallsRatio) {
+			this.minimumCallsRatio = minimumCallsRatio;
 		}
 
 		public Duration getSlowCallDuration() {
@@ -499,8 +513,10 @@ public class BreakerProperties {
 
 		/**
 		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as probes succeed.
+		 * An integer in [1, 32], or 'auto': 10% of the breaker's peak concurrent calls over the last
+		 * hour, in [1, 32], sized when each half-open episode begins.
 		 */
-		private Integer maxProbes;
+		private String maxProbes;
 
 		/**
 		 * Successful probes that close the breaker.
@@ -518,11 +534,11 @@ public class BreakerProperties {
 		 */
 		private Duration maxWait;
 
-		public Integer getMaxProbes() {
+		public String getMaxProbes() {
 			return this.maxProbes;
 		}
 
-		public void setMaxProbes(Integer maxProbes) {
+		public void setMaxProbes(String maxProbes) {
 			this.maxProbes = maxProbes;
 		}
 
@@ -570,16 +586,23 @@ public class BreakerProperties {
 		private Double jitter;
 
 		/**
-		 * The outcomes that retry: FAILURE, TIMEOUT, THROTTLED. A rejection by the breaker never
+		 * The outcomes that retry: failure, timeout, throttled. A rejection by the breaker never
 		 * retries.
 		 */
-		private List<Outcome> on;
+		private List<String> on;
 
 		/**
 		 * Whether every attempt asks the breaker and is recorded (breaker inside the retry). By
 		 * default the breaker sits outside the retry and records the whole sequence once.
 		 */
 		private Boolean recordEachAttempt;
+
+		/**
+		 * How many retries the breaker allows, whoever makes them (@CircuitGuarded methods, HTTP
+		 * clients): a retry the budget refuses is not made.
+		 */
+		@NestedConfigurationProperty
+		private Budget budget = new Budget();
 
 		public List<Duration> getIntervals() {
 			return this.intervals;
@@ -597,11 +620,11 @@ public class BreakerProperties {
 			this.jitter = jitter;
 		}
 
-		public List<Outcome> getOn() {
+		public List<String> getOn() {
 			return this.on;
 		}
 
-		public void setOn(List<Outcome> on) {
+		public void setOn(List<String> on) {
 			this.on = on;
 		}
 
@@ -611,6 +634,50 @@ public class BreakerProperties {
 
 		public void setRecordEachAttempt(Boolean recordEachAttempt) {
 			this.recordEachAttempt = recordEachAttempt;
+		}
+
+		public Budget getBudget() {
+			return this.budget;
+		}
+
+		public void setBudget(Budget budget) {
+			this.budget = budget;
+		}
+
+	}
+
+	/**
+	 * The retry budget of one breaker: over its window, retries may add {@code ratio} of the calls
+	 * it saw (first attempts), plus {@code min-per-second} per second of the window.
+	 */
+	public static class Budget {
+
+		/**
+		 * Share of the first attempts in the window that retries may add, e.g. 0.2: at most 20%
+		 * more calls than without retries. In [0, 1000].
+		 */
+		private Double ratio;
+
+		/**
+		 * Retries per second of the window allowed whatever the traffic, so a quiet service can
+		 * still retry. In [0, 1000000].
+		 */
+		private Double minPerSecond;
+
+		public Double getRatio() {
+			return this.ratio;
+		}
+
+		public void setRatio(Double ratio) {
+			this.ratio = ratio;
+		}
+
+		public Double getMinPerSecond() {
+			return this.minPerSecond;
+		}
+
+		public void setMinPerSecond(Double minPerSecond) {
+			this.minPerSecond = minPerSecond;
 		}
 
 	}

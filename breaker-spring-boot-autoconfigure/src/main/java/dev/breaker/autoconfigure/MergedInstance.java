@@ -14,6 +14,7 @@ import dev.breaker.aspect.RetryPolicy;
 import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
 import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ChildKeys;
 import dev.breaker.core.InvalidBreakerConfigException;
@@ -48,6 +49,12 @@ final class MergedInstance {
 
 	static final int DEFAULT_TENANTS_MAX_KEY_LENGTH = ChildKeys.DEFAULT_MAX_LENGTH;
 
+	/** Longest pause between two attempts. */
+	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
+
+	/** The value of {@code half-open.max-probes} that sizes probes from traffic. */
+	static final String AUTO_PROBES = "auto";
+
 	private final String path;
 
 	private final Instance own;
@@ -79,12 +86,34 @@ final class MergedInstance {
 				classLoader);
 		builder.classifier((record.isEmpty() && ignore.isEmpty()) ? classifier
 				: new ExceptionListClassifier(classifier, record, ignore));
+		maxProbes(builder);
 		builder.ticker(ticker);
 		try {
 			return builder.build();
 		}
 		catch (InvalidBreakerConfigException ex) {
 			throw invalid(ex);
+		}
+	}
+
+	/** {@code half-open.max-probes}: an integer (checked by the engine) or 'auto'. */
+	private void maxProbes(BreakerConfig.Builder builder) {
+		String value = pick((i) -> i.getHalfOpen().getMaxProbes());
+		if (value == null) {
+			return;
+		}
+		String trimmed = value.trim();
+		if (trimmed.equalsIgnoreCase(AUTO_PROBES)) {
+			builder.halfOpenMaxProbesAuto();
+			return;
+		}
+		try {
+			builder.halfOpenMaxProbes(Integer.parseInt(trimmed));
+		}
+		catch (NumberFormatException ex) {
+			throw new InvalidBreakerPropertyException(
+					source((i) -> i.getHalfOpen().getMaxProbes()) + ".half-open.max-probes", value,
+					"an integer in [1, 32], or auto", ex);
 		}
 	}
 
@@ -98,41 +127,53 @@ final class MergedInstance {
 	}
 
 	private RetryPolicy toRetryPolicy() {
-		List<Duration> intervals = pick((i) -> i.getRetry().getIntervals());
-		if (intervals == null) {
-			intervals = List.of();
-		}
-		for (int i = 0; i < intervals.size(); i++) {
-			Duration interval = intervals.get(i);
-			if (interval == null || interval.isNegative()) {
-				throw new InvalidBreakerPropertyException(
-						source((x) -> x.getRetry().getIntervals()) + ".retry.intervals[" + i + "]", interval,
-						"a duration of 0 or more");
-			}
-		}
+		List<Duration> intervals = intervals(pick((i) -> i.getRetry().getIntervals()),
+				source((x) -> x.getRetry().getIntervals()));
 		Double jitter = pick((i) -> i.getRetry().getJitter());
 		if (jitter == null) {
 			jitter = DEFAULT_RETRY_JITTER;
 		}
-		if (!(jitter >= 0 && jitter <= 1)) {
-			throw new InvalidBreakerPropertyException(source((i) -> i.getRetry().getJitter()) + ".retry.jitter", jitter,
-					"a fraction in [0, 1]");
-		}
-		List<Outcome> on = pick((i) -> i.getRetry().getOn());
+		checkJitter(jitter, source((i) -> i.getRetry().getJitter()) + ".retry.jitter");
+		List<String> on = pick((i) -> i.getRetry().getOn());
+		Set<Outcome> outcomes = EnumSet.noneOf(Outcome.class);
 		if (on == null) {
-			on = DEFAULT_RETRY_ON;
+			outcomes.addAll(DEFAULT_RETRY_ON);
 		}
-		for (int i = 0; i < on.size(); i++) {
-			Outcome outcome = on.get(i);
-			if (!RETRYABLE.contains(outcome)) {
-				throw new InvalidBreakerPropertyException(
-						source((x) -> x.getRetry().getOn()) + ".retry.on[" + i + "]",
-						(outcome != null) ? EnumValues.typed(outcome) : null, EnumValues.allowed(RETRYABLE));
+		else {
+			for (int i = 0; i < on.size(); i++) {
+				String typed = on.get(i);
+				Enum<?> outcome = (typed != null) ? EnumValues.parse(Outcome.class, typed) : null;
+				if (!RETRYABLE.contains(outcome)) {
+					throw new InvalidBreakerPropertyException(
+							source((x) -> x.getRetry().getOn()) + ".retry.on[" + i + "]",
+							(typed != null) ? BreakerNames.printable(typed.trim()) : null, EnumValues.allowed(RETRYABLE));
+				}
+				outcomes.add((Outcome) outcome);
 			}
 		}
 		Boolean recordEachAttempt = pick((i) -> i.getRetry().getRecordEachAttempt());
-		return new RetryPolicy(intervals, jitter, on.isEmpty() ? EnumSet.noneOf(Outcome.class) : EnumSet.copyOf(on),
-				Boolean.TRUE.equals(recordEachAttempt));
+		return new RetryPolicy(intervals, jitter, outcomes, Boolean.TRUE.equals(recordEachAttempt));
+	}
+
+	/** The pauses between attempts: none when unset; each in [0, 24h] (so no pause overflows). */
+	static List<Duration> intervals(List<Duration> intervals, String source) {
+		if (intervals == null) {
+			return List.of();
+		}
+		for (int i = 0; i < intervals.size(); i++) {
+			Duration interval = intervals.get(i);
+			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
+				throw new InvalidBreakerPropertyException(source + ".retry.intervals[" + i + "]", interval,
+						"a duration from 0 to 24h");
+			}
+		}
+		return intervals;
+	}
+
+	static void checkJitter(double jitter, String property) {
+		if (!(jitter >= 0 && jitter <= 1)) {
+			throw new InvalidBreakerPropertyException(property, jitter, "a fraction in [0, 1]");
+		}
 	}
 
 	BreakerRegistry.Children toChildren() {
@@ -242,6 +283,8 @@ final class MergedInstance {
 					(b, v) -> b.failureRateThreshold((Double) v)),
 			new Setting("minimumCalls", "minimum-calls", Instance::getMinimumCalls,
 					(b, v) -> b.minimumCalls((Integer) v)),
+			new Setting("minimumCallsRatio", "minimum-calls-ratio", Instance::getMinimumCallsRatio,
+					(b, v) -> b.minimumCallsRatio((Double) v)),
 			new Setting("slowCallDuration", "slow-call-duration", Instance::getSlowCallDuration,
 					(b, v) -> b.slowCallDuration((Duration) v)),
 			new Setting("slowCallRateThreshold", "slow-call-rate-threshold", Instance::getSlowCallRateThreshold,
@@ -259,13 +302,18 @@ final class MergedInstance {
 			new Setting("maxOpenWait", "max-open-wait", Instance::getMaxOpenWait, (b, v) -> b.maxOpenWait((Duration) v)),
 			new Setting("openWaitJitter", "open-wait-jitter", Instance::getOpenWaitJitter,
 					(b, v) -> b.openWaitJitter((Double) v)),
+			// set by maxProbes(), which reads 'auto' too; here to name the property of an engine error
 			new Setting("halfOpenMaxProbes", "half-open.max-probes", (i) -> i.getHalfOpen().getMaxProbes(),
-					(b, v) -> b.halfOpenMaxProbes((Integer) v)),
+					(b, v) -> { }),
 			new Setting("halfOpenSuccessesToClose", "half-open.successes-to-close",
 					(i) -> i.getHalfOpen().getSuccessesToClose(), (b, v) -> b.halfOpenSuccessesToClose((Integer) v)),
 			new Setting("halfOpenFailuresToReopen", "half-open.failures-to-reopen",
 					(i) -> i.getHalfOpen().getFailuresToReopen(), (b, v) -> b.halfOpenFailuresToReopen((Integer) v)),
 			new Setting("halfOpenMaxWait", "half-open.max-wait", (i) -> i.getHalfOpen().getMaxWait(),
-					(b, v) -> b.halfOpenMaxWait((Duration) v)));
+					(b, v) -> b.halfOpenMaxWait((Duration) v)),
+			new Setting("retryBudgetRatio", "retry.budget.ratio", (i) -> i.getRetry().getBudget().getRatio(),
+					(b, v) -> b.retryBudgetRatio((Double) v)),
+			new Setting("retryBudgetMinPerSecond", "retry.budget.min-per-second",
+					(i) -> i.getRetry().getBudget().getMinPerSecond(), (b, v) -> b.retryBudgetMinPerSecond((Double) v)));
 
 }

@@ -32,15 +32,34 @@ public final class HostBreakers {
 
 	private final Map<String, HttpClassifier> hostClassifiers;
 
+	private final HttpRetryPolicy defaultRetry;
+
+	private final Map<String, HttpRetryPolicy> hostRetries;
+
 	/**
+	 * Breakers whose requests are not retried.
 	 * @param classifier how every host's exchanges are judged
 	 * @param hostClassifiers how a host's exchanges are judged instead, by host key
 	 * ({@code api.acme.com}, {@code api.acme.com:8443})
 	 */
 	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier, Map<String, HttpClassifier> hostClassifiers) {
+		this(registry, classifier, hostClassifiers, HttpRetryPolicy.NONE, Map.of());
+	}
+
+	/**
+	 * @param classifier how every host's exchanges are judged
+	 * @param hostClassifiers how a host's exchanges are judged instead, by host key
+	 * ({@code api.acme.com}, {@code api.acme.com:8443})
+	 * @param retry how every host's requests are retried
+	 * @param hostRetries how a host's requests are retried instead, by host key
+	 */
+	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier, Map<String, HttpClassifier> hostClassifiers,
+			HttpRetryPolicy retry, Map<String, HttpRetryPolicy> hostRetries) {
 		this.registry = registry;
 		this.defaultClassifier = classifier;
 		this.hostClassifiers = Map.copyOf(hostClassifiers);
+		this.defaultRetry = retry;
+		this.hostRetries = Map.copyOf(hostRetries);
 	}
 
 	/**
@@ -87,6 +106,12 @@ public final class HostBreakers {
 		return classifier(breaker).classify(error);
 	}
 
+	/** How requests to the breaker's host are retried. */
+	public HttpRetryPolicy retryPolicy(Breaker breaker) {
+		HttpRetryPolicy retry = this.hostRetries.get(breaker.key());
+		return (retry != null) ? retry : this.defaultRetry;
+	}
+
 	private HttpClassifier classifier(Breaker breaker) {
 		HttpClassifier classifier = this.hostClassifiers.get(breaker.key());
 		return (classifier != null) ? classifier : this.defaultClassifier;
@@ -98,19 +123,27 @@ public final class HostBreakers {
 	 * {@code maxOpenWait}: a server cannot park the breaker for a day.
 	 */
 	public void honourRetryAfter(Breaker breaker, int status, HttpHeaders headers) {
-		if (status != 429 && status != 503) {
-			return;
-		}
-		String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
-		if (value == null) {
-			return;
-		}
-		Clock clock = breaker.config().clock();
-		Duration hint = RetryAfter.parse(value, clock);
+		Duration hint = retryAfter(breaker, status, headers);
 		if (hint != null) {
 			Duration max = breaker.config().maxOpenWait();
 			breaker.retryAfter((hint.compareTo(max) > 0) ? max : hint);
 		}
+	}
+
+	/**
+	 * The wait a 429's or 503's {@code Retry-After} asks for, read on the breaker's clock; {@code null}
+	 * for any other status, or without a readable, future value.
+	 */
+	public Duration retryAfter(Breaker breaker, int status, HttpHeaders headers) {
+		if (status != 429 && status != 503) {
+			return null;
+		}
+		String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+		if (value == null) {
+			return null;
+		}
+		Clock clock = breaker.config().clock();
+		return RetryAfter.parse(value, clock);
 	}
 
 	/** The exception a request to a host whose breaker refused it fails with. */

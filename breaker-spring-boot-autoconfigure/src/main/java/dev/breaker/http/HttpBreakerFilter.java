@@ -1,7 +1,11 @@
 package dev.breaker.http;
 
+import java.time.Duration;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
@@ -22,23 +26,53 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * against the host. A subscriber that cancels before the headers arrive (for example
  * {@code Mono.timeout}) gave up waiting on the host, which counts as a {@link Outcome#TIMEOUT};
  * one that cancels the body part way keeps the verdict of the status.
+ *
+ * <p>With retries configured for the host ({@link HttpRetryPolicy}), an exchange that may repeat
+ * is made again after a failed attempt, the pause scheduled rather than slept: each attempt asks
+ * the breaker (while it rejects there is no retry: the exchange fails with
+ * {@link BreakerRejectedException}) and the breaker's retry budget (a retry it refuses is not
+ * made: the caller gets the last answer). The body of an answer that is retried is released
+ * unread. The request body of an exchange that may be retried is kept as the first attempt writes
+ * it, so every attempt sends it whole (see {@link ReplayableBody}); other exchanges stream theirs
+ * as before.
  */
 public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 	private final HostBreakers breakers;
 
+	private final DelayScheduler delays;
+
 	private final CallObserver calls;
 
+	/** A filter whose retries (if its breakers have any) wait on a shared timer thread. */
 	public HttpBreakerFilter(HostBreakers breakers) {
-		this(breakers, CallObserver.NONE);
+		this(breakers, SharedDelays.INSTANCE, CallObserver.NONE);
 	}
 
 	/**
-	 * @param breakers the per-host breakers
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param delays where the pause before a retry is scheduled
+	 */
+	public HttpBreakerFilter(HostBreakers breakers, DelayScheduler delays) {
+		this(breakers, delays, CallObserver.NONE);
+	}
+
+	/**
+	 * @param breakers the per-host breakers and how their requests are judged and retried
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerFilter(HostBreakers breakers, CallObserver calls) {
+		this(breakers, SharedDelays.INSTANCE, calls);
+	}
+
+	/**
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param delays where the pause before a retry is scheduled
+	 * @param calls told of every guarded request and every rejection (tracing)
+	 */
+	public HttpBreakerFilter(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
 		this.breakers = breakers;
+		this.delays = delays;
 		this.calls = calls;
 	}
 
@@ -49,24 +83,101 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			if (breaker == null) {
 				return next.exchange(request);
 			}
-			this.calls.onCall(breaker.name(), breaker);
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				this.calls.onRejected(breaker.name(), breaker.rejection());
-				return Mono.error(this.breakers.rejected(breaker, request.method(), request.url()));
+			HttpRetryPolicy retry = this.breakers.retryPolicy(breaker);
+			int most = retry.maxRetries(request.method(), request.headers());
+			if (most == 0) {
+				return attempt(breaker, request, next);
 			}
-			Exchange exchange = new Exchange(breaker, permit);
-			return next.exchange(request)
-				.map(exchange::responded)
-				.doOnError(exchange::failed)
-				.doOnCancel(exchange::gaveUp)
-				// an exchange that completes empty never reached the host's verdict
-				.doOnSuccess((response) -> {
-					if (response == null) {
-						exchange.release(Outcome.IGNORED);
-					}
-				});
+			ReplayableBody body = new ReplayableBody(request);
+			return attempts(breaker, retry, body.applyTo(request), body, next, 0, most);
 		});
+	}
+
+	/** One attempt, then (while retries are left and allowed) the next ones. */
+	private Mono<ClientResponse> attempts(Breaker breaker, HttpRetryPolicy retry, ClientRequest request,
+			ReplayableBody body, ExchangeFunction next, int retries, int most) {
+		Exchange[] exchange = new Exchange[1];
+		return Mono.defer(() -> {
+			Mono<ClientResponse> answer = attempt(breaker, request, next, exchange);
+			return answer.map(Answer::of).onErrorResume((error) -> Mono.just(Answer.failed(error)));
+		}).flatMap((answer) -> {
+			Mono<ClientResponse> again = attempts(breaker, retry, request, body, next, retries + 1, most);
+			if (answer.error() != null) {
+				Outcome outcome = this.breakers.classify(breaker, answer.error());
+				boolean retried = retries < most && exchange[0] != null && retry.retries(outcome);
+				Duration pause = retried ? allowed(breaker, retry, retries, null, body) : null;
+				return (pause != null) ? delay(pause).then(again) : Mono.error(answer.error());
+			}
+			ClientResponse response = answer.response();
+			int status = response.statusCode().value();
+			if (retries < most && retry.retries(status, exchange[0].outcome)) {
+				Duration retryAfter = this.breakers.retryAfter(breaker, status, response.headers().asHttpHeaders());
+				Duration pause = allowed(breaker, retry, retries, retryAfter, body);
+				if (pause != null) {
+					return response.releaseBody().then(delay(pause)).then(again);
+				}
+			}
+			return Mono.just(response);
+		});
+	}
+
+	/** The pause before the next retry when one is to be made (the budget asked last); else null. */
+	private static Duration allowed(Breaker breaker, HttpRetryPolicy retry, int retries, Duration retryAfter,
+			ReplayableBody body) {
+		if (!body.replayable()) {
+			return null;
+		}
+		Duration pause = retry.pause(retries, retryAfter, breaker.config().maxOpenWait(),
+				ThreadLocalRandom.current().nextDouble());
+		return (pause != null && breaker.tryRetry(true)) ? pause : null;
+	}
+
+	private Mono<ClientResponse> attempt(Breaker breaker, ClientRequest request, ExchangeFunction next) {
+		return attempt(breaker, request, next, new Exchange[1]);
+	}
+
+	/** One guarded exchange; {@code made[0]} is its exchange once the breaker let it through. */
+	private Mono<ClientResponse> attempt(Breaker breaker, ClientRequest request, ExchangeFunction next,
+			Exchange[] made) {
+		this.calls.onCall(breaker.name(), breaker);
+		Permit permit = breaker.acquire();
+		if (!permit.granted()) {
+			this.calls.onRejected(breaker.name(), breaker.rejection());
+			return Mono.error(this.breakers.rejected(breaker, request.method(), request.url()));
+		}
+		Exchange exchange = new Exchange(breaker, permit);
+		made[0] = exchange;
+		return next.exchange(request)
+			.map(exchange::responded)
+			.doOnError(exchange::failed)
+			.doOnCancel(exchange::gaveUp)
+			// an exchange that completes empty never reached the host's verdict
+			.doOnSuccess((response) -> {
+				if (response == null) {
+					exchange.release(Outcome.IGNORED);
+				}
+			});
+	}
+
+	/** A pause on the filter's scheduler, cancelled with its subscriber. */
+	private Mono<Long> delay(Duration pause) {
+		return Mono.create((sink) -> {
+			Future<?> task = this.delays.schedule(pause, () -> sink.success(0L));
+			sink.onCancel(() -> task.cancel(false));
+		});
+	}
+
+	/** What an attempt ended with: a response, or an error. */
+	private record Answer(ClientResponse response, Throwable error) {
+
+		static Answer of(ClientResponse response) {
+			return new Answer(response, null);
+		}
+
+		static Answer failed(Throwable error) {
+			return new Answer(null, error);
+		}
+
 	}
 
 	/** One guarded exchange; its permit is released exactly once, whichever signal comes first. */
@@ -82,6 +193,9 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 		private volatile boolean answered;
 
+		/** The verdict of the status, once answered. */
+		private volatile Outcome outcome;
+
 		Exchange(Breaker breaker, Permit permit) {
 			this.breaker = breaker;
 			this.permit = permit;
@@ -95,6 +209,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			HostBreakers breakers = HttpBreakerFilter.this.breakers;
 			breakers.honourRetryAfter(this.breaker, status, response.headers().asHttpHeaders());
 			Outcome outcome = breakers.classify(this.breaker, status, response.headers().asHttpHeaders());
+			this.outcome = outcome;
 			return response.mutate()
 				.body((body) -> body.doOnComplete(() -> release(outcome))
 					.doOnCancel(() -> release(outcome))
@@ -124,6 +239,13 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 				this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
 			}
 		}
+
+	}
+
+	/** The real clock for filters made without a scheduler, made on first use. */
+	private static final class SharedDelays {
+
+		static final DelayScheduler INSTANCE = DelayScheduler.system();
 
 	}
 

@@ -13,6 +13,9 @@ import java.time.format.DateTimeParseException;
  */
 final class RetryAfter {
 
+	/** Longer values are no hint: an HTTP-date is 29 characters, delta-seconds far fewer. */
+	static final int MAX_LENGTH = 64;
+
 	private RetryAfter() {
 	}
 
@@ -21,14 +24,14 @@ final class RetryAfter {
 	 * already in the past: a hint that cannot be read is no hint at all.
 	 */
 	static Duration parse(String value, Clock clock) {
-		if (value == null) {
+		if (value == null || value.length() > MAX_LENGTH) {
 			return null;
 		}
 		String trimmed = value.trim();
 		if (trimmed.isEmpty()) {
 			return null;
 		}
-		if (Character.isDigit(trimmed.charAt(0))) {
+		if (isAsciiDigit(trimmed.charAt(0))) {
 			return seconds(trimmed);
 		}
 		return untilDate(trimmed, clock.instant());
@@ -36,7 +39,7 @@ final class RetryAfter {
 
 	private static Duration seconds(String value) {
 		for (int i = 0; i < value.length(); i++) {
-			if (!Character.isDigit(value.charAt(i))) {
+			if (!isAsciiDigit(value.charAt(i))) {
 				return null;
 			}
 		}
@@ -47,6 +50,11 @@ final class RetryAfter {
 		catch (NumberFormatException ex) {
 			return null;   // more digits than a long holds: nonsense, not a wait
 		}
+	}
+
+	// Character.isDigit (and Long.parseLong) take any script's digits; RFC 9110 means 0-9.
+	private static boolean isAsciiDigit(char c) {
+		return c >= '0' && c <= '9';
 	}
 
 	private static Duration untilDate(String value, Instant now) {

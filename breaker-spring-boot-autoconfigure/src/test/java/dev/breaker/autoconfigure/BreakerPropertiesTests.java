@@ -25,7 +25,7 @@ class BreakerPropertiesTests {
 	void mergesAnInstanceOverTheDefaultsOverTheEngineDefaults() {
 		BreakerProperties.Instance defaults = new BreakerProperties.Instance();
 		defaults.setMinimumCalls(7);
-		defaults.getHalfOpen().setMaxProbes(4);
+		defaults.getHalfOpen().setMaxProbes("4");
 		BreakerProperties.Instance instance = new BreakerProperties.Instance();
 		instance.setMinimumCalls(9);
 		instance.setOpenWait(Duration.ofSeconds(10));

@@ -101,7 +101,7 @@ class BreakerPropertiesValidationTests {
 	void rejectsANegativeRetryInterval() {
 		this.runner.withPropertyValues("breaker.instances.search.retry.intervals=100ms,-1s")
 			.run(failsWith("Invalid value '-1s' for property 'breaker.instances.search.retry.intervals[1]'; "
-					+ "allowed: a duration of 0 or more"));
+					+ "allowed: a duration from 0 to 24h"));
 	}
 
 	@Test
@@ -228,6 +228,59 @@ class BreakerPropertiesValidationTests {
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("    Property: breaker.instances.payments.failure-rate-threshold")
 			.contains("Set 'breaker.instances.payments.failure-rate-threshold' in your application's configuration");
+	}
+
+	@Test
+	void rejectsARetryIntervalSoLongItsPauseWouldOverflow() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.intervals=100000000d")
+			.run(failsWith("Invalid value 'PT2400000000H' for property 'breaker.instances.search.retry.intervals[0]'; "
+					+ "allowed: a duration from 0 to 24h"));
+	}
+
+	@Test
+	void readsRetryOutcomesWhateverTheirCase() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.on=Failure,TIME_OUT,throttled")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void rejectsANegativeRetryBudgetRatio() {
+		this.runner.withPropertyValues("breaker.instances.payments.retry.budget.ratio=-0.2")
+			.run(failsWith("Invalid value '-0.2' for property 'breaker.instances.payments.retry.budget.ratio'; "
+					+ "allowed: [0, 1000]"));
+	}
+
+	@Test
+	void rejectsAnInheritedRetryBudgetFloorAboveTheMost() {
+		this.runner.withPropertyValues("breaker.defaults.retry.budget.min-per-second=2000000")
+			.run(failsWith("Invalid value '2000000' for property 'breaker.defaults.retry.budget.min-per-second'; "
+					+ "allowed: [0, 1000000]"));
+	}
+
+	@Test
+	void rejectsAMinimumCallsRatioOfOne() {
+		this.runner.withPropertyValues("breaker.instances.payments.minimum-calls-ratio=1")
+			.run(failsWith("Invalid value '1' for property 'breaker.instances.payments.minimum-calls-ratio'; "
+					+ "allowed: [0, 1) (0 turns it off)"));
+	}
+
+	@Test
+	void rejectsMaxProbesThatAreNeitherANumberNorAuto() {
+		this.runner.withPropertyValues("breaker.instances.payments.half-open.max-probes=lots")
+			.run(failsWith("Invalid value 'lots' for property 'breaker.instances.payments.half-open.max-probes'; "
+					+ "allowed: an integer in [1, 32], or auto"));
+	}
+
+	@Test
+	void acceptsAutoMaxProbes() {
+		this.runner.withPropertyValues("breaker.instances.payments.half-open.max-probes=AUTO",
+				"breaker.instances.payments.minimum-calls-ratio=0.5").run((context) -> {
+					assertThat(context).hasNotFailed();
+					dev.breaker.core.BreakerConfig config = context.getBean(dev.breaker.core.BreakerRegistry.class)
+						.breaker("payments").config();
+					assertThat(config.halfOpenMaxProbesAuto()).isTrue();
+					assertThat(config.minimumCallsRatio()).isEqualTo(0.5);
+				});
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -31,6 +31,9 @@ class ConfigurationMetadataTests {
 			Map.entry("consecutive-failures", BreakerConfig::consecutiveFailures),
 			Map.entry("failure-rate-threshold", BreakerConfig::failureRateThreshold),
 			Map.entry("minimum-calls", BreakerConfig::minimumCalls),
+			Map.entry("minimum-calls-ratio", BreakerConfig::minimumCallsRatio),
+			Map.entry("retry.budget.ratio", BreakerConfig::retryBudgetRatio),
+			Map.entry("retry.budget.min-per-second", BreakerConfig::retryBudgetMinPerSecond),
 			Map.entry("slow-call-duration", BreakerConfig::slowCallDuration),
 			Map.entry("slow-call-rate-threshold", BreakerConfig::slowCallRateThreshold),
 			Map.entry("stall-calls", BreakerConfig::stallCalls),
@@ -108,9 +111,15 @@ class ConfigurationMetadataTests {
 		assertThat(ENGINE_DEFAULTS.keySet()).hasSameSizeAs(settings);
 	}
 
-	/** {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code openWait} is {@code open-wait}. */
+	/**
+	 * {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code retryBudgetRatio} is
+	 * {@code retry.budget.ratio}, {@code openWait} is {@code open-wait}.
+	 */
 	private static String property(String setting) {
 		String kebab = setting.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+		if (kebab.startsWith("retry-budget-")) {
+			return "retry.budget." + kebab.substring("retry-budget-".length());
+		}
 		return kebab.startsWith("half-open-") ? "half-open." + kebab.substring("half-open-".length()) : kebab;
 	}
 
@@ -131,6 +140,9 @@ class ConfigurationMetadataTests {
 			.isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX_KEY_LENGTH);
 		assertThat(defaults.get("breaker.http.max-key-length")).isEqualTo(dev.breaker.core.ChildKeys.DEFAULT_MAX_LENGTH);
 		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(defaults.get("breaker.http.retry.on")).isEqualTo(List.of("failure", "timeout"));
+		assertThat(((Number) defaults.get("breaker.http.retry.jitter")).doubleValue())
+			.isEqualTo(MergedInstance.DEFAULT_RETRY_JITTER); // HostsPolicy uses the same default
 		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
 			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}

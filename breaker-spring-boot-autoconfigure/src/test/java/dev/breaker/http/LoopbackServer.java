@@ -27,9 +27,32 @@ import com.sun.net.httpserver.HttpServer;
  * <li>{@code /status/{code}[?retry-after=v]}: that status, with that {@code Retry-After}</li>
  * <li>{@code /hang}: never answers until the server closes</li>
  * <li>{@code /flaky}: the status last given to {@link #flakyStatus(int)} (200 at first)</li>
+ * <li>{@code /failing}: the next {@link #failNext(int, int, String)} requests answer that status
+ * (with that {@code Retry-After}, if any), then 200</li>
  * </ul>
+ * Every request's method, body and {@code Idempotency-Key} header is kept ({@link #received()}).
  */
 public final class LoopbackServer implements AutoCloseable {
+
+	static {
+		// Without TCP_NODELAY the JDK server's separate header and body writes meet the client's
+		// delayed ACK: about 40 ms a request, which thousands of requests cannot afford.
+		System.setProperty("sun.net.httpserver.nodelay", "true");
+	}
+
+	/** One request as the server saw it. */
+	public record Received(String method, String path, String body, String idempotencyKey) {
+	}
+
+	private final java.util.List<Received> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+	private final AtomicInteger failuresLeft = new AtomicInteger();
+
+	private volatile int failStatus = 503;
+
+	private volatile String failRetryAfter;
+
+	private volatile boolean keepRequests = true;
 
 	private final HttpServer server;
 
@@ -60,6 +83,7 @@ public final class LoopbackServer implements AutoCloseable {
 			connection.disconnect();
 		}
 		this.requests.set(0);
+		this.received.clear();
 	}
 
 	/** {@code http://127.0.0.1:<port>} */
@@ -84,6 +108,23 @@ public final class LoopbackServer implements AutoCloseable {
 		this.flakyStatus.set(status);
 	}
 
+	/** The next {@code times} requests to {@code /failing} answer {@code status}; then 200. */
+	public void failNext(int times, int status, String retryAfter) {
+		this.failStatus = status;
+		this.failRetryAfter = retryAfter;
+		this.failuresLeft.set(times);
+	}
+
+	/** The requests so far, oldest first (none kept after {@link #keepNoRequests()}). */
+	public java.util.List<Received> received() {
+		return java.util.List.copyOf(this.received);
+	}
+
+	/** Stops keeping requests (for tests that send many thousands). */
+	public void keepNoRequests() {
+		this.keepRequests = false;
+	}
+
 	/** A URL on loopback where nothing listens: the port was bound, then let go. */
 	public static URI refusingUri() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -94,9 +135,24 @@ public final class LoopbackServer implements AutoCloseable {
 	private void handle(HttpExchange exchange) throws IOException {
 		this.requests.incrementAndGet();
 		try (exchange) {
-			exchange.getRequestBody().readAllBytes();
+			byte[] body = exchange.getRequestBody().readAllBytes();
 			String path = exchange.getRequestURI().getPath();
-			if (path.equals("/hang")) {
+			if (this.keepRequests) {
+				this.received.add(new Received(exchange.getRequestMethod(), path, new String(body, StandardCharsets.UTF_8),
+						exchange.getRequestHeaders().getFirst("Idempotency-Key")));
+			}
+			if (path.equals("/failing")) {
+				if (this.failuresLeft.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+					if (this.failRetryAfter != null) {
+						exchange.getResponseHeaders().add("Retry-After", this.failRetryAfter);
+					}
+					respond(exchange, this.failStatus);
+				}
+				else {
+					respond(exchange, 200);
+				}
+			}
+			else if (path.equals("/hang")) {
 				awaitClose();
 				respond(exchange, 200);
 			}

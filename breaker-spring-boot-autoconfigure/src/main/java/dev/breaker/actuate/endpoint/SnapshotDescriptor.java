@@ -45,12 +45,50 @@ import dev.breaker.core.Transition;
  * @param config the effective settings
  * @param fleet what this replica knows of the breaker's state shared with other replicas (fleet
  * mode), null and left out of the JSON when breakers do not share state
+ * @param retryBudget the retry budget over the window (a tenant child shows its group's, which it
+ * shares)
+ * @param traffic the thresholds that follow traffic: the calls a rate rule needs now, the probes of
+ * a half-open episode, and the peaks of the last hour they follow
  */
 public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls,
 		long failures, long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
-		double slowCallRate, @Nullable Map<String, String> latency, int consecutiveFailures, int inFlight, Probes probes, long trips,
+		double slowCallRate, @Nullable Map<String, String> latency, int consecutiveFailures, int inFlight,
+		Probes probes, long trips,
 		List<BucketCounts> buckets, List<TransitionDescriptor> transitions, Map<String, Object> config,
-		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> fleet) {
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> fleet,
+		RetryBudget retryBudget, Traffic traffic) {
+
+	/**
+	 * The retry budget: {@code retries} made in the window of the {@code allowed}
+	 * ({@code ratio} x {@code firstAttempts} + {@code minPerSecond} x window seconds).
+	 * @param breaker whose budget it is: the breaker's own, or its group's for a tenant child
+	 * @param firstAttempts calls in the window, less retries the breaker recorded as calls
+	 * @param allowed retries the window allows now
+	 * @param retries retries made in the window
+	 * @param remaining retries still allowed now
+	 * @param ratio the share of first attempts retries may add
+	 * @param minPerSecond the retries per second allowed whatever the traffic
+	 */
+	public record RetryBudget(String breaker, long firstAttempts, long allowed, long retries, long remaining,
+			double ratio, double minPerSecond) {
+
+	}
+
+	/**
+	 * Thresholds that follow traffic.
+	 * @param minimumCalls the calls the failure-rate and slow-call rules need now:
+	 * max(minimum-calls, minimum-calls-ratio x peakCallsPerWindow)
+	 * @param maxProbes the most concurrent probes of the current half-open episode, or of one
+	 * starting now (10% of peakConcurrentCalls with max-probes: auto)
+	 * @param tracked whether the peaks are followed (minimum-calls-ratio or max-probes: auto set)
+	 * @param peakCallsPerWindow the most calls one window held over the last hour
+	 * @param peakConcurrentCalls the highest average concurrency of one bucket over the last hour
+	 */
+	public record Traffic(int minimumCalls, int maxProbes, boolean tracked, long peakCallsPerWindow,
+			double peakConcurrentCalls) {
+
+	}
+
 
 	/**
 	 * One {@link Transition}, its breaker's name and its reason printable.
@@ -81,7 +119,8 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		return new SnapshotDescriptor(BreakerNames.printable(s.name()), s.state().name(), s.since(), s.openUntil(),
 				s.calls(), s.failures(), s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(),
 				s.slowCallRate(), latency(s.latency()), s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(),
-				s.buckets(), s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()), fleet);
+				s.buckets(), s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()), fleet,
+				budget(s), traffic(s.traffic()));
 	}
 
 	private static @Nullable Map<String, String> latency(Snapshot.@Nullable Latency latency) {
@@ -97,6 +136,17 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		return durations;
 	}
 
+	private static RetryBudget budget(Snapshot s) {
+		Snapshot.RetryBudget b = s.retryBudget();
+		return new RetryBudget(BreakerNames.printable(b.breaker()), b.firstAttempts(), b.allowed(), b.retries(),
+				b.remaining(), s.config().retryBudgetRatio(), s.config().retryBudgetMinPerSecond());
+	}
+
+	private static Traffic traffic(Snapshot.Traffic t) {
+		return new Traffic(t.minimumCalls(), t.maxProbes(), t.tracked(), t.peakCallsPerWindow(),
+				t.peakConcurrentCalls());
+	}
+
 	private static Map<String, Object> settings(BreakerConfig c) {
 		Map<String, Object> settings = new LinkedHashMap<>();
 		settings.put("window", iso(c.window()));
@@ -104,6 +154,7 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		settings.put("consecutiveFailures", c.consecutiveFailures());
 		settings.put("failureRateThreshold", c.failureRateThreshold());
 		settings.put("minimumCalls", c.minimumCalls());
+		settings.put("minimumCallsRatio", c.minimumCallsRatio());
 		settings.put("slowCallDuration", iso(c.slowCallDuration()));
 		settings.put("slowCallRateThreshold", c.slowCallRateThreshold());
 		settings.put("stallCalls", c.stallCalls());
@@ -113,10 +164,12 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		settings.put("openWaitMultiplier", c.openWaitMultiplier());
 		settings.put("maxOpenWait", iso(c.maxOpenWait()));
 		settings.put("openWaitJitter", c.openWaitJitter());
-		settings.put("halfOpenMaxProbes", c.halfOpenMaxProbes());
+		settings.put("halfOpenMaxProbes", c.halfOpenMaxProbesAuto() ? "auto" : c.halfOpenMaxProbes());
 		settings.put("halfOpenSuccessesToClose", c.halfOpenSuccessesToClose());
 		settings.put("halfOpenFailuresToReopen", c.halfOpenFailuresToReopen());
 		settings.put("halfOpenMaxWait", iso(c.halfOpenMaxWait()));
+		settings.put("retryBudgetRatio", c.retryBudgetRatio());
+		settings.put("retryBudgetMinPerSecond", c.retryBudgetMinPerSecond());
 		return settings;
 	}
 

@@ -93,6 +93,10 @@ final class BreakerMeters {
 		functionCounter("breaker.probes", "Half-open probes by result", (b) -> b.totals().probeFailures(),
 				Tags.of("result", "failure"));
 		functionCounter("breaker.trips", "Times the breaker tripped open", (b) -> b.totals().trips(), Tags.empty());
+		functionCounter("breaker.retries", "Retries by result: made, or refused by the retry budget",
+				(b) -> b.totals().retries(), Tags.of("result", "retried"));
+		functionCounter("breaker.retries", "Retries by result: made, or refused by the retry budget",
+				(b) -> b.totals().retriesRefused(), Tags.of("result", "budget_exhausted"));
 		gauge("breaker.failure.rate", "Failure rate in the window, percent", (b) -> b.snapshot().failureRate(),
 				Tags.empty());
 		gauge("breaker.slow.call.rate", "Slow-call rate in the window, percent", (b) -> b.snapshot().slowCallRate(),

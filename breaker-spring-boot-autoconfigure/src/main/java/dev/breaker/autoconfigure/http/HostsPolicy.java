@@ -1,9 +1,13 @@
 package dev.breaker.autoconfigure.http;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
@@ -14,6 +18,7 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpClassifier;
+import dev.breaker.http.HttpRetryPolicy;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -27,6 +32,12 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 final class HostsPolicy {
 
 	private static final String PREFIX = "breaker.http";
+
+	/** Longest pause between two attempts. */
+	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
+
+	/** The default of {@code breaker.http.retry.jitter}, as for @CircuitGuarded retries. */
+	static final double DEFAULT_RETRY_JITTER = 0.5;
 
 	private final BreakerRegistry.Children children;
 
@@ -89,14 +100,94 @@ final class HostsPolicy {
 		this.hostConfigs.forEach(builder::config);
 	}
 
-	/** The per-host breakers, judging statuses as {@code breaker.http.*status-outcomes} say. */
+	/**
+	 * The per-host breakers, judging statuses as {@code breaker.http.*status-outcomes} say and
+	 * retrying as {@code breaker.http.*retry} says.
+	 */
 	static HostBreakers hostBreakers(BreakerRegistry registry, HttpBreakerProperties http) {
 		HttpClassifier classifier = classifier(HttpClassifier.defaults(), http.getStatusOutcomes(),
 				PREFIX + ".status-outcomes");
 		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
 		http.getInstances().forEach((host, settings) -> perHost.put(key(host, http),
 				classifier(classifier, settings.getStatusOutcomes(), path(host) + ".status-outcomes")));
-		return new HostBreakers(registry, classifier, perHost);
+		HttpBreakerProperties.HttpRetry all = http.getRetry();
+		HttpRetryPolicy retry = retryPolicy(all, null, PREFIX);
+		Map<String, HttpRetryPolicy> retries = new LinkedHashMap<>();
+		http.getInstances().forEach((host, settings) -> retries.put(key(host, http),
+				retryPolicy(all, settings.getRetry(), path(host))));
+		return new HostBreakers(registry, classifier, perHost, retry, retries);
+	}
+
+	/**
+	 * A host's retries: its own settings ({@code host}, may be null) over {@code breaker.http.retry}
+	 * ({@code all}), validated, each error naming the property where the value was written.
+	 */
+	static HttpRetryPolicy retryPolicy(HttpBreakerProperties.HttpRetry all, HttpBreakerProperties.HostRetry host,
+			String hostPath) {
+		if (host != null && host.getRecordEachAttempt() != null) {
+			throw new InvalidBreakerPropertyException(hostPath + ".retry.record-each-attempt",
+					host.getRecordEachAttempt(), "unset: every attempt of an HTTP request asks the breaker and is recorded");
+		}
+		boolean ownIntervals = host != null && host.getIntervals() != null;
+		List<Duration> intervals = ownIntervals ? host.getIntervals() : all.getIntervals();
+		String intervalsPath = (ownIntervals ? hostPath : PREFIX) + ".retry.intervals";
+		if (intervals == null) {
+			intervals = List.of();
+		}
+		for (int i = 0; i < intervals.size(); i++) {
+			Duration interval = intervals.get(i);
+			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
+				throw new InvalidBreakerPropertyException(intervalsPath + "[" + i + "]", interval,
+						"a duration from 0 to 24h");
+			}
+		}
+		boolean ownJitter = host != null && host.getJitter() != null;
+		Double jitter = ownJitter ? host.getJitter() : all.getJitter();
+		if (jitter == null) {
+			jitter = DEFAULT_RETRY_JITTER;
+		}
+		if (!(jitter >= 0 && jitter <= 1)) {
+			throw new InvalidBreakerPropertyException((ownJitter ? hostPath : PREFIX) + ".retry.jitter", jitter,
+					"a fraction in [0, 1]");
+		}
+		boolean ownOn = host != null && host.getOn() != null;
+		List<String> on = ownOn ? host.getOn() : all.getOn();
+		String onPath = (ownOn ? hostPath : PREFIX) + ".retry.on";
+		Set<Outcome> outcomes = EnumSet.noneOf(Outcome.class);
+		Set<Integer> statuses = new LinkedHashSet<>();
+		if (on == null) {
+			outcomes.add(Outcome.FAILURE);
+			outcomes.add(Outcome.TIMEOUT);
+		}
+		else {
+			for (int i = 0; i < on.size(); i++) {
+				addTrigger(on.get(i), outcomes, statuses, onPath + "[" + i + "]");
+			}
+		}
+		Boolean nonIdempotent = (host != null && host.getNonIdempotent() != null) ? host.getNonIdempotent()
+				: all.getNonIdempotent();
+		return new HttpRetryPolicy(intervals, jitter, outcomes, statuses, Boolean.TRUE.equals(nonIdempotent));
+	}
+
+	/** One {@code retry.on} entry: an HTTP status in 100..599, or failure, timeout or throttled. */
+	private static void addTrigger(String value, Set<Outcome> outcomes, Set<Integer> statuses, String property) {
+		String trimmed = (value != null) ? value.trim() : "";
+		if (trimmed.matches("[0-9]{3}")) {
+			int status = Integer.parseInt(trimmed);
+			if (status >= 100 && status <= 599) {
+				statuses.add(status);
+				return;
+			}
+		}
+		String name = trimmed.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT);
+		for (Outcome outcome : List.of(Outcome.FAILURE, Outcome.TIMEOUT, Outcome.THROTTLED)) {
+			if (outcome.name().equals(name)) {
+				outcomes.add(outcome);
+				return;
+			}
+		}
+		throw new InvalidBreakerPropertyException(property, value,
+				"an HTTP status in 100..599, or failure, timeout or throttled");
 	}
 
 	/** {@code base} with {@code outcomes} over it; a status outside 100..599 names its property. */

@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure.http;
 
 import java.util.Set;
 
+import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerNamesInUse;
 import dev.breaker.autoconfigure.BreakerProperties;
@@ -65,8 +66,12 @@ public final class HttpBreakerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers, ObjectProvider<CallObserver> calls) {
-		return new HttpBreakerInterceptor(breakers, CallObserver.of(calls.orderedStream().toList()));
+	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers, ObjectProvider<DelayScheduler> delays,
+			ObjectProvider<CallObserver> calls) {
+		CallObserver observer = CallObserver.of(calls.orderedStream().toList());
+		DelayScheduler scheduler = delays.getIfAvailable();
+		return (scheduler != null) ? new HttpBreakerInterceptor(breakers, scheduler, observer)
+				: new HttpBreakerInterceptor(breakers, observer);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -107,8 +112,12 @@ public final class HttpBreakerAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers, ObjectProvider<CallObserver> calls) {
-			return new HttpBreakerFilter(breakers, CallObserver.of(calls.orderedStream().toList()));
+		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers, ObjectProvider<DelayScheduler> delays,
+				ObjectProvider<CallObserver> calls) {
+			CallObserver observer = CallObserver.of(calls.orderedStream().toList());
+			DelayScheduler scheduler = delays.getIfAvailable();
+			return (scheduler != null) ? new HttpBreakerFilter(breakers, scheduler, observer)
+					: new HttpBreakerFilter(breakers, observer);
 		}
 
 		@Bean

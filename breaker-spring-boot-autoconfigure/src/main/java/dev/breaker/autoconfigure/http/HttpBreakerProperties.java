@@ -2,12 +2,14 @@ package dev.breaker.autoconfigure.http;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.core.Outcome;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Settings of the per-host breakers of Spring's HTTP clients.
@@ -43,6 +45,12 @@ public class HttpBreakerProperties {
 	 * 404: success. Outcomes: success, failure, timeout, ignored, throttled.
 	 */
 	private Map<Integer, Outcome> statusOutcomes = new LinkedHashMap<>();
+
+	/**
+	 * Retries of every host's requests; per host under breaker.http.instances.&lt;host&gt;.retry.
+	 */
+	@NestedConfigurationProperty
+	private HttpRetry retry = new HttpRetry();
 
 	/**
 	 * Per-host settings, keyed by host, or host:port off the scheme's default port, the way
@@ -91,6 +99,14 @@ public class HttpBreakerProperties {
 		this.statusOutcomes = statusOutcomes;
 	}
 
+	public HttpRetry getRetry() {
+		return this.retry;
+	}
+
+	public void setRetry(HttpRetry retry) {
+		this.retry = retry;
+	}
+
 	public Map<String, Host> getInstances() {
 		return this.instances;
 	}
@@ -111,12 +127,124 @@ public class HttpBreakerProperties {
 		 */
 		private Map<Integer, Outcome> statusOutcomes = new LinkedHashMap<>();
 
+		/**
+		 * Retries of this host's requests (over breaker.http.retry), and the retry budget of its
+		 * breaker.
+		 */
+		private HostRetry retry = new HostRetry();
+
 		public Map<Integer, Outcome> getStatusOutcomes() {
 			return this.statusOutcomes;
 		}
 
 		public void setStatusOutcomes(Map<Integer, Outcome> statusOutcomes) {
 			this.statusOutcomes = statusOutcomes;
+		}
+
+		@Override
+		public HostRetry getRetry() {
+			return this.retry;
+		}
+
+		public void setRetry(HostRetry retry) {
+			this.retry = retry;
+		}
+
+		@Override
+		public void setRetry(BreakerProperties.Retry retry) {
+			HostRetry host = new HostRetry();
+			host.setIntervals(retry.getIntervals());
+			host.setJitter(retry.getJitter());
+			host.setOn(retry.getOn());
+			host.setRecordEachAttempt(retry.getRecordEachAttempt());
+			host.setBudget(retry.getBudget());
+			this.retry = host;
+		}
+
+	}
+
+	/**
+	 * Retries of HTTP requests: idempotent methods only (GET, HEAD, OPTIONS, PUT, DELETE), POST and
+	 * PATCH only with an Idempotency-Key header or non-idempotent: true.
+	 */
+	public static class HttpRetry {
+
+		/**
+		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as intervals.
+		 * Empty for no retries. A longer Retry-After of a 429 or 503 (up to the breaker's
+		 * max-open-wait) is the pause instead.
+		 */
+		private List<Duration> intervals;
+
+		/**
+		 * Random spread of each pause as a fraction of it: a pause is drawn from [interval * (1 -
+		 * jitter), interval * (1 + jitter)]. In [0, 1].
+		 */
+		private Double jitter;
+
+		/**
+		 * What retries: outcomes (failure: connection errors and 5xx, timeout, throttled: 429 and
+		 * 503 with Retry-After) and HTTP statuses (e.g. 502, 503).
+		 */
+		private List<String> on;
+
+		/**
+		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key header
+		 * too.
+		 */
+		private Boolean nonIdempotent;
+
+		public List<Duration> getIntervals() {
+			return this.intervals;
+		}
+
+		public void setIntervals(List<Duration> intervals) {
+			this.intervals = intervals;
+		}
+
+		public Double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(Double jitter) {
+			this.jitter = jitter;
+		}
+
+		public List<String> getOn() {
+			return this.on;
+		}
+
+		public void setOn(List<String> on) {
+			this.on = on;
+		}
+
+		public Boolean getNonIdempotent() {
+			return this.nonIdempotent;
+		}
+
+		public void setNonIdempotent(Boolean nonIdempotent) {
+			this.nonIdempotent = nonIdempotent;
+		}
+
+	}
+
+	/**
+	 * One host's retries: what breaker.http.retry says, per host, and its breaker's retry budget.
+	 */
+	public static class HostRetry extends BreakerProperties.Retry {
+
+		/**
+		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key header
+		 * too.
+		 */
+		private Boolean nonIdempotent;
+
+		public Boolean getNonIdempotent() {
+			return this.nonIdempotent;
+		}
+
+		public void setNonIdempotent(Boolean nonIdempotent) {
+			this.nonIdempotent = nonIdempotent;
 		}
 
 	}

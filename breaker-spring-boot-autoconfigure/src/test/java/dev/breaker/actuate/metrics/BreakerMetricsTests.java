@@ -84,6 +84,18 @@ class BreakerMetricsTests {
 	}
 
 	@Test
+	void retryCountersFollowTheBudget() {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		for (int i = 0; i < 101; i++) {
+			payments.tryRetry(false);
+		}
+
+		assertThat(counter("breaker.retries", "payments", "result", "retried")).isEqualTo(100);
+		assertThat(counter("breaker.retries", "payments", "result", "budget_exhausted")).isEqualTo(1);
+	}
+
+	@Test
 	void countsEachTransitionByFromAndTo() throws Exception {
 		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
 		Breaker payments = this.breakers.breaker("payments");

@@ -17,6 +17,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.breaker.actuate.history.BreakerHistory;
+import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=breakers",
 				"management.endpoint.breakers.access=unrestricted", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
-				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.bulk.record-latency=false" })
+				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.bulk.record-latency=false",
+				"breaker.instances.busy.minimum-calls-ratio=0.5", "breaker.instances.busy.half-open.max-probes=auto" })
 @ExtendWith(OutputCaptureExtension.class)
 class BreakersEndpointTests {
 
@@ -179,6 +181,55 @@ class BreakersEndpointTests {
 
 		assertThat(this.actuator.get("breakers/nope/history").status()).isEqualTo(404);
 		assertThat(this.actuator.get("breakers/known/histories").status()).isEqualTo(404);
+	}
+
+	@Test
+	void showsTheRetryBudgetAndTheThresholdsThatFollowTraffic() {
+		Breaker busy = this.registry.breaker("busy");
+		// 400 calls a second of 250ms each for 11 seconds: 4000 a window, 100 in flight on average
+		for (int i = 0; i < 4400; i++) {
+			busy.release(busy.acquire(), Outcome.SUCCESS, Duration.ofMillis(250).toNanos());
+			this.ticker.advance(Duration.ofNanos(2_500_000));
+		}
+		busy.tryRetry(false);
+		busy.tryRetry(false);
+
+		JsonNode snapshot = this.actuator.get("breakers/busy").json();
+
+		JsonNode traffic = snapshot.get("traffic");
+		assertThat(traffic.get("tracked").asBoolean()).isTrue();
+		assertThat(traffic.get("peakCallsPerWindow").asLong()).isEqualTo(4000);
+		assertThat(traffic.get("minimumCalls").asInt()).isEqualTo(2000);
+		assertThat(traffic.get("peakConcurrentCalls").asDouble()).isEqualTo(100);
+		assertThat(traffic.get("maxProbes").asInt()).isEqualTo(10);
+		JsonNode budget = snapshot.get("retryBudget");
+		assertThat(budget.get("breaker").asString()).isEqualTo("busy");
+		long firstAttempts = budget.get("firstAttempts").asLong(); // the last 10s: 9 or 10 seconds of traffic
+		assertThat(firstAttempts).isBetween(3600L, 4000L);
+		assertThat(budget.get("allowed").asLong()).isEqualTo((long) Math.floor(0.2 * firstAttempts + 100));
+		assertThat(budget.get("retries").asLong()).isEqualTo(2);
+		assertThat(budget.get("remaining").asLong()).isEqualTo(budget.get("allowed").asLong() - 2);
+		assertThat(budget.get("ratio").asDouble()).isEqualTo(0.2);
+		assertThat(budget.get("minPerSecond").asDouble()).isEqualTo(10);
+		JsonNode config = snapshot.get("config");
+		assertThat(config.get("halfOpenMaxProbes").asString()).isEqualTo("auto");
+		assertThat(config.get("minimumCallsRatio").asDouble()).isEqualTo(0.5);
+		assertThat(config.get("retryBudgetRatio").asDouble()).isEqualTo(0.2);
+		assertThat(config.get("retryBudgetMinPerSecond").asDouble()).isEqualTo(10);
+	}
+
+	@Test
+	void aTenantShowsItsGroupsRetryBudgetAndABreakerWithoutTrafficThresholdsItsSettings() {
+		this.registry.breaker("suggestions", "user-7").tryRetry(false);
+
+		JsonNode snapshot = this.actuator.get("breakers/suggestions:user-7").json();
+
+		assertThat(snapshot.get("retryBudget").get("breaker").asString()).isEqualTo("suggestions");
+		assertThat(snapshot.get("retryBudget").get("retries").asLong()).isEqualTo(1);
+		assertThat(snapshot.get("traffic").get("tracked").asBoolean()).isFalse();
+		assertThat(snapshot.get("traffic").get("minimumCalls").asInt()).isEqualTo(20);
+		assertThat(snapshot.get("traffic").get("maxProbes").asInt()).isEqualTo(10);
+		assertThat(snapshot.get("config").get("halfOpenMaxProbes").asInt()).isEqualTo(10);
 	}
 
 	@Test

@@ -53,7 +53,7 @@ class PrometheusScrapeTests {
 			"breaker_failure_rate_threshold", "breaker_slow_call_rate_threshold", "breaker_open_wait_seconds",
 			"breaker_open_episode_seconds", "breaker_trips_total", "breaker_call_duration_seconds_bucket",
 			"breaker_call_duration_seconds_count", "breaker_call_duration_seconds_sum",
-			"breaker_slow_call_duration_seconds");
+			"breaker_slow_call_duration_seconds", "breaker_retries_total");
 
 	@Autowired
 	private BreakerRegistry registry;
@@ -135,6 +135,20 @@ class PrometheusScrapeTests {
 		assertThat(after.value("breaker_calls_total", "name", "orders", "outcome", "failure")).hasValue(3);
 		assertThat(after.value("breaker_failure_rate", "name", "orders")).hasValue(60);
 		assertThat(after.value("breaker_trips_total", "name", "orders")).hasValue(1);
+	}
+
+	@Test
+	void retriesAreCountedByWhetherTheBudgetAllowedThem() {
+		Breaker shipping = this.registry.breaker("shipping");
+		assertThat(scrape().value("breaker_retries_total", "name", "shipping", "result", "retried")).hasValue(0);
+		for (int i = 0; i < 103; i++) {
+			shipping.tryRetry(false); // quiet: the floor of 10 a second over 10s allows 100
+		}
+
+		Scrape after = scrape();
+		assertThat(after.value("breaker_retries_total", "name", "shipping", "result", "retried")).hasValue(100);
+		assertThat(after.value("breaker_retries_total", "name", "shipping", "result", "budget_exhausted"))
+			.hasValue(3);
 	}
 
 	@Test

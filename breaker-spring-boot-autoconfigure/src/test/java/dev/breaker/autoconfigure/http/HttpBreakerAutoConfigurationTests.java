@@ -265,6 +265,90 @@ class HttpBreakerAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void aRetryOnThatIsNeitherAStatusNorAnOutcomeStopsStartUp() {
+		for (String bad : new String[] { "700", "99", "success", "5xx" }) {
+			this.runner.withPropertyValues("breaker.http.retry.on=failure," + bad).run((context) -> {
+				assertThat(context).hasFailed();
+				InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
+						InvalidBreakerPropertyException.class);
+				assertThat(ex).hasMessage("Invalid value '" + bad + "' for property 'breaker.http.retry.on[1]'; "
+						+ "allowed: an HTTP status in 100..599, or failure, timeout or throttled");
+			});
+		}
+	}
+
+	@Test
+	void aBadHostRetrySettingStopsStartUpNamingTheHost() {
+		this.runner.withPropertyValues("breaker.http.instances[api.acme.com].retry.jitter=2").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class))
+				.hasMessage("Invalid value '2' for property 'breaker.http.instances.api.acme.com.retry.jitter'; "
+						+ "allowed: a fraction in [0, 1]");
+		});
+	}
+
+	@Test
+	void aNegativeOrHugeHttpRetryIntervalStopsStartUp() {
+		this.runner.withPropertyValues("breaker.http.retry.intervals=1s,-5ms").run((context) -> assertThat(
+				rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).property())
+			.isEqualTo("breaker.http.retry.intervals[1]"));
+		this.runner.withPropertyValues("breaker.http.retry.intervals=25h").run((context) -> assertThat(
+				rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).allowed())
+			.isEqualTo("a duration from 0 to 24h"));
+	}
+
+	@Test
+	void recordEachAttemptOnAHostStopsStartUp() {
+		this.runner.withPropertyValues("breaker.http.instances[api.acme.com].retry.record-each-attempt=false")
+			.run((context) -> {
+				InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
+						InvalidBreakerPropertyException.class);
+				assertThat(ex.property()).isEqualTo("breaker.http.instances.api.acme.com.retry.record-each-attempt");
+				assertThat(ex.allowed())
+					.isEqualTo("unset: every attempt of an HTTP request asks the breaker and is recorded");
+			});
+	}
+
+	@Test
+	void aBadHostRetryBudgetStopsStartUpNamingTheHost() {
+		this.runner.withPropertyValues("breaker.http.instances[api.acme.com].retry.budget.ratio=-1")
+			.run((context) -> assertThat(
+					rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).property())
+				.startsWith("breaker.http.instances.api.acme.com.retry.budget.ratio"));
+	}
+
+	@Test
+	void hostRetrySettingsBindOverTheSettingsOfEveryHost() {
+		this.runner.withPropertyValues("breaker.http.retry.intervals=100ms,200ms", "breaker.http.retry.on=503,timeout",
+				"breaker.http.instances[api.acme.com].retry.intervals=1s",
+				"breaker.http.instances[api.acme.com].retry.non-idempotent=true").run((context) -> {
+					HostBreakers breakers = context.getBean(HostBreakers.class);
+					BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+					dev.breaker.http.HttpRetryPolicy other = breakers
+						.retryPolicy(registry.breaker(HostBreakers.GROUP, "other.acme.com"));
+					assertThat(other.intervals()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
+					assertThat(other.statuses()).containsExactly(503);
+					assertThat(other.outcomes()).containsExactly(dev.breaker.core.Outcome.TIMEOUT);
+					assertThat(other.nonIdempotent()).isFalse();
+					assertThat(other.jitter()).isEqualTo(0.5);
+					dev.breaker.http.HttpRetryPolicy own = breakers
+						.retryPolicy(registry.breaker(HostBreakers.GROUP, "api.acme.com"));
+					assertThat(own.intervals()).containsExactly(Duration.ofSeconds(1));
+					assertThat(own.statuses()).containsExactly(503);
+					assertThat(own.nonIdempotent()).isTrue();
+				});
+	}
+
+	@Test
+	void httpRequestsDoNotRetryByDefault() {
+		this.runner.withPropertyValues("breaker.defaults.retry.intervals=100ms").run((context) -> {
+			HostBreakers breakers = context.getBean(HostBreakers.class);
+			assertThat(breakers.retryPolicy(context.getBean(BreakerRegistry.class).breaker(HostBreakers.GROUP, "a.b"))
+				.intervals()).isEmpty();
+		});
+	}
+
 	private static <T extends Throwable> T rootCause(Throwable failure, Class<T> type) {
 		for (Throwable current = failure; current != null; current = current.getCause()) {
 			if (type.isInstance(current)) {
