@@ -69,7 +69,8 @@ class UnknownPropertiesTests {
 					The keys under 'breaker.instances.payments' are: bucket, consecutive-failures, \
 					failure-rate-threshold, half-open.failures-to-reopen, half-open.max-probes, half-open.max-wait, \
 					half-open.successes-to-close, health-when-open, ignore-exceptions, max-open-wait, minimum-calls, \
-					open-wait, open-wait-jitter, open-wait-multiplier, record-exceptions, record-latency, retry.intervals, retry.jitter, \
+					minimum-calls-ratio, open-wait, open-wait-jitter, open-wait-multiplier, record-exceptions, \
+					record-latency, retry.budget.min-per-second, retry.budget.ratio, retry.intervals, retry.jitter, \
 					retry.on, retry.record-each-attempt, slow-call-duration, slow-call-rate-threshold, stall-calls, \
 					tenants.idle-expiry, tenants.max, tenants.max-key-length, tenants.min-failing, timeout, \
 					timeout-weight, track-in-flight, window.""");

@@ -283,7 +283,7 @@ class HttpBreakerAutoConfigurationTests {
 		this.runner.withPropertyValues("breaker.http.instances[api.acme.com].retry.jitter=2").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class))
-				.hasMessage("Invalid value '2' for property 'breaker.http.instances.api.acme.com.retry.jitter'; "
+				.hasMessage("Invalid value '2' for property 'breaker.http.instances[api.acme.com].retry.jitter'; "
 						+ "allowed: a fraction in [0, 1]");
 		});
 	}
@@ -304,7 +304,7 @@ class HttpBreakerAutoConfigurationTests {
 			.run((context) -> {
 				InvalidBreakerPropertyException ex = rootCause(context.getStartupFailure(),
 						InvalidBreakerPropertyException.class);
-				assertThat(ex.property()).isEqualTo("breaker.http.instances.api.acme.com.retry.record-each-attempt");
+				assertThat(ex.property()).isEqualTo("breaker.http.instances[api.acme.com].retry.record-each-attempt");
 				assertThat(ex.allowed())
 					.isEqualTo("unset: every attempt of an HTTP request asks the breaker and is recorded");
 			});
@@ -315,7 +315,7 @@ class HttpBreakerAutoConfigurationTests {
 		this.runner.withPropertyValues("breaker.http.instances[api.acme.com].retry.budget.ratio=-1")
 			.run((context) -> assertThat(
 					rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).property())
-				.startsWith("breaker.http.instances.api.acme.com.retry.budget.ratio"));
+				.startsWith("breaker.http.instances[api.acme.com].retry.budget.ratio"));
 	}
 
 	@Test
