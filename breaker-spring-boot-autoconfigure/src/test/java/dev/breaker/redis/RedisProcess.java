@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code redis-server} process (Debian's 7.x, or the binary named by {@code -Dbreaker.test.redis-server}) on a
+ * A real {@code redis-server} process (Debian's 7.x on the PATH, or the binary named by {@code -Dbreaker.test.redis-server}) on a
  * loopback port, as a plain server, a Cluster node or a Sentinel: what production runs, started by the test.
  *
  * <p>The server runs under a small shell that kills it ({@code SIGKILL}) as soon as its standard input closes, so it
@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RedisProcess implements AutoCloseable {
 
-    private static final String BINARY = System.getProperty("breaker.test.redis-server", "/usr/bin/redis-server");
+    private static final String BINARY = binary();
 
     private final Path dir;
     private final int port;
@@ -137,9 +137,9 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     private synchronized void launch() {
-        if (!Files.isExecutable(Path.of(BINARY))) {
-            throw new IllegalStateException("the topology tests need Debian's redis-server 7 at " + BINARY
-                    + " (apt-get install redis-server; .ci/run installs it), or -Dbreaker.test.redis-server=<path>");
+        if (BINARY == null) {
+            throw new IllegalStateException("the topology tests need redis-server 7 or later on the PATH (Debian: apt-get install "
+                    + "redis-server; .ci/run installs it), or -Dbreaker.test.redis-server=<path>");
         }
         List<String> command = new ArrayList<>(List.of("sh", "-c",
                 "\"$0\" \"$1\" $2 & pid=$!; echo $pid; read ignored; exec 2>/dev/null; kill -9 $pid; wait $pid", BINARY, conf().toString(),
@@ -210,6 +210,40 @@ public final class RedisProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** {@code -Dbreaker.test.redis-server}, else the first redis-server on the PATH; it must be Redis 7 or later. */
+    private static String binary() {
+        String configured = System.getProperty("breaker.test.redis-server");
+        List<Path> candidates = new ArrayList<>();
+        if (configured != null) {
+            candidates.add(Path.of(configured));
+        } else {
+            for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+                candidates.add(Path.of(dir, "redis-server"));
+            }
+        }
+        for (Path candidate : candidates) {
+            if (Files.isExecutable(candidate)) {
+                try {
+                    Process version = new ProcessBuilder(candidate.toString(), "--version").redirectErrorStream(true).start();
+                    String out = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    version.waitFor(10, TimeUnit.SECONDS);
+                    int at = out.indexOf("v=");
+                    int major = at < 0 ? 0 : Integer.parseInt(out.substring(at + 2, out.indexOf('.', at)));
+                    if (major < 7) {
+                        throw new IllegalStateException(candidate + " is Redis " + out.trim() + "; the topology tests need 7 or later");
+                    }
+                    return candidate.toString();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return null;
     }
 
     /** A free loopback port (and, for Cluster nodes, another for the cluster bus). */
