@@ -102,15 +102,23 @@ public final class RedisClusterSet implements AutoCloseable {
     private Node node(String name, String... nodeConfig) {
         int bus = RedisProcess.freePort();
         List<String> config = new ArrayList<>(List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
-                "cluster-node-timeout 1000", "cluster-port " + bus, "cluster-replica-validity-factor 0"));
+                "cluster-node-timeout 1000", "cluster-port " + bus, "cluster-replica-validity-factor 0",
+                "repl-diskless-sync-delay 0")); // a replica syncs at once, not after the default 5 s
         config.addAll(List.of(nodeConfig));
         RedisProcess process = RedisProcess.server(dir.resolve(name), config.toArray(String[]::new));
         return new Node(process, bus, admin(process.port()).clusterMyId());
     }
 
-    /** {@code host:port,…} of every primary, for {@code spring.data.redis.cluster.nodes}. */
+    /** {@code host:port,…} of every node that runs, for {@code spring.data.redis.cluster.nodes}. */
     public String nodes() {
-        return primaries.stream().map(n -> n.process().address()).collect(Collectors.joining(","));
+        return all().stream().filter(n -> n.process().running()).map(n -> n.process().address()).collect(Collectors.joining(","));
+    }
+
+    /** An admin connection to the primary that serves {@code key}'s slot now. */
+    public RedisCommands<String, String> adminOf(String key) {
+        Node asked = all().stream().filter(n -> n.process().running()).findFirst().orElseThrow();
+        String owner = ownerOf(SlotHash.getSlot(key), asked);
+        return admin(all().stream().filter(n -> n.id().equals(owner)).findFirst().orElseThrow().port());
     }
 
     public List<Node> primaries() {
@@ -123,7 +131,10 @@ public final class RedisClusterSet implements AutoCloseable {
         return all;
     }
 
-    /** The index (in {@link #primaries()}) of the primary that served {@code key}'s slot when the cluster was built. */
+    /**
+     * The index (in {@link #primaries()}) of the primary that served {@code key}'s slot when the cluster was built
+     * (after a failover, its replica serves that slot range).
+     */
     public int primaryIndexOf(String key) {
         return SlotHash.getSlot(key) * primaries.size() / SlotHash.SLOT_COUNT;
     }
@@ -154,7 +165,8 @@ public final class RedisClusterSet implements AutoCloseable {
     /** Crashes the primary of {@code key}'s slot now (SIGKILL); returns it. */
     public Node killPrimaryOf(String key) {
         int slot = SlotHash.getSlot(key);
-        String owner = ownerOf(slot, replicas.isEmpty() ? primaries.get(0) : replicas.get(0));
+        Node asked = all().stream().filter(n -> n.process().running()).findFirst().orElseThrow();
+        String owner = ownerOf(slot, asked);
         Node primary = all().stream().filter(n -> n.id().equals(owner)).findFirst().orElseThrow();
         StatefulRedisConnection<String, String> admin = admins.remove(primary.port());
         if (admin != null) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,14 +26,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fleet mode on a real three-primary Redis Cluster ({@code spring.data.redis.cluster.nodes}), reached as the README's
- * ACL user: every script's keys in one slot, announcements reaching every replica whichever node it listens on, the
- * reconnect read finding open circuits on every primary, the fleet window batching per slot. The cluster is started
- * once for the class; each test has breakers of its own.
+ * Fleet mode on a real Redis Cluster of three primaries with a replica each ({@code spring.data.redis.cluster.nodes}),
+ * reached as the README's ACL user: every script's keys in one slot, announcements reaching every replica whichever
+ * node it listens on, the reconnect read finding open circuits on every primary, the fleet window batching per slot,
+ * and a primary killed under load. The cluster is started once for the class; each test has breakers of its own, and
+ * finds its nodes by slot, so the tests pass in any order, before or after the failover.
  */
 class FleetClusterTest {
 
     private static final FleetKeys KEYS = new FleetKeys("breaker:");
+    /** A call that waited on Redis would have waited for the command timeout, at least. */
+    private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(2);
 
     private static RedisClusterSet cluster;
 
@@ -40,7 +44,7 @@ class FleetClusterTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = RedisClusterSet.start(3, 0, "user checkout " + FleetAcl.RULES);
+        cluster = RedisClusterSet.start(3, 1, "user checkout " + FleetAcl.RULES);
     }
 
     @AfterAll
@@ -90,9 +94,7 @@ class FleetClusterTest {
         names.forEach(n -> failTimes(a.breaker(n), 3));
         String overridden = onePerPrimary("overridden").get(2);
         a.sync().override(a.breaker(overridden), State.FORCED_OPEN, true);
-        await().atMost(Duration.ofSeconds(3)).until(() -> names.stream()
-                .allMatch(n -> cluster.admin(cluster.primaries().get(cluster.primaryIndexOf(KEYS.state(n))).port())
-                        .exists(KEYS.state(n)) == 1));
+        await().atMost(Duration.ofSeconds(3)).until(() -> names.stream().allMatch(n -> cluster.adminOf(KEYS.state(n)).exists(KEYS.state(n)) == 1));
 
         Replica late = replica("late");
 
@@ -119,6 +121,65 @@ class FleetClusterTest {
         assertThat(fleet).allSatisfy(r -> assertThat(r.status().errors()).as("commands that failed").isZero());
     }
 
+    @Test
+    void aKilledPrimaryCostsNoCallAndSharingResumesWithinTenSecondsOfThePromotion() throws Exception {
+        String timeout = "breaker.shared.redis.timeout=" + REDIS_TIMEOUT.toMillis() + "ms";
+        Replica a = replica("a", timeout);
+        Replica b = replica("b", timeout);
+        Replica c = replica("c", timeout);
+        List<Replica> fleet = List.of(a, b, c);
+        String before = onPrimary(0, "before", 0);
+        c.breaker(before);
+        failTimes(a.breaker(before), 3);
+        failTimes(b.breaker(before), 3);
+        await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(before).state() == State.OPEN);
+        long resumedAt;
+        long promotedAt;
+        Instant killedInstant;
+        try (GuardedLoad load = new GuardedLoad(fleet, "checkout")) {
+            long callsBefore = load.calls();
+            long killedAt = System.nanoTime();
+            killedInstant = Instant.now();
+            RedisClusterSet.Node killed = cluster.killPrimaryOf(KEYS.state(before));
+            promotedAt = cluster.awaitPromotion(KEYS.state(before), killed, Duration.ofSeconds(30));
+
+            // the breakers of the slots that moved to the promoted replica
+            resumedAt = FleetSentinelTest.firstTripThatReachesTheThird(a, b, c, promotedAt, round -> onPrimary(0, "after", round));
+            assertThat(resumedAt).as("a trip reached the third replica within 10 s of the promotion").isPositive();
+            System.out.printf("Cluster failover: primary killed -> replica promoted %d ms, promoted -> a trip on two replicas "
+                    + "had opened the third %d ms%n", (promotedAt - killedAt) / 1_000_000, (resumedAt - promotedAt) / 1_000_000);
+            await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.status().up()));
+            load.close();
+
+            assertThat(load.calls()).isGreaterThan(callsBefore);
+            assertThat(load.failed()).as("guarded calls that failed").isEmpty();
+            assertThat(load.slowest()).as("the slowest guarded call").isLessThan(REDIS_TIMEOUT.dividedBy(2));
+            assertThat(load.sawDown()).as("the store status showed the outage").isTrue();
+        }
+        assertThat(Duration.ofNanos(resumedAt - promotedAt)).isLessThan(Duration.ofSeconds(10));
+        assertThat(fleet).allSatisfy(r -> {
+            assertThat(r.status().up()).isTrue();
+            assertThat(r.status().errors()).isPositive();
+            assertThat(r.status().lastSync()).as("the fleet's state read again since the primary died").isAfter(killedInstant);
+        });
+        // a breaker on another primary shares as before
+        String elsewhere = onPrimary(1, "elsewhere", 0);
+        c.breaker(elsewhere);
+        failTimes(a.breaker(elsewhere), 3);
+        failTimes(b.breaker(elsewhere), 3);
+        await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(elsewhere).state() == State.OPEN);
+    }
+
+    /** The {@code nth} breaker name (with that prefix) whose keys lived on primary {@code index} when the cluster was built. */
+    private String onPrimary(int index, String prefix, int nth) {
+        for (int i = 0, seen = 0;; i++) {
+            String name = prefix + "-" + i;
+            if (cluster.primaryIndexOf(KEYS.state(name)) == index && seen++ == nth) {
+                return name;
+            }
+        }
+    }
+
     /** Breaker names whose keys live on primary 0, 1 and 2, in that order. */
     static List<String> onePerPrimary(String prefix) {
         String[] found = new String[cluster.primaries().size()];
@@ -137,6 +198,9 @@ class FleetClusterTest {
     private List<List<String>> listenOnEveryNode() {
         List<List<String>> heard = new ArrayList<>();
         for (RedisClusterSet.Node node : cluster.all()) {
+            if (!node.process().running()) {
+                continue;
+            }
             List<String> messages = new CopyOnWriteArrayList<>();
             RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", node.port()));
             StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub();
@@ -169,9 +233,13 @@ class FleetClusterTest {
     }
 
     private Replica replica(String id, BreakerConfig config, String... properties) {
-        List<String> all = new ArrayList<>(List.of("spring.data.redis.cluster.nodes=" + cluster.primaries().get(0).process().address(),
+        return replica(id, config, List.of(properties));
+    }
+
+    private Replica replica(String id, BreakerConfig config, List<String> properties) {
+        List<String> all = new ArrayList<>(List.of("spring.data.redis.cluster.nodes=" + cluster.nodes(),
                 "spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD));
-        all.addAll(List.of(properties));
+        all.addAll(properties);
         Replica replica = Replica.start(id, config, all.toArray(String[]::new));
         replicas.add(replica);
         return replica;
