@@ -90,10 +90,11 @@ class FleetSentinelTest {
 
             resumedAt = firstTripThatReachesTheThird(a, b, c, promotedAt, round -> "after-failover-" + round);
             assertThat(resumedAt).as("a trip reached the third replica within 10 s of the promotion").isPositive();
-            System.out.printf("Sentinel failover: primary killed -> replica promoted %d ms, promoted -> a trip on two replicas "
-                    + "had opened the third %d ms%n", (promotedAt - killedAt) / 1_000_000, (resumedAt - promotedAt) / 1_000_000);
-            await().atMost(Duration.ofSeconds(2)).until(() -> fleet.stream().allMatch(r -> r.status().up()));
             load.close();
+            System.out.printf("Sentinel failover: primary killed -> replica promoted %d ms, promoted -> a trip on two replicas "
+                    + "had opened the third %d ms; %d guarded calls, %d failed, the slowest %.2f ms%n", (promotedAt - killedAt) / 1_000_000,
+                    (resumedAt - promotedAt) / 1_000_000, load.calls(), load.failed().size(), load.slowest().toNanos() / 1e6);
+            await().atMost(Duration.ofSeconds(2)).until(() -> fleet.stream().allMatch(r -> r.status().up()));
 
             assertThat(load.calls()).isGreaterThan(callsBefore);
             assertThat(load.failed()).as("guarded calls that failed").isEmpty();
