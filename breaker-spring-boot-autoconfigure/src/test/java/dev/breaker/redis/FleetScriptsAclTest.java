@@ -2,6 +2,9 @@ package dev.breaker.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
@@ -11,7 +14,10 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-/** The README's ACL allows every command a fleet script calls (a script's commands are checked against the ACL too). */
+/**
+ * The README's production ACL allows every command a fleet script calls (a script's commands are checked against the
+ * ACL too), and the README shows the very rules the tests run with.
+ */
 class FleetScriptsAclTest {
 
     private static final Pattern CALL = Pattern.compile("redis\\.call\\('([A-Z]+)'");
@@ -29,5 +35,12 @@ class FleetScriptsAclTest {
                 .map(rule -> rule.substring(1)).collect(Collectors.toSet());
 
         assertThat(called).contains("publish", "hset", "pexpire").allSatisfy(command -> assertThat(allowed).contains(command));
+    }
+
+    @Test
+    void theReadmeShowsTheRulesWordForWord() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+
+        assertThat(readme).contains("ACL SETUSER checkout " + FleetAcl.RULES);
     }
 }
