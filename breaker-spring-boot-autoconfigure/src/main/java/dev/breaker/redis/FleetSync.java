@@ -56,7 +56,13 @@ public final class FleetSync implements AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private volatile boolean closed;
 
+    /** A replica of a fleet sharing through one Redis server, or the primary Sentinel names when {@code uri} lists Sentinels. */
     public FleetSync(BreakerRegistry registry, SharedStoreStatus status, RedisURI uri, FleetSettings settings) {
+        this(registry, status, FleetRedis.of(uri), settings);
+    }
+
+    /** A replica of a fleet sharing through {@code redis}: one server, a Sentinel-managed primary, or a Cluster. */
+    public FleetSync(BreakerRegistry registry, SharedStoreStatus status, FleetRedis redis, FleetSettings settings) {
         this.registry = registry;
         this.status = status;
         this.settings = settings;
@@ -70,7 +76,7 @@ public final class FleetSync implements AutoCloseable {
         this.executor = sync;
         RedisClock clock = new RedisClock();
         this.trust = new Trust(MessageSigner.of(settings.signingKey()), clock, status);
-        this.store = new RedisBreakerStore(uri, new FleetKeys(settings.keyPrefix()), settings.channel(), settings.timeout(),
+        this.store = new RedisBreakerStore(redis, new FleetKeys(settings.keyPrefix()), settings.channel(), settings.timeout(),
                 settings.reconnectInterval(), status, clock, executor, new RedisBreakerStore.Listener() {
                     @Override
                     public void onMessage(String text) {

@@ -2,6 +2,7 @@ package dev.breaker.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,8 +28,9 @@ import dev.breaker.core.Totals;
  * delay: a replica's calls reach the fleet window up to one flush interval late. Each replica writes only its own
  * field per bucket ({@code <bucket>:<replica>}, absolute counts, signed when signing is on), so a write is
  * idempotent and one replica cannot alter another's counts. Buckets are numbered by Redis's clock as this replica
- * estimates it ({@link RedisClock}): a count that lands in a neighbouring bucket still counts in the window. Top-level
- * breakers only (tenant children would multiply the keys).
+ * estimates it ({@link RedisClock}): a count that lands in a neighbouring bucket still counts in the window (in a
+ * Cluster, the primaries' clocks must agree to within a bucket, as NTP keeps them). Top-level breakers only (tenant
+ * children would multiply the keys).
  */
 public final class FleetWindow implements AutoCloseable {
 
@@ -75,14 +77,17 @@ public final class FleetWindow implements AutoCloseable {
         task = sync.executor().scheduleWithFixedDelay(() -> sync.submit(this::flush), millis, millis, TimeUnit.MILLISECONDS);
     }
 
-    /** One flush: all breakers in batches of one script each (a single round trip per batch). */
+    /**
+     * One flush: all breakers in batches of one script each (a single round trip per batch). In a Cluster a script may
+     * only touch one hash slot, so a batch holds breakers of one slot (each breaker's keys share its slot).
+     */
     void flush() {
         long redisNow = trust.clock().now();
         if (redisNow < 0) {
             return; // Redis's clock is not known yet: nothing can be placed in a bucket
         }
-        List<Breaker> batch = new ArrayList<>(BATCH);
-        List<String> args = new ArrayList<>(BATCH * 4);
+        Map<Integer, Batch> batches = new HashMap<>();
+        boolean cluster = store.cluster();
         for (Breaker breaker : registry.breakers()) {
             Counted c = counted.computeIfAbsent(breaker.name(), n -> new Counted(counts(breaker.totals())));
             BreakerConfig config = breaker.config();
@@ -103,16 +108,27 @@ public final class FleetWindow implements AutoCloseable {
                 field = bucket + ":" + sync.replicaId();
                 value = trust.windowCounts(breaker.name(), field, own[0], own[1], own[2]);
             }
-            batch.add(breaker);
-            args.addAll(List.of(Long.toString(bucketMillis), Long.toString(buckets), field, value));
-            if (batch.size() == BATCH) {
-                send(batch, args);
-                batch = new ArrayList<>(BATCH);
-                args = new ArrayList<>(BATCH * 4);
+            String key = store.keys().window(breaker.name());
+            int group = cluster ? RedisBreakerStore.slot(key) : 0;
+            Batch batch = batches.computeIfAbsent(group, slot -> new Batch());
+            batch.add(breaker, key, Long.toString(bucketMillis), Long.toString(buckets), field, value);
+            if (batch.breakers.size() == BATCH) {
+                send(batches.remove(group));
             }
         }
-        if (!batch.isEmpty()) {
-            send(batch, args);
+        batches.values().forEach(this::send);
+    }
+
+    /** Breakers whose window keys go to Redis in one script, with the script's keys and arguments. */
+    private static final class Batch {
+        final List<Breaker> breakers = new ArrayList<>();
+        final List<String> keys = new ArrayList<>();
+        final List<String> args = new ArrayList<>();
+
+        void add(Breaker breaker, String key, String... breakerArgs) {
+            breakers.add(breaker);
+            keys.add(key);
+            args.addAll(List.of(breakerArgs));
         }
     }
 
@@ -120,12 +136,9 @@ public final class FleetWindow implements AutoCloseable {
         return new long[] {totals.calls(Outcome.SUCCESS), totals.calls(Outcome.FAILURE), totals.calls(Outcome.TIMEOUT)};
     }
 
-    private void send(List<Breaker> breakers, List<String> args) {
-        String[] keys = new String[breakers.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = store.keys().window(breakers.get(i).name());
-        }
-        store.window(keys, args.toArray(String[]::new)).whenComplete((rows, error) -> {
+    private void send(Batch batch) {
+        List<Breaker> breakers = batch.breakers;
+        store.window(batch.keys.toArray(String[]::new), batch.args.toArray(String[]::new)).whenComplete((rows, error) -> {
             if (error != null) {
                 return; // these counts reach the fleet window with the next flush; the local window counted them
             }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import io.lettuce.core.ScanCursor;
 
 /**
  * After a (re)connect, or when Redis answers again after a hang: reads every circuit the fleet holds open and every
@@ -16,7 +17,8 @@ import dev.breaker.core.State;
  * because it restarted empty). Runs on the sync thread.
  *
  * <p>The read is a cursor-based SCAN, one page of a couple of hundred keys at a time, each open circuit or override
- * read with a tiny script of its own: Redis is never held up, however many keys it holds. A key under the fleet's
+ * read with a tiny script of its own: Redis is never held up, however many keys it holds. In a Cluster the SCAN walks
+ * every primary in turn (each open circuit lives on the primary of its slot). A key under the fleet's
  * prefix that this version cannot read is skipped and named once at WARN (escaped), never retried in a loop.
  */
 final class Reconciler {
@@ -52,7 +54,7 @@ final class Reconciler {
             if (forgot) {
                 sync.entries().all().forEach(FleetEntry::forget);
             }
-            page("0", new Pass(forgot, sync.sequence()));
+            page(ScanCursor.INITIAL, new Pass(forgot, sync.sequence()));
         }));
     }
 
@@ -68,7 +70,7 @@ final class Reconciler {
         }
     }
 
-    private void page(String cursor, Pass pass) {
+    private void page(ScanCursor cursor, Pass pass) {
         long sent = sync.sequence();
         sync.store().scan(cursor).thenCompose(page -> {
             List<CompletableFuture<Void>> reads = new ArrayList<>();
@@ -85,7 +87,7 @@ final class Reconciler {
             } else if (page.finished()) {
                 finish(pass);
             } else {
-                page(page.cursor(), pass);
+                page(page.next(), pass);
             }
         }));
     }

@@ -12,11 +12,11 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import dev.breaker.core.State;
 import io.lettuce.core.KeyScanArgs;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * The Redis side of fleet mode: the fleet's operations, each one of the Lua scripts of {@link FleetScripts} on the
@@ -59,8 +59,11 @@ public final class RedisBreakerStore implements AutoCloseable {
     record ClaimReply(int grant, Map<String, String> others, boolean wanted) {
     }
 
-    /** One SCAN step: the keys it found and where to go on (finished when the cursor is back at 0). */
-    record ScanPage(List<String> keys, String cursor, boolean finished) {
+    /**
+     * One SCAN step: the keys it found and where to go on ({@code next}; finished when the cursor is back at 0). In a
+     * Cluster the cursor also says which primary comes next: pass {@code next} on, not the cursor's text.
+     */
+    record ScanPage(List<String> keys, String cursor, boolean finished, ScanCursor next) {
     }
 
     /** A value in a fleet hash this version cannot read. */
@@ -87,9 +90,19 @@ public final class RedisBreakerStore implements AutoCloseable {
      */
     public RedisBreakerStore(RedisURI uri, FleetKeys keys, String channel, Duration timeout, Duration reconnectInterval,
             SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor, Listener listener) {
+        this(FleetRedis.of(uri), keys, channel, timeout, reconnectInterval, status, clock, executor, listener);
+    }
+
+    /**
+     * @param redis the server, Sentinel set-up or Cluster
+     * @param executor runs the (re)connect attempts and the ping; the store never blocks it for longer than one
+     *     connect timeout (a few, to discover a Cluster)
+     */
+    public RedisBreakerStore(FleetRedis redis, FleetKeys keys, String channel, Duration timeout, Duration reconnectInterval,
+            SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor, Listener listener) {
         this.keys = Objects.requireNonNull(keys, "keys");
         this.channel = Objects.requireNonNull(channel, "channel");
-        this.connection = new StoreConnection(uri, channel, timeout, reconnectInterval, status, clock, executor, listener);
+        this.connection = new StoreConnection(redis, channel, timeout, reconnectInterval, status, clock, executor, listener);
     }
 
     /** Connects in the background, retrying every reconnect interval until Redis answers; returns at once. */
@@ -166,22 +179,25 @@ public final class RedisBreakerStore implements AutoCloseable {
 
     /** Gives this replica's probe slots of an episode back (it has no traffic to probe with). */
     CompletableFuture<Long> release(String breaker, String episode, String replica) {
-        StatefulRedisConnection<String, String> commands = connection.commands();
+        RedisClusterAsyncCommands<String, String> commands = connection.commands();
         if (commands == null) {
             return connection.notConnected();
         }
-        return connection.observed(commands.async().hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
+        return connection.observed(commands.hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
     }
 
-    /** One step of the reconnect read: at most a couple of hundred keys examined, so Redis is never held up. */
+    /** One step of the reconnect read on a single server (the cursor's text is enough there). */
     CompletableFuture<ScanPage> scan(String cursor) {
-        StatefulRedisConnection<String, String> commands = connection.commands();
-        if (commands == null) {
-            return connection.notConnected();
-        }
+        return scan("0".equals(cursor) ? ScanCursor.INITIAL : ScanCursor.of(cursor));
+    }
+
+    /**
+     * One step of the reconnect read: at most a couple of hundred keys examined, so Redis is never held up. In a
+     * Cluster the steps walk every primary in turn, so the read finds the open circuits of every slot.
+     */
+    CompletableFuture<ScanPage> scan(ScanCursor cursor) {
         KeyScanArgs args = KeyScanArgs.Builder.matches(keys.scanPattern()).limit(SCAN_COUNT).type("hash");
-        CompletableFuture<KeyScanCursor<String>> page = commands.async().scan(ScanCursor.of(cursor), args).toCompletableFuture();
-        return connection.observed(page).thenApply(c -> new ScanPage(c.getKeys(), c.getCursor(), c.isFinished()));
+        return connection.scan(cursor, args).thenApply(c -> new ScanPage(c.getKeys(), c.getCursor(), c.isFinished(), c));
     }
 
     /** The open circuit stored under a state key (circuit {@code null} when the hash holds none). */
@@ -225,20 +241,22 @@ public final class RedisBreakerStore implements AutoCloseable {
         return connection.run(FleetScripts.WINDOW, ScriptOutputType.MULTI, windowKeys, args);
     }
 
-    /** The server's run id: it changes when Redis restarts (and, without persistence, forgets every key). */
+    /**
+     * The server's run id (every primary's in a Cluster): it changes when Redis restarts (and, without persistence,
+     * forgets every key), and when a replica is promoted (which may lack its primary's last writes).
+     */
     CompletableFuture<String> serverRunId() {
-        StatefulRedisConnection<String, String> commands = connection.commands();
-        if (commands == null) {
-            return connection.notConnected();
-        }
-        return connection.observed(commands.async().info("server").toCompletableFuture()).thenApply(info -> {
-            for (String line : info.split("\r?\n")) {
-                if (line.startsWith("run_id:")) {
-                    return line.substring("run_id:".length()).trim();
-                }
-            }
-            return "";
-        });
+        return connection.serverId();
+    }
+
+    /** Whether the keys of different breakers may live on different servers (a Cluster). */
+    boolean cluster() {
+        return connection.cluster();
+    }
+
+    /** The hash slot of a key: a script's keys must share one in a Cluster. */
+    static int slot(String key) {
+        return SlotHash.getSlot(key);
     }
 
     /** Whether a command failed because a fleet hash held something this version cannot read. */

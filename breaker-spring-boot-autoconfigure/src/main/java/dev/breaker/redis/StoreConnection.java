@@ -12,18 +12,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import dev.breaker.redis.FleetScripts.Script;
-import io.lettuce.core.ClientOptions;
+import dev.breaker.redis.StoreClient.Commands;
+import io.lettuce.core.KeyScanArgs;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -34,16 +32,19 @@ import io.lettuce.core.resource.Delay;
  * a cheap periodic {@code TIME} makes {@link SharedStoreStatus} true within twice the reconnect interval, also while
  * Redis hangs with its connections open, and keeps {@link RedisClock} current. A command that times out, or a lost
  * connection, marks the store down; an error reply (Redis answered) is counted but leaves it up. Whenever Redis
- * answers again after it did not, the listener hears of it, so the fleet's state is read again.
+ * answers again after it did not, the listener hears of it, so the fleet's state is read again. The topology (one
+ * server, Sentinel, a Cluster) is {@link StoreClient}'s business: behind Sentinel a reconnect finds the promoted
+ * replica, in a Cluster the ping asks every primary.
  */
 final class StoreConnection implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(StoreConnection.class.getName());
 
-    private final RedisClient client;
+    private final StoreClient client;
     private final ClientResources resources;
     private final String channel;
     private final Duration reconnectInterval;
+    private final long timeoutMillis;
     private final long pingMillis;
     private final long pingTimeoutMillis;
     private final SharedStoreStatus status;
@@ -51,15 +52,16 @@ final class StoreConnection implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final RedisBreakerStore.Listener listener;
 
-    private volatile StatefulRedisConnection<String, String> commands;
+    private volatile Commands commands;
     private volatile StatefulRedisPubSubConnection<String, String> subscription;
     private volatile boolean closed;
 
-    StoreConnection(RedisURI uri, String channel, Duration timeout, Duration reconnectInterval, SharedStoreStatus status,
+    StoreConnection(FleetRedis redis, String channel, Duration timeout, Duration reconnectInterval, SharedStoreStatus status,
             RedisClock clock, ScheduledExecutorService executor, RedisBreakerStore.Listener listener) {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.reconnectInterval = reconnectInterval;
         // status is true within twice the reconnect interval: a ping every half interval, failing within half of it
+        this.timeoutMillis = timeout.toMillis();
         this.pingMillis = Math.max(20, reconnectInterval.toMillis() / 2);
         this.pingTimeoutMillis = Math.max(10, Math.min(timeout.toMillis(), reconnectInterval.toMillis() / 2));
         this.status = status;
@@ -71,19 +73,18 @@ final class StoreConnection implements AutoCloseable {
                 .computationThreadPoolSize(2)
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(20), reconnectInterval, 2, TimeUnit.MILLISECONDS))
                 .build();
-        this.client = RedisClient.create(resources, uri);
-        this.client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                .build());
+        this.client = StoreClient.of(redis, resources, timeout, reconnectInterval);
         this.client.addListener(new RedisConnectionStateListener() {
             @Override
             public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
                 // the first connect is reported by connect() itself; this is a reconnect
-                if (connection == commands) {
-                    reachable();
+                Commands current = commands;
+                if (current != null && connection == current.connection()) {
+                    if (client.cluster()) {
+                        executor.execute(StoreConnection.this::ping); // one node is back: up only when every primary answers
+                    } else {
+                        reachable();
+                    }
                 } else if (connection == subscription) {
                     listener.onReachable(); // resubscribed: messages sent meanwhile were missed
                 }
@@ -91,7 +92,8 @@ final class StoreConnection implements AutoCloseable {
 
             @Override
             public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-                if (connection == commands && !closed) {
+                Commands current = commands;
+                if (current != null && connection == current.connection() && !closed) {
                     status.markDown(null);
                 }
             }
@@ -106,8 +108,8 @@ final class StoreConnection implements AutoCloseable {
 
     /** True once connected (Lettuce then reconnects on its own after an outage). */
     public boolean connected() {
-        StatefulRedisConnection<String, String> connection = commands;
-        return connection != null && connection.isOpen();
+        Commands connection = commands;
+        return connection != null && connection.connection().isOpen();
     }
 
     private void connect() {
@@ -115,15 +117,13 @@ final class StoreConnection implements AutoCloseable {
             return;
         }
         StatefulRedisPubSubConnection<String, String> pubSub = null;
+        Commands connection = null;
         try {
-            StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
-            for (Script script : FleetScripts.ALL) {
-                connection.sync().scriptLoad(script.body()); // so that the first trip does not wait for a NOSCRIPT
-            }
+            connection = client.connect();
             long sent = System.nanoTime();
-            List<String> time = connection.sync().time();
+            List<String> time = client.time(connection).get(timeoutMillis, TimeUnit.MILLISECONDS);
             clock.sample(redisMillis(time), sent, System.nanoTime());
-            pubSub = client.connectPubSub(StringCodec.UTF8);
+            pubSub = client.connectPubSub();
             pubSub.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String from, String text) {
@@ -134,11 +134,17 @@ final class StoreConnection implements AutoCloseable {
             subscription = pubSub;
             commands = connection;
             reachable();
-        } catch (RuntimeException unreachable) {
+        } catch (Exception unreachable) {
+            if (unreachable instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             if (pubSub != null) {
                 pubSub.closeAsync();
             }
-            status.markDown(unreachable);
+            if (connection != null) {
+                connection.connection().closeAsync();
+            }
+            status.markDown(unwrap(unreachable));
             if (!closed) {
                 executor.schedule(this::connect, reconnectInterval.toMillis(), TimeUnit.MILLISECONDS);
             }
@@ -147,14 +153,14 @@ final class StoreConnection implements AutoCloseable {
 
     /** The periodic ping: {@code TIME}, failing after half a reconnect interval; cheap, and it keeps the clock. */
     private void ping() {
-        StatefulRedisConnection<String, String> connection = commands;
+        Commands connection = commands;
         if (closed || connection == null) {
             return;
         }
         long sent = System.nanoTime();
         CompletableFuture<List<String>> time;
         try {
-            time = connection.async().time().toCompletableFuture();
+            time = client.time(connection);
         } catch (RuntimeException rejected) {
             observe(rejected);
             return;
@@ -199,21 +205,58 @@ final class StoreConnection implements AutoCloseable {
         return cause instanceof CancellationException ? new IllegalStateException("command cancelled") : cause;
     }
 
-    StatefulRedisConnection<String, String> commands() {
-        return commands;
+    /** The asynchronous commands, {@code null} before the first connect. */
+    RedisClusterAsyncCommands<String, String> commands() {
+        Commands connection = commands;
+        return connection == null ? null : connection.async();
+    }
+
+    /** One SCAN step: see {@link StoreClient#scan}. */
+    CompletableFuture<KeyScanCursor<String>> scan(ScanCursor cursor, KeyScanArgs args) {
+        Commands connection = commands;
+        if (connection == null) {
+            return notConnected();
+        }
+        CompletableFuture<KeyScanCursor<String>> page;
+        try {
+            page = client.scan(connection, cursor, args);
+        } catch (RuntimeException rejected) {
+            page = CompletableFuture.failedFuture(rejected);
+        }
+        return observed(page);
+    }
+
+    /** The server's run id, or every primary's in a Cluster: see {@link StoreClient#serverId}. */
+    CompletableFuture<String> serverId() {
+        Commands connection = commands;
+        if (connection == null) {
+            return notConnected();
+        }
+        CompletableFuture<String> id;
+        try {
+            id = client.serverId(connection);
+        } catch (RuntimeException rejected) {
+            id = CompletableFuture.failedFuture(rejected);
+        }
+        return observed(id);
+    }
+
+    /** Whether the keys of different breakers may be on different servers. */
+    boolean cluster() {
+        return client.cluster();
     }
 
     /** Runs a script by its SHA, sending the body only when Redis does not have it (see {@link Script}). */
     <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] scriptKeys, String... args) {
-        StatefulRedisConnection<String, String> connection = commands;
-        if (connection == null) {
+        RedisClusterAsyncCommands<String, String> async = commands();
+        if (async == null) {
             return notConnected();
         }
         CompletableFuture<T> result;
         try {
-            result = connection.async().<T>evalsha(script.sha(), type, scriptKeys, args).toCompletableFuture()
+            result = async.<T>evalsha(script.sha(), type, scriptKeys, args).toCompletableFuture()
                     .exceptionallyCompose(error -> unwrap(error) instanceof RedisNoScriptException
-                            ? connection.async().<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture()
+                            ? async.<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture()
                             : CompletableFuture.failedFuture(error));
         } catch (RuntimeException rejected) {
             result = CompletableFuture.failedFuture(rejected);
@@ -235,14 +278,14 @@ final class StoreConnection implements AutoCloseable {
     public void close() {
         closed = true;
         StatefulRedisPubSubConnection<String, String> pubSub = subscription;
-        StatefulRedisConnection<String, String> connection = commands;
+        Commands connection = commands;
         if (pubSub != null) {
             pubSub.close();
         }
         if (connection != null) {
-            connection.close();
+            connection.connection().close();
         }
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        client.shutdown();
         resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

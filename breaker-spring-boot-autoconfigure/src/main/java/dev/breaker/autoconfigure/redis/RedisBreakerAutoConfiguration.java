@@ -9,13 +9,13 @@ import java.util.UUID;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSharedState;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
 import dev.breaker.redis.SharedStoreMetrics;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import org.apache.commons.logging.Log;
@@ -63,8 +63,8 @@ public final class RedisBreakerAutoConfiguration {
     FleetSync breakerFleetSync(BreakerRegistry registry, SharedStoreStatus status, SharedRedisProperties properties,
             ObjectProvider<DataRedisConnectionDetails> connectionDetails) throws InterruptedException {
         SharedRedisSettings.validate(properties);
-        RedisURI uri = SharedRedisSettings.redisUri(connectionDetails.getIfAvailable());
-        FleetSync sync = new FleetSync(registry, status, uri, SharedRedisSettings.settings(properties));
+        FleetRedis redis = SharedRedisSettings.redis(connectionDetails.getIfAvailable(), properties.getTimeout());
+        FleetSync sync = new FleetSync(registry, status, redis, SharedRedisSettings.settings(properties));
         sync.start();
         // bounded: a replica starting while a circuit is open should start with it open, but never hang on Redis
         sync.awaitFirstSync(properties.getStartupSyncTimeout());

@@ -1,17 +1,25 @@
 package dev.breaker.autoconfigure.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
 
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSettings;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.ssl.SslBundle;
 
 /** Turns the properties into what the store needs, refusing values that cannot work. */
 final class SharedRedisSettings {
 
     private static final int MIN_SIGNING_KEY = 16;
+    /** How fleet connections show in {@code CLIENT LIST}. */
+    static final String CLIENT_NAME = "breaker-fleet";
 
     private SharedRedisSettings() {
     }
@@ -58,30 +66,101 @@ final class SharedRedisSettings {
         }
     }
 
-    /** The standalone server of {@code spring.data.redis.*}, or localhost:6379 as Spring Data Redis assumes. */
-    static RedisURI redisUri(DataRedisConnectionDetails details) {
+    /**
+     * The Redis that {@code spring.data.redis.*} describes, as Spring Data Redis reads it: the Sentinels and the
+     * primary's name ({@code sentinel.*}) first, then the Cluster's nodes ({@code cluster.nodes}), else the one server
+     * ({@code host}/{@code port}/{@code database} or {@code url}); localhost:6379 without any. Credentials
+     * ({@code username}/{@code password}, and {@code sentinel.username}/{@code sentinel.password} for the Sentinels)
+     * and TLS ({@code ssl.enabled}, {@code ssl.bundle}) apply to every node. A static master/replica set-up is refused:
+     * fleet mode writes, so it needs the primary, which only Sentinel or a Cluster can find again after a failover.
+     */
+    static FleetRedis redis(DataRedisConnectionDetails details, Duration timeout) {
         if (details == null) {
-            return RedisURI.create("127.0.0.1", 6379);
+            return FleetRedis.of(fleet(RedisURI.builder().withHost("127.0.0.1").withPort(6379), timeout).build());
         }
-        if (details.getSentinel() != null || details.getCluster() != null || details.getMasterReplica() != null) {
-            throw new IllegalStateException("breaker.shared.redis needs a standalone Redis server (spring.data.redis.host/port "
-                    + "or url); Sentinel, Cluster and master/replica set-ups are not supported yet");
+        SslBundle bundle = details.getSslBundle();
+        boolean ssl = bundle != null;
+        FleetRedis redis;
+        if (details.getSentinel() != null) {
+            redis = FleetRedis.of(sentinel(details, details.getSentinel(), ssl, timeout));
+        } else if (details.getCluster() != null) {
+            List<RedisURI> nodes = new ArrayList<>();
+            for (DataRedisConnectionDetails.Node node : details.getCluster().getNodes()) {
+                RedisURI.Builder uri = RedisURI.builder().withHost(node.host()).withPort(node.port()).withSsl(ssl);
+                nodes.add(fleet(credentials(uri, details.getUsername(), details.getPassword()), timeout).build());
+            }
+            if (nodes.isEmpty()) {
+                throw new InvalidBreakerPropertyException("spring.data.redis.cluster.nodes", "", "at least one host:port of the Cluster");
+            }
+            redis = FleetRedis.cluster(nodes);
+        } else if (details.getMasterReplica() != null) {
+            throw new InvalidBreakerPropertyException("spring.data.redis.masterreplica.nodes", nodes(details.getMasterReplica().getNodes()),
+                    "no value while breaker.shared.redis.enabled=true: fleet mode writes, so it needs the primary even after "
+                            + "a failover; use Sentinel (spring.data.redis.sentinel.*), a Cluster (spring.data.redis.cluster.nodes), "
+                            + "or spring.data.redis.host naming the primary");
+        } else {
+            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+            RedisURI.Builder uri = RedisURI.builder()
+                    .withHost(standalone.getHost())
+                    .withPort(standalone.getPort())
+                    .withDatabase(standalone.getDatabase())
+                    .withSsl(ssl);
+            redis = FleetRedis.of(fleet(credentials(uri, details.getUsername(), details.getPassword()), timeout).build());
         }
-        DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
-        RedisURI.Builder uri = RedisURI.builder()
-                .withHost(standalone.getHost())
-                .withPort(standalone.getPort())
-                .withDatabase(standalone.getDatabase());
-        if (details.getPassword() != null) {
-            if (details.getUsername() != null) {
-                uri.withAuthentication(details.getUsername(), details.getPassword().toCharArray());
+        return ssl ? redis.withSsl(sslOptions(bundle)) : redis;
+    }
+
+    private static RedisURI sentinel(DataRedisConnectionDetails details, DataRedisConnectionDetails.Sentinel sentinel, boolean ssl,
+            Duration timeout) {
+        RedisURI.Builder uri = RedisURI.builder().withSentinelMasterId(sentinel.getMaster()).withDatabase(sentinel.getDatabase())
+                .withSsl(ssl);
+        credentials(uri, details.getUsername(), details.getPassword());
+        for (DataRedisConnectionDetails.Node node : sentinel.getNodes()) {
+            RedisURI.Builder watcher = RedisURI.builder().withHost(node.host()).withPort(node.port()).withSsl(ssl);
+            uri.withSentinel(fleet(credentials(watcher, sentinel.getUsername(), sentinel.getPassword()), timeout).build());
+        }
+        if (sentinel.getNodes().isEmpty()) {
+            throw new InvalidBreakerPropertyException("spring.data.redis.sentinel.nodes", "", "at least one host:port of a Sentinel");
+        }
+        return fleet(uri, timeout).build(); // after the Sentinels: their URIs take the name and timeout too
+    }
+
+    private static RedisURI.Builder credentials(RedisURI.Builder uri, String username, String password) {
+        if (password != null) {
+            if (username != null && !username.isEmpty()) {
+                uri.withAuthentication(username, password.toCharArray());
             } else {
-                uri.withPassword(details.getPassword().toCharArray());
+                uri.withPassword(password.toCharArray());
             }
         }
-        if (details.getSslBundle() != null) {
-            uri.withSsl(true);
+        return uri;
+    }
+
+    /**
+     * What every fleet connection carries: the fleet's timeout (also for asking the Sentinels), a client name an
+     * operator sees in {@code CLIENT LIST} (sent in the {@code HELLO} handshake), and no {@code CLIENT SETINFO} after
+     * it, so the fleet's ACL user needs no {@code CLIENT} command at all.
+     */
+    private static RedisURI.Builder fleet(RedisURI.Builder uri, Duration timeout) {
+        return uri.withTimeout(timeout).withClientName(CLIENT_NAME).withLibraryName("").withLibraryVersion("");
+    }
+
+    private static SslOptions sslOptions(SslBundle bundle) {
+        SslOptions.Builder options = SslOptions.builder()
+                .keyManager(bundle.getManagers().getKeyManagerFactory())
+                .trustManager(bundle.getManagers().getTrustManagerFactory());
+        if (bundle.getOptions().getCiphers() != null) {
+            options.cipherSuites(bundle.getOptions().getCiphers());
         }
-        return uri.build();
+        if (bundle.getOptions().getEnabledProtocols() != null) {
+            options.protocols(bundle.getOptions().getEnabledProtocols());
+        }
+        return options.build();
+    }
+
+    private static String nodes(List<DataRedisConnectionDetails.Node> nodes) {
+        StringJoiner joined = new StringJoiner(",");
+        nodes.forEach(node -> joined.add(node.host() + ":" + node.port()));
+        return joined.toString();
     }
 }

@@ -13,6 +13,7 @@ import dev.breaker.redis.SharedStoreStatus;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -28,14 +29,19 @@ final class Replica implements AutoCloseable {
     }
 
     static Replica start(RedisServerHarness redis, String id, BreakerConfig defaults, String... properties) {
+        List<String> all = new ArrayList<>(List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()));
+        all.addAll(List.of(properties));
+        return start(id, defaults, all.toArray(String[]::new));
+    }
+
+    /** A replica whose {@code properties} say where Redis is ({@code spring.data.redis.*}: Sentinel, Cluster, TLS…). */
+    static Replica start(String id, BreakerConfig defaults, String... properties) {
         BreakerRegistry registry = BreakerRegistry.builder().defaults(defaults).build();
         List<String> all = new ArrayList<>(List.of(
                 "breaker.shared.redis.enabled=true",
                 "breaker.shared.redis.replica-id=" + id,
                 "breaker.shared.redis.reconnect-interval=200ms",
-                "breaker.shared.redis.startup-sync-timeout=3s",
-                "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=" + redis.port()));
+                "breaker.shared.redis.startup-sync-timeout=3s"));
         all.addAll(List.of(properties));
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ReplicaConfiguration.class)
                 .web(WebApplicationType.NONE)
@@ -73,7 +79,7 @@ final class Replica implements AutoCloseable {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class })
+    @ImportAutoConfiguration({ SslAutoConfiguration.class, DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class })
     static class ReplicaConfiguration {
     }
 }
