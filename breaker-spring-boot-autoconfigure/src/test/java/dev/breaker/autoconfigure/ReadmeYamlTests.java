@@ -31,24 +31,34 @@ import dev.breaker.core.BreakerRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's YAML, read from the README itself: every block of the Quick start, and of the
- * sections a first-time user copies from, starts as pasted in an application with auto-configuration
- * on and the Quick start's guarded methods, and the Quick start names no breaker the code does not use.
+ * The documentation's YAML, read from the Markdown files themselves: every block of the README's Quick
+ * start, and of the sections of {@code docs/} a first-time user copies from, starts as pasted in an
+ * application with auto-configuration on and the Quick start's guarded methods, and the Quick start
+ * names no breaker the code does not use.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ReadmeYamlTests {
 
-	private static final Path README = Path.of("..", "README.md");
+	private static final String README = "README.md";
 
-	/** The sections whose YAML a user pastes as it is (fleet mode needs a Redis server, so it is left out). */
-	private static final List<String> PASTED = List.of("Quick start", "Retries", "HTTP clients: a breaker per host",
-			"See it: `/actuator/breakers`, history, health, metrics, tracing, dashboard, alerts", "Tenants");
+	private static final String FALLBACKS = "docs/fallbacks-retries-async.md";
+
+	/**
+	 * The sections whose YAML a user pastes as it is, with the file each is in (fleet mode needs a Redis
+	 * server, so it is left out).
+	 */
+	private static final List<Section> PASTED = List.of(new Section(README, "Quick start"),
+			new Section(README, "A tour"), new Section(FALLBACKS, "Retries"), new Section(FALLBACKS, "Tenants"),
+			new Section("docs/http-clients.md", "HTTP clients: a breaker per host"),
+			new Section("docs/observability.md",
+					"See it: `/actuator/breakers`, history, health, metrics, tracing, dashboard, alerts"),
+			new Section("docs/migrating-from-resilience4j.md", "One instance, before and after"));
 
 	private static final Pattern YAML = Pattern.compile("(?ms)^```yaml\\n(.*?)^```");
 
 	static List<Block> pastedBlocks() throws IOException {
 		List<Block> blocks = new ArrayList<>();
-		for (String section : PASTED) {
+		for (Section section : PASTED) {
 			blocks.addAll(blocks(section));
 		}
 		return blocks;
@@ -56,7 +66,7 @@ class ReadmeYamlTests {
 
 	@Test
 	void theQuickStartHasYamlToPaste() throws IOException {
-		assertThat(blocks("Quick start")).hasSizeGreaterThanOrEqualTo(2);
+		assertThat(blocks(new Section(README, "Quick start"))).hasSizeGreaterThanOrEqualTo(2);
 	}
 
 	@ParameterizedTest
@@ -69,7 +79,7 @@ class ReadmeYamlTests {
 
 	@Test
 	void theQuickStartConfiguresOnlyTheBreakersItsCodeUses(CapturedOutput output) throws IOException {
-		for (Block block : blocks("Quick start")) {
+		for (Block block : blocks(new Section(README, "Quick start"))) {
 			try (ConfigurableApplicationContext context = start(block)) {
 				assertThat(output).as(block.toString()).doesNotContain("(a typo?)");
 			}
@@ -85,10 +95,10 @@ class ReadmeYamlTests {
 		return application.run("--spring.main.banner-mode=off");
 	}
 
-	private static List<Block> blocks(String section) throws IOException {
-		String readme = Files.readString(README);
-		int start = readme.indexOf("\n## " + section + "\n");
-		assertThat(start).as("README section '%s'", section).isNotNegative();
+	private static List<Block> blocks(Section section) throws IOException {
+		String readme = Files.readString(Path.of("..").resolve(section.file()));
+		int start = readme.indexOf("\n## " + section.heading() + "\n");
+		assertThat(start).as("%s section '%s'", section.file(), section.heading()).isNotNegative();
 		int end = readme.indexOf("\n## ", start + 1);
 		String text = readme.substring(start, (end < 0) ? readme.length() : end);
 		int firstLine = (int) readme.substring(0, start).lines().count() + 1;
@@ -101,11 +111,15 @@ class ReadmeYamlTests {
 		return blocks;
 	}
 
-	record Block(String section, int line, String yaml) {
+	record Section(String file, String heading) {
+
+	}
+
+	record Block(Section section, int line, String yaml) {
 
 		@Override
 		public String toString() {
-			return "README.md:" + this.line + " (" + this.section + ")";
+			return this.section.file() + ":" + this.line + " (" + this.section.heading() + ")";
 		}
 
 	}

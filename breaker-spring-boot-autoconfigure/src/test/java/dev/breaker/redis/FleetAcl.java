@@ -10,7 +10,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 
 /**
- * The production ACL the README recommends for the fleet's Redis user: its keys and its channel only, and only the
+ * The production ACL the fleet-mode docs recommend for the fleet's Redis user: its keys and its channel only, and only the
  * commands fleet mode sends (the scripts' own included), on a standalone server, behind Sentinel and in a Cluster.
  */
 public final class FleetAcl {
@@ -18,7 +18,7 @@ public final class FleetAcl {
     /** The user's password in the tests. */
     public static final String PASSWORD = "s3cret";
 
-    /** The rules after {@code ACL SETUSER checkout} (or {@code user checkout} in redis.conf), as the README shows them. */
+    /** The rules after {@code ACL SETUSER checkout} (or {@code user checkout} in redis.conf), as the fleet-mode docs show them. */
     public static final String RULES = "on >" + PASSWORD + " resetchannels ~breaker:* &breaker:* -@all"
             + " +hello +auth +ping +time +info +select"
             + " +evalsha +eval +script|load +scan +hdel +publish +subscribe"

@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's production ACL allows every command a fleet script calls (a script's commands are checked against the
- * ACL too), and the README shows the very rules the tests run with.
+ * The production ACL of the fleet-mode docs allows every command a fleet script calls (a script's commands are checked
+ * against the ACL too), and {@code docs/fleet-mode.md} shows the very rules the tests run with.
  */
 class FleetScriptsAclTest {
 
@@ -38,9 +38,9 @@ class FleetScriptsAclTest {
     }
 
     @Test
-    void theReadmeShowsTheRulesWordForWord() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void theFleetModeDocsShowTheRulesWordForWord() throws IOException {
+        String fleetMode = Files.readString(Path.of("..", "docs", "fleet-mode.md"));
 
-        assertThat(readme).contains("ACL SETUSER checkout " + FleetAcl.RULES);
+        assertThat(fleetMode).contains("ACL SETUSER checkout " + FleetAcl.RULES);
     }
 }
