@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** A circuit breaker in front of one dependency: calls flow while it is closed and are rejected at once while it is open. */
 public final class Breaker {
@@ -129,7 +130,7 @@ public final class Breaker {
     }
 
     /** The parent breaker a registry child consults too, else null. */
-    public Breaker parent() {
+    public @Nullable Breaker parent() {
         return parent;
     }
 
@@ -139,7 +140,7 @@ public final class Breaker {
     }
 
     /** The child key ({@code "user-42"}), null for a top-level breaker. */
-    public String key() {
+    public @Nullable String key() {
         return key;
     }
 
@@ -159,7 +160,7 @@ public final class Breaker {
      * @throws BreakerOpenException when the breaker (or its parent) rejects the call
      * @throws Exception whatever the callable threw, unchanged
      */
-    public <T> T call(Callable<T> callable) throws Exception {
+    public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
         Ticket permit = (Ticket) acquire();
         if (permit.state == null) {
             throw permit.owner.rejection;
@@ -414,7 +415,7 @@ public final class Breaker {
      * latency ({@link BreakerConfig#recordLatency()} off, or a child that consults its parent, which
      * records the child's calls).
      */
-    public CallDurations durations() {
+    public @Nullable CallDurations durations() {
         return latencies;
     }
 
