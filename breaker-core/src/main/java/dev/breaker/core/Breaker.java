@@ -1,6 +1,7 @@
 package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
+import dev.breaker.core.internal.EngineAccess;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -58,6 +59,7 @@ public final class Breaker {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        EngineAccess.install(new PeerHooks()); // for dev.breaker.core.spi.SharedStateHooks
     }
 
     private final String name;
@@ -458,35 +460,31 @@ public final class Breaker {
         Overrides.operator(this, to, Objects.requireNonNull(reason, "reason"), remote);
     }
 
-    /**
-     * Trips a CLOSED breaker now, as one of its own rules would (counted in the trips, open wait multiplied,
-     * capped and jittered), for a reason found outside its own window: fleet mode's combined failure rate.
-     * No effect in any other state.
-     */
-    public void tripNow(String reason) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#tripNow}. */
+    void tripNow(String reason) {
         verdicts.tripNow(ticker.nanos(), Objects.requireNonNull(reason, "reason"));
     }
 
-    /** Fleet mode: a peer tripped; CLOSED or HALF_OPEN moves to OPEN until now + remaining ({@link Transition#remote()}). */
-    public void openFromPeer(Duration remaining, String reason) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#openFromPeer}. */
+    void openFromPeer(Duration remaining, String reason) {
         Overrides.openFromPeer(this, remaining, reason);
     }
 
-    /** Fleet mode: a peer closed; OPEN or HALF_OPEN moves to CLOSED ({@link Transition#remote()}). */
-    public void closeFromPeer(String reason) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#closeFromPeer}. */
+    void closeFromPeer(String reason) {
         Overrides.closeFromPeer(this, reason);
     }
 
     /**
-     * A server said "come back in {@code hint}": if OPEN now, or if this breaker trips within one bucket
-     * from now, it stays open at least until now + hint.
+     * A server said "come back in {@code hint}" (HTTP {@code Retry-After}): if OPEN now, or if this breaker
+     * trips within one bucket from now, it stays open at least until now + hint, capped at {@code maxOpenWait}.
      */
     public void retryAfter(Duration hint) {
         Overrides.retryAfter(this, verdicts, hint);
     }
 
-    /** Fleet mode: this replica's share of concurrent probes for the current half-open episode (no effect in other states). */
-    public void limitProbes(int max) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#limitProbes}. */
+    void limitProbes(int max) {
         Overrides.limitProbes(this, max);
     }
 
