@@ -7,13 +7,13 @@ import java.time.Clock;
 import java.util.UUID;
 
 import dev.breaker.actuate.endpoint.SharedBreakerState;
+import dev.breaker.actuate.metrics.SharedStoreMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSharedState;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
-import dev.breaker.redis.SharedStoreMetrics;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.binder.MeterBinder;

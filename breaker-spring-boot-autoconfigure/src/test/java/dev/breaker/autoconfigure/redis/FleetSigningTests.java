@@ -8,11 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.breaker.actuate.metrics.SharedStoreMetrics;
 import dev.breaker.core.State;
 import dev.breaker.redis.Forgery;
 import dev.breaker.redis.RedisAdmin;
 import dev.breaker.redis.RedisServerHarness;
-import dev.breaker.redis.SharedStoreMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

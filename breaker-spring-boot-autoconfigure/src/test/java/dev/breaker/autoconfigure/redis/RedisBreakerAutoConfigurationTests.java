@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 import java.time.Clock;
 import java.time.Duration;
 
+import dev.breaker.actuate.metrics.SharedStoreMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
 import dev.breaker.redis.RedisServerHarness;
-import dev.breaker.redis.SharedStoreMetrics;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;

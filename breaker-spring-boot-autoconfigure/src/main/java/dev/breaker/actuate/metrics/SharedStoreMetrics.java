@@ -1,9 +1,11 @@
-package dev.breaker.redis;
+package dev.breaker.actuate.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+
+import dev.breaker.redis.SharedStoreStatus;
 
 /**
  * Publishes the shared store's health: {@code breaker_shared_store_up} (1 or 0),
