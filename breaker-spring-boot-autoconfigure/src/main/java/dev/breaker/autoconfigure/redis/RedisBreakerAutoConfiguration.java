@@ -6,12 +6,12 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.UUID;
 
+import dev.breaker.actuate.endpoint.FleetSharedState;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.actuate.metrics.SharedStoreMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetRedis;
-import dev.breaker.redis.FleetSharedState;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
 import dev.breaker.redis.SharedStoreStatus;

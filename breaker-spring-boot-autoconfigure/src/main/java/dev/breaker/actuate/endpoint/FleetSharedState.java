@@ -1,13 +1,14 @@
-package dev.breaker.redis;
+package dev.breaker.actuate.endpoint;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.breaker.actuate.endpoint.OperatorOverride;
-import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import dev.breaker.redis.FleetBreakerView;
+import dev.breaker.redis.FleetSync;
+import dev.breaker.redis.SharedStoreStatus;
 
 /**
  * Fleet mode as the breakers endpoint shows it: the Redis store's status for the replica, and each breaker's fleet
