@@ -8,15 +8,14 @@ import java.util.UUID;
 
 import dev.breaker.actuate.endpoint.FleetSharedState;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
-import dev.breaker.actuate.metrics.SharedStoreMetrics;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.actuate.SharedStoreMetricsConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.binder.MeterBinder;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +33,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Fleet mode: with {@code breaker.shared.redis.enabled=true}, every breaker of the registry shares trips, closes and
@@ -44,6 +44,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty("breaker.shared.redis.enabled")
 @ConditionalOnBean(BreakerRegistry.class)
 @EnableConfigurationProperties(SharedRedisProperties.class)
+@Import(SharedStoreMetricsConfiguration.class)
 public final class RedisBreakerAutoConfiguration {
 
     private static final Log LOG = LogFactory.getLog(RedisBreakerAutoConfiguration.class);
@@ -122,17 +123,6 @@ public final class RedisBreakerAutoConfiguration {
                             + "balancer polls (management.endpoint.health.group.<name>.include).");
                 }
             };
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(MeterBinder.class)
-    static final class SharedStoreMetricsConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        SharedStoreMetrics breakerSharedStoreMetrics(SharedStoreStatus status) {
-            return new SharedStoreMetrics(status);
         }
     }
 }
