@@ -6,9 +6,8 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.UUID;
 
-import dev.breaker.actuate.endpoint.FleetSharedState;
-import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.actuate.SharedStateEndpointConfiguration;
 import dev.breaker.autoconfigure.actuate.SharedStoreMetricsConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetRedis;
@@ -44,7 +43,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnBooleanProperty("breaker.shared.redis.enabled")
 @ConditionalOnBean(BreakerRegistry.class)
 @EnableConfigurationProperties(SharedRedisProperties.class)
-@Import(SharedStoreMetricsConfiguration.class)
+@Import({ SharedStateEndpointConfiguration.class, SharedStoreMetricsConfiguration.class })
 public final class RedisBreakerAutoConfiguration {
 
     private static final Log LOG = LogFactory.getLog(RedisBreakerAutoConfiguration.class);
@@ -89,18 +88,6 @@ public final class RedisBreakerAutoConfiguration {
             host = "replica";
         }
         return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    /** Shows the store's status and each breaker's fleet view in the breakers endpoint, when the actuator is there. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
-    static final class SharedStateEndpointConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean(SharedBreakerState.class)
-        FleetSharedState breakerFleetSharedState(FleetSync sync, SharedStoreStatus status) {
-            return new FleetSharedState(sync, status);
-        }
     }
 
     /**
