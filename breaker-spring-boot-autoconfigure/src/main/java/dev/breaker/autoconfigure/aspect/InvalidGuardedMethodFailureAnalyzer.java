@@ -1,4 +1,4 @@
-package dev.breaker.autoconfigure;
+package dev.breaker.autoconfigure.aspect;
 
 import dev.breaker.aspect.InvalidGuardedMethodException;
 
