@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the pieces of a guarded call cost on this machine, alone: the floor under the targets.
+ * What the pieces of a guarded call cost on the machine that runs the benchmark, alone: the floor under the targets.
  *
  * <p>A breaker that counts every call (or every rejection) with an atomic add cannot be cheaper
  * than {@link #atomicAdd}; one that reads {@code System.nanoTime()} twice per call pays

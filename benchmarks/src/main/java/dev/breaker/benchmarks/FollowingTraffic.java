@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Issue 15: what following traffic costs on the closed path, and what asking the retry budget costs.
+ * What following traffic costs on the closed path, and what asking the retry budget costs.
  *
  * <p>{@link #defaults} is {@code ClosedPath.OneThread.breaker} again, measured beside
  * {@link #followingTraffic} (minimum-calls-ratio and auto probes on, so the peaks are kept) in the

@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 /**
  * The textbook breaker the engine is measured against: one mutex around a list of call timestamps.
  *
- * <p>This is the "naive version" of seed 000 written in Java: every permission check and every
+ * <p>This is the usual first implementation of a breaker, written in Java: every permission check and every
  * recorded outcome takes the same lock, reads {@code System.nanoTime()}, appends a new entry to
  * the list and filters out the entries that have left the window. It trips on a failure rate
  * over the calls still in the window (with a minimum number of calls), waits, then lets one probe

@@ -1,6 +1,7 @@
 package dev.breaker.core;
 
 import dev.breaker.core.internal.BucketWindow;
+import dev.breaker.core.internal.EngineAccess;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** A circuit breaker in front of one dependency: calls flow while it is closed and are rejected at once while it is open. */
 public final class Breaker {
@@ -57,6 +59,7 @@ public final class Breaker {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        EngineAccess.install(new PeerHooks()); // for dev.breaker.core.spi.SharedStateHooks
     }
 
     private final String name;
@@ -129,7 +132,7 @@ public final class Breaker {
     }
 
     /** The parent breaker a registry child consults too, else null. */
-    public Breaker parent() {
+    public @Nullable Breaker parent() {
         return parent;
     }
 
@@ -139,7 +142,7 @@ public final class Breaker {
     }
 
     /** The child key ({@code "user-42"}), null for a top-level breaker. */
-    public String key() {
+    public @Nullable String key() {
         return key;
     }
 
@@ -159,7 +162,7 @@ public final class Breaker {
      * @throws BreakerOpenException when the breaker (or its parent) rejects the call
      * @throws Exception whatever the callable threw, unchanged
      */
-    public <T> T call(Callable<T> callable) throws Exception {
+    public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
         Ticket permit = (Ticket) acquire();
         if (permit.state == null) {
             throw permit.owner.rejection;
@@ -414,7 +417,7 @@ public final class Breaker {
      * latency ({@link BreakerConfig#recordLatency()} off, or a child that consults its parent, which
      * records the child's calls).
      */
-    public CallDurations durations() {
+    public @Nullable CallDurations durations() {
         return latencies;
     }
 
@@ -457,35 +460,31 @@ public final class Breaker {
         Overrides.operator(this, to, Objects.requireNonNull(reason, "reason"), remote);
     }
 
-    /**
-     * Trips a CLOSED breaker now, as one of its own rules would (counted in the trips, open wait multiplied,
-     * capped and jittered), for a reason found outside its own window: fleet mode's combined failure rate.
-     * No effect in any other state.
-     */
-    public void tripNow(String reason) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#tripNow}. */
+    void tripNow(String reason) {
         verdicts.tripNow(ticker.nanos(), Objects.requireNonNull(reason, "reason"));
     }
 
-    /** Fleet mode: a peer tripped; CLOSED or HALF_OPEN moves to OPEN until now + remaining ({@link Transition#remote()}). */
-    public void openFromPeer(Duration remaining, String reason) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#openFromPeer}. */
+    void openFromPeer(Duration remaining, String reason) {
         Overrides.openFromPeer(this, remaining, reason);
     }
 
-    /** Fleet mode: a peer closed; OPEN or HALF_OPEN moves to CLOSED ({@link Transition#remote()}). */
-    public void closeFromPeer(String reason) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#closeFromPeer}. */
+    void closeFromPeer(String reason) {
         Overrides.closeFromPeer(this, reason);
     }
 
     /**
-     * A server said "come back in {@code hint}": if OPEN now, or if this breaker trips within one bucket
-     * from now, it stays open at least until now + hint.
+     * A server said "come back in {@code hint}" (HTTP {@code Retry-After}): if OPEN now, or if this breaker
+     * trips within one bucket from now, it stays open at least until now + hint, capped at {@code maxOpenWait}.
      */
     public void retryAfter(Duration hint) {
         Overrides.retryAfter(this, verdicts, hint);
     }
 
-    /** Fleet mode: this replica's share of concurrent probes for the current half-open episode (no effect in other states). */
-    public void limitProbes(int max) {
+    /** See {@link dev.breaker.core.spi.SharedStateHooks#limitProbes}. */
+    void limitProbes(int max) {
         Overrides.limitProbes(this, max);
     }
 

@@ -1,6 +1,7 @@
 package dev.breaker.core;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /** Thrown instead of calling a dependency whose breaker is open; preallocated per breaker and without a stack trace. */
 public final class BreakerOpenException extends RuntimeException {
@@ -21,7 +22,7 @@ public final class BreakerOpenException extends RuntimeException {
     }
 
     /** Until when the breaker stays open, as of now; null when it is not OPEN (e.g. FORCED_OPEN). */
-    public Instant openUntil() {
+    public @Nullable Instant openUntil() {
         return breaker.openUntil();
     }
 

@@ -3,6 +3,7 @@ package dev.breaker.core;
 import java.util.Arrays;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /** The {@link OutcomeClassifier} built from exception lists: walks the cause chain, allocates nothing. */
 final class ExceptionClassifier implements OutcomeClassifier {
@@ -18,10 +19,10 @@ final class ExceptionClassifier implements OutcomeClassifier {
     private final Class<?>[] ignore;
     private final Class<?>[] throttled;
     private final Class<?>[] timeout;
-    private final Predicate<Object> failureResult;
+    private final Predicate<@Nullable Object> failureResult;
 
     private ExceptionClassifier(Class<?>[] record, Class<?>[] ignore, Class<?>[] throttled, Class<?>[] timeout,
-                                Predicate<Object> failureResult) {
+                                Predicate<@Nullable Object> failureResult) {
         this.record = record;
         this.ignore = ignore;
         this.throttled = throttled;
@@ -30,7 +31,7 @@ final class ExceptionClassifier implements OutcomeClassifier {
     }
 
     @Override
-    public Outcome classify(Object result, Throwable error) {
+    public Outcome classify(@Nullable Object result, @Nullable Throwable error) {
         if (error == null) {
             return failureResult != null && failureResult.test(result) ? Outcome.FAILURE : Outcome.SUCCESS;
         }
@@ -68,7 +69,7 @@ final class ExceptionClassifier implements OutcomeClassifier {
         private Class<?>[] ignore = NONE;
         private Class<?>[] throttled = NONE;
         private Class<?>[] timeout = DEFAULTS.timeout;
-        private Predicate<Object> failureResult;
+        private Predicate<@Nullable Object> failureResult;
 
         @SafeVarargs
         @Override
@@ -99,7 +100,7 @@ final class ExceptionClassifier implements OutcomeClassifier {
         }
 
         @Override
-        public Builder failureResult(Predicate<Object> isFailure) {
+        public Builder failureResult(Predicate<@Nullable Object> isFailure) {
             failureResult = isFailure;
             return this;
         }

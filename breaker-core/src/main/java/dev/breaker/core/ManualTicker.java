@@ -3,7 +3,14 @@ package dev.breaker.core;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A ticker that only moves when told to: for deterministic tests, with no sleeps. */
+/**
+ * The testing clock: a ticker that only moves when told to, so tests of timing (windows, open waits, slow calls,
+ * half-open max-wait) are deterministic and never sleep.
+ *
+ * <p>Pass it to {@link BreakerConfig.Builder#ticker(Ticker)} in tests; pair it with a {@link java.time.Clock}
+ * that follows it when a test reads wall-clock times ({@code since}, {@code openUntil}). Not meant for
+ * production: a breaker on a ticker nobody advances never leaves OPEN by itself.
+ */
 public final class ManualTicker implements Ticker {
 
     private final AtomicLong nanos = new AtomicLong();

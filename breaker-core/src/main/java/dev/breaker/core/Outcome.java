@@ -1,6 +1,13 @@
 package dev.breaker.core;
 
-/** How one finished call counts toward the breaker's rules. */
+/**
+ * How one finished call counts toward the breaker's rules.
+ *
+ * <p>The order is load-bearing; append, never reorder. The ordinal is the call's count index in the window
+ * ({@code BucketWindow.SUCCESS}..{@code THROTTLED}), in the totals and in the latency arrays, and the outcomes
+ * that count toward the rates (SUCCESS, FAILURE, TIMEOUT) come first: "counts" is {@code ordinal() <=
+ * TIMEOUT.ordinal()}. {@code OutcomeOrderTests} checks both.
+ */
 public enum Outcome {
     /** The call worked. */
     SUCCESS,

@@ -1,6 +1,7 @@
 package dev.breaker.core;
 
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Maps a finished call (its result, or the exception it threw) to an {@link Outcome}.
@@ -17,7 +18,7 @@ public interface OutcomeClassifier {
      * @param result what the call returned (null when it threw)
      * @param error what the call threw, null when it returned normally
      */
-    Outcome classify(Object result, Throwable error);
+    Outcome classify(@Nullable Object result, @Nullable Throwable error);
 
     /** Any exception is a FAILURE, a {@link java.util.concurrent.TimeoutException} (also as a cause) a TIMEOUT, a return a SUCCESS. */
     static OutcomeClassifier defaults() {
@@ -49,7 +50,7 @@ public interface OutcomeClassifier {
         Builder timeoutExceptions(Class<? extends Throwable>... types);
 
         /** A returned value for which this is true is a FAILURE. */
-        Builder failureResult(Predicate<Object> isFailure);
+        Builder failureResult(Predicate<@Nullable Object> isFailure);
 
         OutcomeClassifier build();
     }

@@ -3,6 +3,7 @@ package dev.breaker.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable picture of one breaker: its state, its window's counts and its recent transitions.
@@ -17,10 +18,10 @@ public record Snapshot(
         List<BucketCounts> buckets,
         long calls, long failures, long timeouts, long ignored, long throttled, long slowCalls,
         double failureRate, double slowCallRate,
-        Latency latency,
+        @Nullable Latency latency,
         int consecutiveFailures, int inFlight,
         Probes probes,
-        Instant openUntil,
+        @Nullable Instant openUntil,
         long trips,
         List<Transition> transitions,
         BreakerConfig config,

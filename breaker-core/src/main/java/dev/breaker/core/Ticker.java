@@ -11,7 +11,7 @@ public interface Ticker {
 
     /**
      * The default: a volatile read of a value that one shared daemon thread advances about every
-     * millisecond. Cheaper than {@link System#nanoTime()} (~22 ns here) and precise enough for windows,
+     * millisecond. Cheaper than {@link System#nanoTime()} (a system clock read per call) and precise enough for windows,
      * open waits and slow-call timing.
      */
     static Ticker cached() {

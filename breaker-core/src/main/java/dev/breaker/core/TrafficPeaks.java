@@ -24,7 +24,7 @@ final class TrafficPeaks {
      * (track-in-flight), which a breaker with the default settings does not pay. The bucket's calls are
      * in the window already; the mean duration is sampled, one call per tick (with the cached ticker:
      * about a thousand samples a second, or every call of a quieter breaker). So the peak is the busiest
-     * bucket's average concurrency, as the seed sizes probes on "normal peak concurrency".
+     * bucket's average concurrency: probes are sized on normal peak concurrency, not on the current load.
      *
      * Every call of a bucket reaches observe() on a new tick, so the first call of a new bucket closes the
      * last one that had calls: the samples taken since the last close belong to it. observe() runs before
@@ -39,7 +39,7 @@ final class TrafficPeaks {
     private static final VarHandle ROLLED;
     private static final VarHandle LATENCY_NANOS;
     private static final VarHandle SAMPLES;
-    /** Probes as a share of the peak concurrent calls (seed 000: a batch of 10% of normal peak concurrency). */
+    /** Probes as a share of the peak concurrent calls (a probe batch is 10% of normal peak concurrency). */
     static final double PROBE_SHARE = 0.1;
 
     static {

@@ -11,6 +11,7 @@ import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 
@@ -134,7 +135,7 @@ public final class HostBreakers {
 	 * The wait a 429's or 503's {@code Retry-After} asks for, read on the breaker's clock; {@code null}
 	 * for any other status, or without a readable, future value.
 	 */
-	public Duration retryAfter(Breaker breaker, int status, HttpHeaders headers) {
+	public @Nullable Duration retryAfter(Breaker breaker, int status, HttpHeaders headers) {
 		if (status != 429 && status != 503) {
 			return null;
 		}

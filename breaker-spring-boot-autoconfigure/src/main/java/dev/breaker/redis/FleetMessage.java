@@ -2,6 +2,8 @@ package dev.breaker.redis;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.breaker.core.State;
 
 /**
@@ -72,7 +74,7 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
     }
 
     /** Decodes the wire form; {@code null} when the text is not one of ours or is malformed in any way. */
-    public static FleetMessage decode(String text) {
+    public static @Nullable FleetMessage decode(@Nullable String text) {
         if (text == null || !text.startsWith(MAGIC)) {
             return null;
         }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
+import dev.breaker.core.spi.SharedStateHooks;
 
 /**
  * Listens to this replica's breakers, on the caller's thread: it never talks to Redis there, it only hands work to
@@ -28,7 +29,7 @@ final class LocalTransitions {
     static void tripFromFleetWindow(Breaker breaker, String reason) {
         FLEET_WINDOW.set(true);
         try {
-            breaker.tripNow(reason);
+            SharedStateHooks.tripNow(breaker, reason);
         } finally {
             FLEET_WINDOW.set(false);
         }
@@ -81,7 +82,7 @@ final class LocalTransitions {
         long remaining = entry.remainingMillis(System.nanoTime());
         if (remaining > 0) {
             FleetEntry opened = entry;
-            breaker.openFromPeer(Duration.ofMillis(Math.min(remaining, breaker.config().maxOpenWait().toMillis())),
+            SharedStateHooks.openFromPeer(breaker, Duration.ofMillis(Math.min(remaining, breaker.config().maxOpenWait().toMillis())),
                     sync.peerReason(entry.replica(), entry.reason()));
             String episode = entry.episode();
             sync.submit(() -> {

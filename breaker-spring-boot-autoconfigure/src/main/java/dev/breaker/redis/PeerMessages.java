@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import dev.breaker.core.spi.SharedStateHooks;
 
 /**
  * Applies what the fleet says (announcements from the channel, and what the reconnect read or a script's reply finds)
@@ -99,7 +100,7 @@ final class PeerMessages {
             entry.untie();
             State state = breaker.state();
             if (state == State.OPEN || state == State.HALF_OPEN) {
-                breaker.closeFromPeer(sync.peerReason(entry.replica(), entry.reason()));
+                SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
             }
             return;
         }
@@ -125,10 +126,10 @@ final class PeerMessages {
         }
         if (state == State.OPEN) {
             long toDeadline = Math.max(1, (sync.deadline(breaker) - System.nanoTime()) / 1_000_000L);
-            breaker.retryAfter(Duration.ofMillis(Math.min(remaining, toDeadline)));
+            SharedStateHooks.holdOpen(breaker, Duration.ofMillis(Math.min(remaining, toDeadline)));
         } else if (!own) {
             // first the open (the call path waits for nothing), then the bookkeeping
-            breaker.openFromPeer(Duration.ofMillis(remaining), sync.peerReason(entry.replica(), entry.reason()));
+            SharedStateHooks.openFromPeer(breaker, Duration.ofMillis(remaining), sync.peerReason(entry.replica(), entry.reason()));
         } else if (state == State.CLOSED) {
             // a read of this replica's own episode, but its breaker has closed meanwhile: follow it so its close ends it
             entry.tie(episode, sync.deadline(breaker));
@@ -147,7 +148,7 @@ final class PeerMessages {
         State state = breaker.state();
         if (state == State.OPEN || state == State.HALF_OPEN) {
             entry.untie();
-            breaker.closeFromPeer(sync.peerReason(entry.replica(), entry.reason()));
+            SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
         }
     }
 

@@ -7,6 +7,7 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
 import dev.breaker.core.Totals;
+import dev.breaker.core.spi.SharedStateHooks;
 
 /**
  * Shares half-open probes out across the fleet: in one open episode the whole fleet runs at most
@@ -94,14 +95,14 @@ final class ProbeShare {
         State state = breaker.state();
         int slots = slots(breaker, entry);
         if (state == State.HALF_OPEN) {
-            breaker.limitProbes(slots);
+            SharedStateHooks.limitProbes(breaker, slots);
         } else if (state == State.OPEN && slots == 0) {
             // without a slot, stay open until a little past the fleet's wait (renewed every tick), never past the deadline
             long now = System.nanoTime();
             long toDeadline = (entry.tieDeadlineNanos() - now) / 1_000_000L;
             long hold = Math.min(entry.remainingMillis(now) + 2 * RECLAIM_MILLIS, toDeadline);
             if (hold > 0) {
-                breaker.retryAfter(Duration.ofMillis(hold));
+                SharedStateHooks.holdOpen(breaker, Duration.ofMillis(hold));
             }
         }
     }
@@ -150,7 +151,7 @@ final class ProbeShare {
                         ? "the slots stayed taken by holders that keep renewing, or by something that is not a replica"
                         : "holders not signed with the fleet's key: " + Printable.of(entry.distrusted().toString(), Printable.NAME));
         if (breaker.state() == State.HALF_OPEN) {
-            breaker.limitProbes(1);
+            SharedStateHooks.limitProbes(breaker, 1);
         }
     }
 
@@ -173,13 +174,13 @@ final class ProbeShare {
         }
         int grant = entry.grant();
         if (grant >= 0) {
-            breaker.limitProbes(grant);
+            SharedStateHooks.limitProbes(breaker, grant);
             return;
         }
         int round = entry.round();
-        breaker.limitProbes(0);
+        SharedStateHooks.limitProbes(breaker, 0);
         if (!sync.submit(() -> claim(breaker, entry, round, false))) {
-            breaker.limitProbes(breaker.config().halfOpenMaxProbes());
+            SharedStateHooks.limitProbes(breaker, breaker.config().halfOpenMaxProbes());
         }
     }
 

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The retry storm (issue 15): a dependency on a real loopback server fails every call, each call has
+ * The retry storm: a dependency on a real loopback server fails every call, each call has
  * three retries, traffic is steady. Without a budget the dependency gets four times the calls it would
  * get without retries; with the default budget (20% of the calls, plus 10 a second) about 1.2 times.
  * The trip rules are off, so the budget alone stands between the dependency and the storm. Time is a

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * The retry storm through the HTTP retries of a {@code RestClient} (issue 15): a host on loopback
+ * The retry storm through the HTTP retries of a {@code RestClient}: a host on loopback
  * answers 503 to every request, three retries are configured, traffic is steady. With the default
  * budget the host gets about 1.2 times the requests it would get without retries; without a budget
  * four times. Trip rules off, manual ticker advanced by 1/rate per call, pauses over at once.

@@ -25,7 +25,8 @@ public final class BucketWindow {
      * with tag|delta and hands the displaced count to `folded`; if the word is newer (the writer is
      * late), it leaves the word alone and folds its own delta. Because the epoch and the count change
      * in one CAS there is no "zero, then add" window in which another writer's increment could be
-     * wiped (the race of seed 000), and a late writer never erases fresher counts.
+     * wiped (the race of a window that checks "is this bucket stale?", zeroes it, then adds), and a
+     * late writer never erases fresher counts.
      *
      * Tags wrap after 2^31 epochs, so the window keeps every live tag within 2^28 + buckets epochs of
      * each other: epochs are grouped in regions of 2^28; the first access to an epoch of a newer

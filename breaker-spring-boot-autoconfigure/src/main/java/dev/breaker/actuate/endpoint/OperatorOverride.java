@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.breaker.core.Breaker;
 
 /** A state an operator may put a breaker in through the endpoint. */
@@ -51,7 +53,7 @@ public enum OperatorOverride {
 	 * @param text the requested state, may be null
 	 * @return the override, or null when {@code text} names none of {@link #ALLOWED}
 	 */
-	public static OperatorOverride parse(String text) {
+	public static @Nullable OperatorOverride parse(@Nullable String text) {
 		if (text == null) {
 			return null;
 		}

@@ -6,17 +6,15 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.UUID;
 
-import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.actuate.SharedStateEndpointConfiguration;
+import dev.breaker.autoconfigure.actuate.SharedStoreMetricsConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetRedis;
-import dev.breaker.redis.FleetSharedState;
 import dev.breaker.redis.FleetSync;
 import dev.breaker.redis.FleetWindow;
-import dev.breaker.redis.SharedStoreMetrics;
 import dev.breaker.redis.SharedStoreStatus;
 import io.lettuce.core.RedisClient;
-import io.micrometer.core.instrument.binder.MeterBinder;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +32,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Fleet mode: with {@code breaker.shared.redis.enabled=true}, every breaker of the registry shares trips, closes and
@@ -44,6 +43,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBooleanProperty("breaker.shared.redis.enabled")
 @ConditionalOnBean(BreakerRegistry.class)
 @EnableConfigurationProperties(SharedRedisProperties.class)
+@Import({ SharedStateEndpointConfiguration.class, SharedStoreMetricsConfiguration.class })
 public final class RedisBreakerAutoConfiguration {
 
     private static final Log LOG = LogFactory.getLog(RedisBreakerAutoConfiguration.class);
@@ -90,18 +90,6 @@ public final class RedisBreakerAutoConfiguration {
         return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** Shows the store's status and each breaker's fleet view in the breakers endpoint, when the actuator is there. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
-    static final class SharedStateEndpointConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean(SharedBreakerState.class)
-        FleetSharedState breakerFleetSharedState(FleetSync sync, SharedStoreStatus status) {
-            return new FleetSharedState(sync, status);
-        }
-    }
-
     /**
      * Says at start-up when Spring Boot's Redis health indicator is on: it makes {@code /actuator/health} wait on
      * Redis and answer 503 while Redis is down or hung, which takes every replica out of a load balancer that polls
@@ -122,17 +110,6 @@ public final class RedisBreakerAutoConfiguration {
                             + "balancer polls (management.endpoint.health.group.<name>.include).");
                 }
             };
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(MeterBinder.class)
-    static final class SharedStoreMetricsConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        SharedStoreMetrics breakerSharedStoreMetrics(SharedStoreStatus status) {
-            return new SharedStoreMetrics(status);
         }
     }
 }
