@@ -126,6 +126,20 @@ final class BreakerWatch {
 			.findFirst();
 	}
 
+	/**
+	 * How many times {@code breaker} moved from {@code from} to {@code to} by its own rules (not from a
+	 * peer) in {@code [afterNanos, beforeNanos)}.
+	 */
+	int countOwn(String breaker, State from, State to, long afterNanos, long beforeNanos) {
+		drainTransitions();
+		return (int) this.all.stream()
+			.filter((seen) -> seen.nanos() >= afterNanos && seen.nanos() < beforeNanos)
+			.map(Seen::transition)
+			.filter((transition) -> transition.breaker().equals(breaker) && !transition.remote())
+			.filter((transition) -> transition.from() == from && transition.to() == to)
+			.count();
+	}
+
 	/** Finished half-open probes of a breaker so far, successful or not; 0 when it does not exist. */
 	long probes(String name) {
 		if (this.registry == null) {

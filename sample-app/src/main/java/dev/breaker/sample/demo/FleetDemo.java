@@ -239,8 +239,21 @@ public final class FleetDemo {
 		}
 		BreakerConfig payments = fleet.get(0).paymentsConfig();
 		long recoveryProbes = (receivedAtClose.get() >= 0) ? receivedAtClose.get() - receivedAtHeal.get() : -1;
-		FleetResult result = new FleetResult(results, recoveryProbes, payments.halfOpenMaxProbes(),
-				payments.halfOpenSuccessesToClose(), TimeUnit.NANOSECONDS.toMillis(upAt - downAt),
+		// A half-open round that failed (reopened) before the first close started another round of probes.
+		long firstClose = healAt + results.stream()
+			.mapToLong(FleetResult.Replica::closedMillis)
+			.filter((millis) -> millis >= 0)
+			.min()
+			.stream()
+			.map(TimeUnit.MILLISECONDS::toNanos)
+			.findFirst()
+			.orElse(Long.MAX_VALUE - healAt);
+		int rounds = 1;
+		for (FleetReplica replica : fleet) {
+			rounds += replica.breakers().countOwn("payments", State.HALF_OPEN, State.OPEN, healAt, firstClose);
+		}
+		FleetResult result = new FleetResult(results, recoveryProbes, rounds, payments.halfOpenMaxProbes(),
+				payments.halfOpenSuccessesToClose(), payments.halfOpenFailuresToReopen(), TimeUnit.NANOSECONDS.toMillis(upAt - downAt),
 				(backAt != 0) ? TimeUnit.NANOSECONDS.toMillis(backAt - upAt) : -1);
 		new FleetSummaryTable(this.out).print(result);
 		return result;
@@ -298,12 +311,17 @@ public final class FleetDemo {
 		return (colon > 0) ? reason.substring(0, colon) : "a peer";
 	}
 
-	/** Prints the payments breakers' transitions since the last call, all replicas' in the order they happened. */
+	/**
+	 * Prints the transitions since the last call of the payments breakers and of the per-host breakers of
+	 * the gateway (shown as {@code http:gateway}), all replicas' in the order they happened.
+	 */
 	private void printTransitions(long start, List<FleetReplica> fleet) {
+		String gatewayHost = "http:" + fleet.get(0).dependencies().payments().baseUri().getAuthority();
 		List<Map.Entry<Seen, String>> seen = new ArrayList<>();
 		for (FleetReplica replica : fleet) {
 			for (Seen one : replica.breakers().drainTransitions()) {
-				if (one.transition().breaker().equals("payments")) {
+				String breaker = one.transition().breaker();
+				if (breaker.equals("payments") || breaker.equals(gatewayHost)) {
 					seen.add(Map.entry(one, replica.name()));
 				}
 			}
@@ -311,9 +329,9 @@ public final class FleetDemo {
 		seen.sort(Comparator.comparingLong((entry) -> entry.getKey().nanos()));
 		for (Map.Entry<Seen, String> entry : seen) {
 			Transition transition = entry.getKey().transition();
-			this.out.printf(Locale.ROOT, "  >> %5.2fs %s: payments %s -> %s (%s)%n",
-					seconds(entry.getKey().nanos() - start), entry.getValue(), transition.from(), transition.to(),
-					transition.reason());
+			this.out.printf(Locale.ROOT, "  >> %5.2fs %s: %s %s -> %s (%s)%n", seconds(entry.getKey().nanos() - start),
+					entry.getValue(), transition.breaker().equals("payments") ? "payments" : "http:gateway",
+					transition.from(), transition.to(), transition.reason().replace(gatewayHost, "http:gateway"));
 		}
 	}
 

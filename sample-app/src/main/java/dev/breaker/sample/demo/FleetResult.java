@@ -8,13 +8,15 @@ import java.util.List;
  * @param replicas each replica's part, in start order
  * @param recoveryProbes requests that reached the gateway between its heal and the first close of the payments
  * circuit after it (every replica was open or half-open meanwhile, so these are probes), -1 if it did not close
+ * @param recoveryRounds half-open rounds from the heal to that close: 1, plus one for each round that reopened
  * @param probeSlots the fleet-wide limit on concurrent probes per episode ({@code half-open.max-probes})
  * @param successesToClose the probes that must succeed to close ({@code half-open.successes-to-close})
+ * @param failuresToReopen the probes that must fail to reopen ({@code half-open.failures-to-reopen})
  * @param redisDownMillis how long Redis was gone, from the kill to the restart
  * @param storeBackMillis from the restart until every replica's store said up again, -1 if not all did
  */
-record FleetResult(List<Replica> replicas, long recoveryProbes, int probeSlots, int successesToClose, long redisDownMillis,
-		long storeBackMillis) {
+record FleetResult(List<Replica> replicas, long recoveryProbes, int recoveryRounds, int probeSlots,
+		int successesToClose, int failuresToReopen, long redisDownMillis, long storeBackMillis) {
 
 	/**
 	 * One replica's part.
@@ -52,11 +54,17 @@ record FleetResult(List<Replica> replicas, long recoveryProbes, int probeSlots, 
 	}
 
 	/**
-	 * The most probes one fleet-wide episode can send: the slots are a concurrency limit, so up to
-	 * {@code probeSlots - 1} may still be in flight when the last needed success closes the circuit.
+	 * The most probes one half-open round of the fleet can send: it ends at its last needed success or
+	 * failure, before which at most {@code successesToClose - 1} succeeded and {@code failuresToReopen - 1}
+	 * failed, and the slots are a concurrency limit, so up to {@code probeSlots - 1} more may be in flight.
 	 */
-	int probeBound() {
-		return this.successesToClose + this.probeSlots - 1;
+	int probesPerRound() {
+		return this.successesToClose + this.failuresToReopen + this.probeSlots - 2;
+	}
+
+	/** The most probes the recovery could send the gateway: {@link #probesPerRound()} in each round. */
+	long probeBound() {
+		return (long) this.recoveryRounds * probesPerRound();
 	}
 
 }

@@ -15,15 +15,15 @@ final class FleetSummaryTable {
 
 	void print(FleetResult result) {
 		this.out.println("=== fleet summary (requests counted from the end of the warm-up)");
-		StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-44s", ""));
+		StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-46s", ""));
 		result.replicas().forEach((replica) -> header.append(String.format(Locale.ROOT, " %22s", replica.name())));
 		this.out.println(header);
 		row(result, "customers' requests per second", (replica) -> String.valueOf(replica.rate()));
 		row(result, "wedge -> payments OPEN on the replica", (replica) -> duration(replica.tripMillis()));
 		row(result, "  opened by", FleetResult.Replica::tripCause);
 		row(result, "heal -> payments CLOSED on the replica", (replica) -> duration(replica.closedMillis()));
-		row(result, "probes sent to the wedged gateway", (replica) -> String.valueOf(replica.probesWhileWedged()));
-		row(result, "probes sent to the recovering gateway", (replica) -> String.valueOf(replica.probesAfterHeal()));
+		row(result, "half-open probes while the gateway was wedged", (replica) -> String.valueOf(replica.probesWhileWedged()));
+		row(result, "half-open probes after the heal", (replica) -> String.valueOf(replica.probesAfterHeal()));
 		row(result, "checkouts answered (paid or queued)", (replica) -> answered(replica));
 		row(result, "requests while Redis was down / failed",
 				(replica) -> replica.sentWhileRedisDown() + " / " + replica.failedWhileRedisDown());
@@ -33,8 +33,9 @@ final class FleetSummaryTable {
 		this.out.printf(Locale.ROOT, "Redis down %.2f s; every replica's store up again %s after the restart%n",
 				result.redisDownMillis() / 1000.0, duration(result.storeBackMillis()));
 		this.out.printf(Locale.ROOT, "probes that reached the recovering gateway fleet-wide (counted by the gateway, from"
-				+ " the heal to the first close): %s; fleet-wide probe slots per episode: %d, successes to close: %d%n",
-				(result.recoveryProbes() < 0) ? "-" : String.valueOf(result.recoveryProbes()), result.probeSlots(),
+				+ " the heal to the first close): %s in %d half-open round(s); per round the fleet shares %d probe slots"
+				+ " and closes on %d successes%n", (result.recoveryProbes() < 0) ? "-"
+						: String.valueOf(result.recoveryProbes()), result.recoveryRounds(), result.probeSlots(),
 				result.successesToClose());
 		this.out.printf(Locale.ROOT, "half-open probes the breakers counted, all replicas: %d while the gateway was"
 				+ " wedged, %d after the heal%n", result.probesWhileWedged(), result.probesAfterHeal());
@@ -51,9 +52,10 @@ final class FleetSummaryTable {
 		this.out.println("targets:");
 		target("the trip reaches every replica", everyReplica, everyReplica ? "last one after " + duration(slowest)
 				: "not every replica opened");
-		target("probes reaching the recovering gateway within one episode's bound (successes to close + slots - 1)",
-				result.recoveryProbes() >= 0 && result.recoveryProbes() <= result.probeBound(),
-				result.recoveryProbes() + " <= " + result.probeBound());
+		target("probes reaching the recovering gateway within the fleet's bound (rounds x (successes to close"
+				+ " + failures to reopen + slots - 2))", result.recoveryProbes() >= 0
+						&& result.recoveryProbes() <= result.probeBound(),
+				result.recoveryProbes() + " <= " + result.recoveryRounds() + " x " + result.probesPerRound());
 		target("payments closes on every replica after the heal", closedEverywhere, closedEverywhere ? "yes" : "no");
 		target("0 calls failed because of Redis", result.failedWhileRedisDown() == 0,
 				String.valueOf(result.failedWhileRedisDown()));
@@ -64,7 +66,7 @@ final class FleetSummaryTable {
 	}
 
 	private void row(FleetResult result, String what, Function<FleetResult.Replica, String> value) {
-		StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-44s", what));
+		StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-46s", what));
 		result.replicas().forEach((replica) -> line.append(String.format(Locale.ROOT, " %22s", value.apply(replica))));
 		this.out.println(line);
 	}

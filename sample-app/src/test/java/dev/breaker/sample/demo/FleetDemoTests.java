@@ -39,11 +39,12 @@ class FleetDemoTests {
 		});
 		assertThat(result.storeBackMillis()).as("restart -> every store up again").isBetween(0L, 10_000L);
 		assertThat(result.failedWhileRedisDown()).isZero();
-		// The fleet shares one episode's probe slots: never more than its bound reach the recovering gateway
-		// (three replicas probing alone could send three times successes-to-close).
-		assertThat(result.probeBound()).isEqualTo(result.successesToClose() + result.probeSlots() - 1);
+		// The fleet shares each round's probe slots: never more than its bound reach the recovering gateway.
+		assertThat(result.probesPerRound())
+			.isEqualTo(result.successesToClose() + result.failuresToReopen() + result.probeSlots() - 2);
+		assertThat(result.recoveryRounds()).as("half-open rounds until the first close").isPositive();
 		assertThat(result.recoveryProbes()).as("probes that reached the recovering gateway")
-			.isBetween(0L, (long) result.probeBound());
+			.isBetween(0L, result.probeBound());
 
 		// The closing table shows these very values.
 		String table = printed.toString(StandardCharsets.UTF_8);
@@ -53,7 +54,7 @@ class FleetDemoTests {
 		}
 		assertThat(table).contains("calls failed because of Redis: 0 ")
 			.contains("probes that reached the recovering gateway fleet-wide (counted by the gateway, from the heal to"
-					+ " the first close): " + result.recoveryProbes() + ";")
+					+ " the first close): " + result.recoveryProbes() + " in " + result.recoveryRounds() + " half-open")
 			.contains("[met   ] the trip reaches every replica")
 			.contains("[met   ] 0 calls failed because of Redis")
 			.doesNotContain("[missed]");
