@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,9 +19,7 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
 import dev.breaker.sample.demo.BreakerWatch.Seen;
-import dev.breaker.sample.demo.LoadGenerator.Endpoint;
 import dev.breaker.sample.demo.LoadGenerator.Result;
-import dev.breaker.sample.demo.LoadGenerator.Sample;
 import dev.breaker.sample.dependency.ChaosMode;
 import dev.breaker.sample.dependency.DependencyServer;
 
@@ -36,8 +33,6 @@ public final class FleetDemo {
 
 	/** Requests a second each replica's customers send: the third replica is a quiet one. */
 	private static final int[] RATES = { 40, 40, 8 };
-
-	private static final int GATEWAY_THREADS = 256;
 
 	private static final int RAMP = 4;
 
@@ -82,7 +77,7 @@ public final class FleetDemo {
 
 	private void startFleet(EmbeddedRedis redis, List<FleetReplica> fleet) throws InterruptedException {
 		long started = System.nanoTime();
-		fleet.add(startReplica(1, redis, null));
+		fleet.add(FleetReplica.start(1, RATES[0], redis, null, this.args));
 		// The gateway the fleet charges: the first replica's, which the others call too.
 		String gateway = fleet.get(0).dependencies().payments().baseUri().toString();
 		ExecutorService starters = Executors.newFixedThreadPool(RATES.length - 1);
@@ -90,7 +85,7 @@ public final class FleetDemo {
 			List<Future<FleetReplica>> others = new ArrayList<>();
 			for (int i = 2; i <= RATES.length; i++) {
 				int number = i;
-				others.add(starters.submit(() -> startReplica(number, redis, gateway)));
+				others.add(starters.submit(() -> FleetReplica.start(number, RATES[number - 1], redis, gateway, this.args)));
 			}
 			ExecutionException failed = null;
 			for (Future<FleetReplica> other : others) {
@@ -126,20 +121,6 @@ public final class FleetDemo {
 			header.append(String.format(Locale.ROOT, "| %-27s ", replica.name() + " (" + replica.rate() + "/s)"));
 		}
 		this.out.println(header);
-	}
-
-	private FleetReplica startReplica(int number, EmbeddedRedis redis, String gateway) {
-		String name = "checkout-" + number;
-		List<String> settings = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
-				"--spring.data.redis.port=" + redis.port(), "--breaker.shared.redis.enabled=true",
-				"--breaker.shared.redis.replica-id=" + name, "--logging.level.io.lettuce=ERROR",
-				// a gateway for a fleet: it takes every charge as it arrives (none waits for a worker), so the
-				// requests it counts after the heal are the probes sent after it
-				"--sample.dependencies.payments.threads=" + GATEWAY_THREADS));
-		if (gateway != null) {
-			settings.add("--sample.dependencies.payments.url=" + gateway);
-		}
-		return new FleetReplica(name, RATES[number - 1], IncidentDemo.startApp(settings, this.args));
 	}
 
 	private FleetResult drive(EmbeddedRedis redis, List<FleetReplica> fleet) throws InterruptedException {
@@ -234,7 +215,7 @@ public final class FleetDemo {
 		List<FleetResult.Replica> results = new ArrayList<>();
 		for (int i = 0; i < n; i++) {
 			FleetReplica replica = fleet.get(i);
-			results.add(result(replica, start + TimeUnit.SECONDS.toNanos(WARMUP), wedgeAt, closedAtWedge[i], healAt, probesAtHeal[i] - probesAtWedge[i],
+			results.add(replica.result(start + TimeUnit.SECONDS.toNanos(WARMUP), wedgeAt, closedAtWedge[i], healAt, probesAtHeal[i] - probesAtWedge[i],
 					replica.breakers().probes("payments") - probesAtHeal[i], downAt, outageEnd, seenDown[i]));
 		}
 		BreakerConfig payments = fleet.get(0).paymentsConfig();
@@ -272,45 +253,6 @@ public final class FleetDemo {
 		}
 	}
 
-	private static FleetResult.Replica result(FleetReplica replica, long countFrom, long wedgeAt, boolean closedAtWedge,
-			long healAt, long probesWhileWedged, long probesAfterHeal, long downAt, long outageEnd,
-			boolean seenDown) {
-		// The trip counts only from a closed breaker: one still open from an earlier blip did not see this wedge.
-		Optional<Seen> trip = closedAtWedge ? replica.breakers().firstSeen("payments", null, State.OPEN, wedgeAt)
-				: Optional.empty();
-		Optional<Seen> closed = replica.breakers().firstSeen("payments", null, State.CLOSED, healAt);
-		int checkouts = 0;
-		int answered = 0;
-		int sentWhileDown = 0;
-		int failedWhileDown = 0;
-		for (Sample sample : replica.samples()) {
-			if (sample.sentNanos() < countFrom) {
-				continue; // the warm-up does not count
-			}
-			if (sample.endpoint() == Endpoint.CHECKOUT) {
-				checkouts++;
-				answered += sample.answered() ? 1 : 0;
-			}
-			if (sample.sentNanos() >= downAt && sample.sentNanos() <= outageEnd) {
-				sentWhileDown++;
-				failedWhileDown += sample.answered() ? 0 : 1;
-			}
-		}
-		return new FleetResult.Replica(replica.name(), replica.rate(), since(wedgeAt, trip), trip.map(FleetDemo::cause)
-			.orElse("-"), since(healAt, closed), probesWhileWedged, probesAfterHeal, checkouts, answered, sentWhileDown,
-				failedWhileDown, seenDown, replica.store().errors());
-	}
-
-	private static String cause(Seen seen) {
-		String reason = seen.transition().reason();
-		if (!seen.transition().remote()) {
-			return "own rules";
-		}
-		// "peer checkout-2: <why it tripped>": who opened it here
-		int colon = reason.indexOf(':');
-		return (colon > 0) ? reason.substring(0, colon) : "a peer";
-	}
-
 	/**
 	 * Prints the transitions since the last call of the payments breakers and of the per-host breakers of
 	 * the gateway (shown as {@code http:gateway}), all replicas' in the order they happened.
@@ -346,10 +288,6 @@ public final class FleetDemo {
 			return "WEDGED";
 		}
 		return "healed";
-	}
-
-	private static long since(long from, Optional<Seen> to) {
-		return (from == 0 || to.isEmpty()) ? -1 : TimeUnit.NANOSECONDS.toMillis(to.get().nanos() - from);
 	}
 
 	private static double seconds(long nanos) {

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.breaker.core.BreakerConfig;
@@ -11,6 +13,8 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
 import dev.breaker.redis.SharedStoreStatus;
+import dev.breaker.sample.demo.BreakerWatch.Seen;
+import dev.breaker.sample.demo.LoadGenerator.Endpoint;
 import dev.breaker.sample.demo.LoadGenerator.Sample;
 import dev.breaker.sample.dependency.Dependencies;
 
@@ -19,6 +23,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /** One replica of the checkout service in the fleet demo: its context, its customers and what they got. */
 final class FleetReplica implements AutoCloseable {
+
+	/** A gateway for a fleet: every charge is taken as it arrives (none waits for a worker). */
+	private static final int GATEWAY_THREADS = 256;
 
 	private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -44,6 +51,24 @@ final class FleetReplica implements AutoCloseable {
 		this.app = app;
 		this.breakers = new BreakerWatch(app.getBean(BreakerRegistry.class));
 		this.store = app.getBean(SharedStoreStatus.class);
+	}
+
+	/**
+	 * Starts replica {@code checkout-<number>} in fleet mode on {@code redis}, charging {@code gateway}
+	 * (null: its own), with the user's {@code args} last.
+	 */
+	static FleetReplica start(int number, int rate, EmbeddedRedis redis, String gateway, String[] args) {
+		String name = "checkout-" + number;
+		List<String> settings = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + redis.port(), "--breaker.shared.redis.enabled=true",
+				"--breaker.shared.redis.replica-id=" + name, "--logging.level.io.lettuce=ERROR",
+				// a gateway for a fleet: it takes every charge as it arrives (none waits for a worker), so the
+				// requests it counts after the heal are the probes sent after it
+				"--sample.dependencies.payments.threads=" + GATEWAY_THREADS));
+		if (gateway != null) {
+			settings.add("--sample.dependencies.payments.url=" + gateway);
+		}
+		return new FleetReplica(name, rate, IncidentDemo.startApp(settings, args));
 	}
 
 	String name() {
@@ -116,6 +141,50 @@ final class FleetReplica implements AutoCloseable {
 	/** Every request this replica's customers sent, once finished. */
 	List<Sample> samples() {
 		return this.samples;
+	}
+
+	/** What this replica measured, once the run is over (the instants are the demo's {@link System#nanoTime()}). */
+	FleetResult.Replica result(long countFrom, long wedgeAt, boolean closedAtWedge,
+			long healAt, long probesWhileWedged, long probesAfterHeal, long downAt, long outageEnd,
+			boolean seenDown) {
+		// The trip counts only from a closed breaker: one still open from an earlier blip did not see this wedge.
+		Optional<Seen> trip = closedAtWedge ? this.breakers.firstSeen("payments", null, State.OPEN, wedgeAt)
+				: Optional.empty();
+		Optional<Seen> closed = this.breakers.firstSeen("payments", null, State.CLOSED, healAt);
+		int checkouts = 0;
+		int answered = 0;
+		int sentWhileDown = 0;
+		int failedWhileDown = 0;
+		for (Sample sample : this.samples) {
+			if (sample.sentNanos() < countFrom) {
+				continue; // the warm-up does not count
+			}
+			if (sample.endpoint() == Endpoint.CHECKOUT) {
+				checkouts++;
+				answered += sample.answered() ? 1 : 0;
+			}
+			if (sample.sentNanos() >= downAt && sample.sentNanos() <= outageEnd) {
+				sentWhileDown++;
+				failedWhileDown += sample.answered() ? 0 : 1;
+			}
+		}
+		return new FleetResult.Replica(this.name, this.rate, since(wedgeAt, trip), trip.map(FleetReplica::cause)
+			.orElse("-"), since(healAt, closed), probesWhileWedged, probesAfterHeal, checkouts, answered, sentWhileDown,
+				failedWhileDown, seenDown, this.store.errors());
+	}
+
+	private static String cause(Seen seen) {
+		String reason = seen.transition().reason();
+		if (!seen.transition().remote()) {
+			return "own rules";
+		}
+		// "peer checkout-2: <why it tripped>": who opened it here
+		int colon = reason.indexOf(':');
+		return (colon > 0) ? reason.substring(0, colon) : "a peer";
+	}
+
+	private static long since(long from, Optional<Seen> to) {
+		return (from == 0 || to.isEmpty()) ? -1 : TimeUnit.NANOSECONDS.toMillis(to.get().nanos() - from);
 	}
 
 	@Override
