@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -108,13 +109,45 @@ final class BreakerWatch {
 
 	/** When {@code breaker} first moved from {@code from} to {@code to} after {@code afterNanos}, if it did. */
 	OptionalLong first(String breaker, State from, State to, long afterNanos) {
+		Optional<Seen> first = firstSeen(breaker, from, to, afterNanos);
+		return first.isPresent() ? OptionalLong.of(first.get().nanos()) : OptionalLong.empty();
+	}
+
+	/**
+	 * The first transition of {@code breaker} to {@code to} after {@code afterNanos}, from {@code from}
+	 * or from any state when {@code from} is null.
+	 */
+	Optional<Seen> firstSeen(String breaker, State from, State to, long afterNanos) {
 		drainTransitions();
 		return this.all.stream()
 			.filter((seen) -> seen.nanos() >= afterNanos)
 			.filter((seen) -> seen.transition().breaker().equals(breaker))
-			.filter((seen) -> seen.transition().from() == from && seen.transition().to() == to)
-			.mapToLong(Seen::nanos)
+			.filter((seen) -> (from == null || seen.transition().from() == from) && seen.transition().to() == to)
 			.findFirst();
+	}
+
+	/**
+	 * How many times {@code breaker} moved from {@code from} to {@code to} by its own rules (not from a
+	 * peer) in {@code [afterNanos, beforeNanos)}.
+	 */
+	int countOwn(String breaker, State from, State to, long afterNanos, long beforeNanos) {
+		drainTransitions();
+		return (int) this.all.stream()
+			.filter((seen) -> seen.nanos() >= afterNanos && seen.nanos() < beforeNanos)
+			.map(Seen::transition)
+			.filter((transition) -> transition.breaker().equals(breaker) && !transition.remote())
+			.filter((transition) -> transition.from() == from && transition.to() == to)
+			.count();
+	}
+
+	/** Finished half-open probes of a breaker so far, successful or not; 0 when it does not exist. */
+	long probes(String name) {
+		if (this.registry == null) {
+			return 0;
+		}
+		return this.registry.find(name)
+			.map((breaker) -> breaker.totals().probeSuccesses() + breaker.totals().probeFailures())
+			.orElse(0L);
 	}
 
 	/** The state of a breaker now, null when it does not exist (yet) or breakers are off. */

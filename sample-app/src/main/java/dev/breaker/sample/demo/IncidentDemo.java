@@ -100,12 +100,19 @@ public final class IncidentDemo {
 	}
 
 	private ConfigurableApplicationContext start(boolean breakersOn) {
-		// Command-line arguments, so that they win over application.yml; the user's come last and win over these.
-		List<String> args = new ArrayList<>(List.of("--server.port=0", "--breaker.enabled=" + breakersOn,
-				"--server.shutdown=immediate", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
-				"--logging.level.dev.breaker=ERROR"));
-		args.addAll(List.of(this.args));
-		return new SpringApplicationBuilder(SampleApplication.class).run(args.toArray(String[]::new));
+		return startApp(List.of("--breaker.enabled=" + breakersOn), this.args);
+	}
+
+	/**
+	 * Starts the app quietly on a free port with the demo's {@code settings}, then the user's
+	 * {@code args}: command-line arguments, so that they win over application.yml, the user's last.
+	 */
+	static ConfigurableApplicationContext startApp(List<String> settings, String[] args) {
+		List<String> all = new ArrayList<>(List.of("--server.port=0", "--server.shutdown=immediate",
+				"--spring.main.banner-mode=off", "--logging.level.root=WARN", "--logging.level.dev.breaker=ERROR"));
+		all.addAll(settings);
+		all.addAll(List.of(args));
+		return new SpringApplicationBuilder(SampleApplication.class).run(all.toArray(String[]::new));
 	}
 
 	private RunResult drive(String label, int port, DependencyServer payments, BreakerWatch breakers,

@@ -1,5 +1,6 @@
 package dev.breaker.sample.dependency;
 
+import java.net.URI;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -45,6 +46,12 @@ public class DependencyProperties {
 
 		/** The app's read timeout when calling the dependency: a wedged call fails after this. */
 		private Duration readTimeout = Duration.ofSeconds(1);
+
+		/**
+		 * Where the app's client calls the dependency; empty: the server the app starts beside itself.
+		 * The fleet demo points every replica at one gateway this way.
+		 */
+		private URI url;
 
 		Dependency(int threads, Duration latency) {
 			this.threads = threads;
@@ -105,6 +112,14 @@ public class DependencyProperties {
 
 		public void setReadTimeout(Duration readTimeout) {
 			this.readTimeout = readTimeout;
+		}
+
+		public URI getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(URI url) {
+			this.url = url;
 		}
 
 	}

@@ -71,6 +71,8 @@ public final class DependencyServer implements AutoCloseable {
 
 	private final AtomicInteger inProgress = new AtomicInteger();
 
+	private final LongAdder received = new LongAdder();
+
 	private final LongAdder answered = new LongAdder();
 
 	private final LongAdder failed = new LongAdder();
@@ -144,7 +146,13 @@ public final class DependencyServer implements AutoCloseable {
 		return new Counts(this.answered.sum(), this.failed.sum(), this.wedged.sum(), this.inProgress.get());
 	}
 
+	/** Requests that reached the server since it started, whatever became of them. */
+	public long received() {
+		return this.received.sum();
+	}
+
 	private void handle(HttpExchange exchange) throws IOException {
+		this.received.increment();
 		this.inProgress.incrementAndGet();
 		try (exchange) {
 			String body = readBody(exchange.getRequestBody());
