@@ -32,7 +32,10 @@ import io.lettuce.core.protocol.ProtocolKeyword;
  * takes, how many of its breakers it opened, and whether Redis was ever held up meanwhile: the longest answer of a
  * client that PINGs every millisecond (against the same prober on an idle Redis just before, which is what this busy
  * machine alone costs), Redis's slow log (every command of 1 ms or more) and its latency monitor, and the commands the
- * read made Redis execute ({@code INFO commandstats} deltas).
+ * read made Redis execute ({@code INFO commandstats} deltas). On a busy machine Redis itself is descheduled now and
+ * then, mid-command, which the slow log and the prober count as well; so a control follows: as many one-key scripts
+ * as the read ran, sent 200 at a time by one client, measured the same way. Whatever the read shows beyond the control
+ * is the read's.
  *
  * <pre>java -cp ... dev.breaker.benchmarks.fleet.StartupReconciliation [circuits=100000] [owned=100000] [junk=0]</pre>
  * {@code owned}: how many of the open circuits the replica has a breaker for; {@code junk}: unrelated keys besides.
@@ -68,7 +71,7 @@ public final class StartupReconciliation {
                 write(connection, keys, circuits, junk);
                 long dbsize = admin.dbsize();
                 admin.configSet("slowlog-log-slower-than", Long.toString(SLOW_MICROS));
-                admin.configSet("slowlog-max-len", "1024");
+                admin.configSet("slowlog-max-len", "100000");
                 admin.configSet("latency-monitor-threshold", Long.toString(SLOW_MICROS / 1_000));
 
                 BreakerConfig config = BreakerConfig.builder().maxOpenWait(Duration.ofMinutes(10)).ticker(Ticker.system()).build();
@@ -107,11 +110,12 @@ public final class StartupReconciliation {
                         Slow slow = slowLog(admin);
                         String latency = String.valueOf(admin.dispatch(LATENCY, new ArrayOutput<>(StringCodec.UTF8),
                                 new CommandArgs<>(StringCodec.UTF8).add("LATEST")));
-                        System.out.println("  Redis slow log (commands of 1 ms or more): " + slow.entries() + " entries"
-                                + (slow.entries() == 0 ? "" : String.format(Locale.ROOT, ", the longest %.2f ms: %s", slow.maxMicros() / 1e3,
-                                        slow.longest())));
+                        System.out.println("  Redis slow log (commands of 1 ms or more): " + slow.entries() + " entries, "
+                                + slow.over50() + " of 50 ms or more" + (slow.entries() == 0 ? ""
+                                        : String.format(Locale.ROOT, ", the longest %.2f ms: %s", slow.maxMicros() / 1e3, slow.longest())));
                         System.out.println("  Redis LATENCY LATEST (events of 1 ms or more: name, at, latest ms, max ms): " + latency);
-                        table(circuits, owned, seconds, open, read, pings, pingCalls, idle, during, slow);
+                        Control control = control(connection, admin, prober, keys, circuits, read.scripts());
+                        table(circuits, owned, seconds, open, read, pings, pingCalls, idle, during, slow, control);
                         if (!lastSync || open != Math.min(owned, circuits)) {
                             throw new IllegalStateException("the start-up read did not open every breaker that is open in Redis");
                         }
@@ -124,7 +128,7 @@ public final class StartupReconciliation {
     }
 
     private static void table(int circuits, int owned, double seconds, long open, CommandStats.Delta read, long pings, long pingCalls,
-            PingProber.Latencies idle, PingProber.Latencies during, Slow slow) {
+            PingProber.Latencies idle, PingProber.Latencies during, Slow slow, Control control) {
         System.out.println();
         System.out.printf(Locale.ROOT, "| start-up reconciliation, %,d open circuits | result |%n", circuits);
         System.out.println("|---|---|");
@@ -133,34 +137,69 @@ public final class StartupReconciliation {
         System.out.printf(Locale.ROOT, "| breakers started OPEN | %,d of %,d |%n", open, owned);
         System.out.printf(Locale.ROOT, "| commands Redis executed for the read | %,d (%,d scans, %,d scripts) |%n",
                 read.total() - Math.min(pings, pingCalls), read.calls().getOrDefault("scan", 0L), read.scripts());
-        System.out.printf(Locale.ROOT, "| longest command in Redis (slow log, >= 1 ms) | %s |%n",
-                slow.entries() == 0 ? "none of 1 ms or more" : String.format(Locale.ROOT, "%.2f ms (%d entries)", slow.maxMicros() / 1e3, slow.entries()));
+        System.out.printf(Locale.ROOT, "| slow log during the read: commands of >= 1 ms / >= 50 ms, the longest | %s |%n", slow.text());
         System.out.printf(Locale.ROOT, "| PING every 1 ms during the read: p50 / p99 / p99.9 / max | %s |%n", quantiles(during));
-        System.out.printf(Locale.ROOT, "| same PING on the idle Redis just before (this machine's noise) | %s |%n", quantiles(idle));
         System.out.printf(Locale.ROOT, "| PINGs over 50 ms during the read | %d of %,d |%n", during.over(BLOCK_LIMIT_MICROS), during.samples());
+        System.out.printf(Locale.ROOT, "| control: the same PING on the idle Redis before the read | %s |%n", quantiles(idle));
+        System.out.printf(Locale.ROOT, "| control: %,d one-key scripts, 200 at a time, one client (%.1f s): slow log | %s |%n",
+                control.scripts(), control.seconds(), control.slow().text());
+        System.out.printf(Locale.ROOT, "| control: PING during those scripts: p50 / p99 / p99.9 / max | %s |%n", quantiles(control.pings()));
+        System.out.printf(Locale.ROOT, "| control: PINGs over 50 ms during those scripts | %d of %,d |%n",
+                control.pings().over(BLOCK_LIMIT_MICROS), control.pings().samples());
+    }
+
+    /** The control: what as many trivial one-key scripts as the read ran, sent the same way, show on this machine. */
+    private record Control(long scripts, double seconds, Slow slow, PingProber.Latencies pings) {
+    }
+
+    private static Control control(StatefulRedisConnection<String, String> connection, RedisCommands<String, String> admin,
+            PingProber prober, FleetKeys keys, int circuits, long scripts) {
+        String sha = admin.scriptLoad("return redis.call('HGET', KEYS[1], 'state')");
+        admin.slowlogReset();
+        prober.drain();
+        RedisAsyncCommands<String, String> async = connection.async();
+        long start = System.nanoTime();
+        List<RedisFuture<?>> pending = new ArrayList<>(200);
+        for (long i = 0; i < scripts; i++) {
+            pending.add(async.evalsha(sha, io.lettuce.core.ScriptOutputType.VALUE, keys.state(name((int) (i % Math.max(1, circuits))))));
+            if (pending.size() == 200 || i == scripts - 1) {
+                LettuceFutures.awaitAll(Duration.ofMinutes(1), pending.toArray(RedisFuture[]::new));
+                pending.clear();
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        PingProber.Latencies pings = prober.drain();
+        return new Control(scripts, seconds, slowLog(admin), pings);
     }
 
     private static String quantiles(PingProber.Latencies l) {
         return String.format(Locale.ROOT, "%.2f / %.2f / %.2f / %.2f ms", l.at(0.5) / 1e3, l.at(0.99) / 1e3, l.at(0.999) / 1e3, l.max() / 1e3);
     }
 
-    /** The slow log: how many entries, the longest in microseconds, and that command (abbreviated). */
-    private record Slow(int entries, long maxMicros, String longest) {
+    /** The slow log: how many entries, how many of 50 ms or more, the longest in microseconds, and that command (abbreviated). */
+    private record Slow(int entries, int over50, long maxMicros, String longest) {
+
+        String text() {
+            return entries == 0 ? "none of 1 ms or more"
+                    : String.format(Locale.ROOT, "%d / %d, %.2f ms", entries, over50, maxMicros / 1e3);
+        }
     }
 
     private static Slow slowLog(RedisCommands<String, String> admin) {
-        List<Object> slow = admin.slowlogGet(1024);
+        List<Object> slow = admin.slowlogGet(100_000);
         long max = 0;
+        int over50 = 0;
         String worst = "";
         for (Object entry : slow) {
             List<?> fields = (List<?>) entry;
             long micros = ((Number) fields.get(2)).longValue();
+            over50 += micros >= BLOCK_LIMIT_MICROS ? 1 : 0;
             if (micros > max) {
                 max = micros;
                 worst = abbreviate(String.valueOf(fields.get(3)));
             }
         }
-        return new Slow(slow.size(), max, worst);
+        return new Slow(slow.size(), over50, max, worst);
     }
 
     private static void write(StatefulRedisConnection<String, String> connection, FleetKeys keys, int circuits, int junk) {
