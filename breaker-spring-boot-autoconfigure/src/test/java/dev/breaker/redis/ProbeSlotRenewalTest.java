@@ -8,8 +8,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
@@ -37,12 +45,14 @@ class ProbeSlotRenewalTest {
             .build();
     private final FleetKeys keys = new FleetKeys("breaker:");
     private FleetSync sync;
+    private final List<FleetSync> fleet = new ArrayList<>();
 
     @AfterEach
     void close() {
         if (sync != null) {
             sync.close();
         }
+        fleet.forEach(FleetSync::close);
         admin.close();
         redis.close();
     }
@@ -81,6 +91,77 @@ class ProbeSlotRenewalTest {
                     .isGreaterThan(OPEN_MILLIS - 15_000);
         }
         assertThat(breakers).allMatch(b -> sync.view(b.name()).probeSlots() > 0);
+    }
+
+    @Test
+    void withLeasesThatLastToTheEndOfALongOpenWaitTheFleetStillNeverRunsMoreConcurrentProbesThanAllowed() throws Exception {
+        // an open wait long enough that every claim is made far from its end (the long lease), then renewed close to it
+        BreakerConfig config = BreakerConfig.builder().consecutiveFailures(3).failureRateThreshold(0).openWait(Duration.ofSeconds(4))
+                .openWaitJitter(0).maxOpenWait(Duration.ofSeconds(60)).halfOpenMaxProbes(2).halfOpenSuccessesToClose(10)
+                .halfOpenMaxWait(Duration.ofSeconds(30)).ticker(Ticker.system()).build();
+        List<Breaker> payments = new ArrayList<>();
+        for (String id : List.of("a", "b", "c")) {
+            BreakerRegistry replica = BreakerRegistry.builder().defaults(config).build();
+            payments.add(replica.breaker("payments"));
+            FleetSync member = new FleetSync(replica, new SharedStoreStatus(id, Clock.systemUTC()),
+                    RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
+            fleet.add(member);
+            member.start();
+            assertThat(member.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+        }
+        for (int i = 0; i < 3; i++) {
+            try {
+                payments.get(0).call(() -> {
+                    throw new IllegalStateException("down");
+                });
+            } catch (IllegalStateException expected) {
+                // a failure
+            }
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> payments.stream().allMatch(b -> b.state() == State.OPEN));
+
+        AtomicInteger inDependency = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        AtomicInteger probes = new AtomicInteger();
+        CountDownLatch dependencyHangs = new CountDownLatch(1);
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService callers = Executors.newFixedThreadPool(9);
+        try {
+            for (Breaker breaker : payments) {
+                for (int t = 0; t < 3; t++) {
+                    callers.execute(() -> {
+                        while (running.get()) {
+                            try {
+                                breaker.call(() -> {
+                                    probes.incrementAndGet();
+                                    mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
+                                    try {
+                                        dependencyHangs.await(20, TimeUnit.SECONDS);
+                                    } finally {
+                                        inDependency.decrementAndGet();
+                                    }
+                                    return "ok";
+                                });
+                            } catch (BreakerOpenException rejected) {
+                                LockSupport.parkNanos(200_000);
+                            } catch (Exception unexpected) {
+                                throw new AssertionError(unexpected);
+                            }
+                        }
+                    });
+                }
+            }
+            await().atMost(Duration.ofSeconds(12)).until(() -> probes.get() >= 1);
+            // every replica's open wait has ended by now: let all claims come back and any over-granted probe start
+            await().pollDelay(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(3)).until(() -> true);
+
+            assertThat(mostAtOnce.get()).isBetween(1, 2);
+        } finally {
+            running.set(false);
+            dependencyHangs.countDown();
+            callers.shutdown();
+            callers.awaitTermination(10, TimeUnit.SECONDS);
+        }
     }
 
     private long scripts() {
