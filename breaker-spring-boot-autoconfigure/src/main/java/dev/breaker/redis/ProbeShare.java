@@ -19,6 +19,11 @@ import dev.breaker.core.spi.SharedStateHooks;
  * that dies loses them within a lease, and one without traffic (no calls, no rejected calls) gives them up as soon as
  * a replica with traffic went without, so the fleet closes as long as any replica has traffic.
  *
+ * <p>Slots only matter once the open wait ends, so while it is further off than a few renewal periods nobody claims or
+ * renews: the first claim's lease reaches to {@link #RECLAIM_MILLIS} before the next look, which comes
+ * {@code 2 * RECLAIM_MILLIS} before the open wait ends (a replica following 100,000 open circuits would otherwise run
+ * 200,000 scripts a second). A holder that dies meanwhile keeps its slots until about its open wait's end.
+ *
  * <p>Nothing read from Redis can hold a breaker open for good: once it has been open for its {@code max-open-wait}
  * (plus {@link FleetSync#PROBE_GRACE_MILLIS}) in an episode without slots (they are stolen, or held by a replica
  * nobody can see), it probes on its own, one probe at a time, and says so once. When Redis cannot answer, the
@@ -58,8 +63,11 @@ final class ProbeShare {
         }
         String episode = entry.tied();
         int max = breaker.config().halfOpenMaxProbes();
-        long slotsLive = openMillis(breaker) + breaker.config().halfOpenMaxWait().toMillis() + LEASE_MILLIS;
-        sync.store().claim(breaker.name(), episode, sync.replicaId(), max, max, LEASE_MILLIS, slotsLive,
+        long open = openMillis(breaker);
+        long slotsLive = open + breaker.config().halfOpenMaxWait().toMillis() + LEASE_MILLIS;
+        // the lease outlasts the next look by as much as it does when looking every RECLAIM_MILLIS
+        long lease = nextLookMillis(open) + LEASE_MILLIS - RECLAIM_MILLIS;
+        sync.store().claim(breaker.name(), episode, sync.replicaId(), max, max, lease, slotsLive,
                 sync.trust().claim(breaker.name(), episode, sync.replicaId(), max), traffic, entry.distrusted())
                 .whenComplete((reply, error) -> sync.submit(() -> granted(breaker, entry, round, episode,
                         error == null ? reply : null, traffic)));
@@ -87,7 +95,15 @@ final class ProbeShare {
             }
         }
         apply(breaker, entry);
-        sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+        sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(openMillis(breaker)));
+    }
+
+    /**
+     * When to look again, given how long the breaker stays open here: every {@link #RECLAIM_MILLIS}, or, while the open
+     * wait ends later than {@code 3 * RECLAIM_MILLIS} from now, {@code 2 * RECLAIM_MILLIS} before it ends.
+     */
+    static long nextLookMillis(long openMillis) {
+        return openMillis > 3 * RECLAIM_MILLIS ? openMillis - 2 * RECLAIM_MILLIS : RECLAIM_MILLIS;
     }
 
     /** Puts the slots into effect: half-open with that many probes, or held open without any. */
@@ -132,8 +148,15 @@ final class ProbeShare {
             alone(breaker, entry);
             return;
         }
+        long open = openMillis(breaker);
+        if (state == State.OPEN && open > 3 * RECLAIM_MILLIS) {
+            // the open wait was extended (held without slots): the slots matter from its end on, the lease holds until then
+            apply(breaker, entry);
+            sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(open));
+            return;
+        }
         boolean traffic = entry.demandSince(demand(breaker)) || probesInFlight(breaker) > 0;
-        if (entry.grant() != 0 || traffic || openMillis(breaker) <= 2 * RECLAIM_MILLIS) {
+        if (entry.grant() != 0 || traffic || open <= 2 * RECLAIM_MILLIS) {
             // a holder renews its lease; a replica without slots asks again when it has traffic, or when its open
             // wait is about to end (the slots matter from then on)
             claim(breaker, entry, round, traffic);

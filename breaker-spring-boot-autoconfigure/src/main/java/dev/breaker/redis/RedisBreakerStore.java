@@ -54,7 +54,8 @@ public final class RedisBreakerStore implements AutoCloseable {
 
     /**
      * What a probe claim got, who else holds slots (holder to value), and whether a replica with traffic went without
-     * slots within the last {@code 2 * lease / 3} (a holder without traffic then gives its slots up).
+     * slots within the last {@code 2 * lease / 3} (a holder without traffic then gives its slots up; a longer lease,
+     * claimed long before the open wait ends, does not widen that window).
      */
     record ClaimReply(int grant, Map<String, String> others, boolean wanted) {
     }
@@ -173,7 +174,7 @@ public final class RedisBreakerStore implements AutoCloseable {
                     long wantedAt = Long.parseLong(String.valueOf(reply.get(2)));
                     long now = Long.parseLong(String.valueOf(reply.get(3)));
                     return new ClaimReply(((Number) reply.get(0)).intValue(), pairs((List<?>) reply.get(1)),
-                            wantedAt > 0 && now - wantedAt < 2 * leaseMillis / 3);
+                            wantedAt > 0 && now - wantedAt < 2 * Math.min(leaseMillis, ProbeShare.LEASE_MILLIS) / 3);
                 });
     }
 

@@ -36,6 +36,10 @@ final class LocalRedis implements AutoCloseable {
         }
     }
 
+    int port() {
+        return port;
+    }
+
     /** Attaches a registry to the fleet as a replica with a quorum of 1, and waits for its first sync. */
     FleetSync join(BreakerRegistry registry, String replicaId) throws InterruptedException {
         return join(registry, replicaId, 1);
