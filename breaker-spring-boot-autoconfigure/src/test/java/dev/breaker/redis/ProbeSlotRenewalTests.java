@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * scripts a second, and the start-up read behind them on the sync thread never finishes. Probe slots only matter
  * once the open wait ends; until shortly before then, the first claim's lease must hold them.
  */
-class ProbeSlotRenewalTest {
+class ProbeSlotRenewalTests {
 
     private static final int CIRCUITS = 200;
     private static final long OPEN_MILLIS = 60_000;
