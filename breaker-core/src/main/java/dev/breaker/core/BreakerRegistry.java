@@ -54,7 +54,7 @@ public final class BreakerRegistry {
                            int maxKeyLength) {
 
         /** Used for names with no policy when none was given with {@link Builder#defaultChildren}. */
-        public static final Children DEFAULT = new Children(1000, Duration.ofMinutes(10), false);
+        public static final Children DEFAULT = new Children(10_000, Duration.ofMinutes(10), false);
 
         /** The most {@code minFailingChildren} a policy may ask for. */
         public static final int MAX_MIN_FAILING_CHILDREN = 100;

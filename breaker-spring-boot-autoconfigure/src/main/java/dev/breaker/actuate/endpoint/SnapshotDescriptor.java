@@ -158,6 +158,7 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		settings.put("slowCallDuration", iso(c.slowCallDuration()));
 		settings.put("slowCallRateThreshold", c.slowCallRateThreshold());
 		settings.put("stallCalls", c.stallCalls());
+		settings.put("trackInFlight", c.trackInFlight());
 		settings.put("recordLatency", c.recordLatency());
 		settings.put("timeoutWeight", c.timeoutWeight());
 		settings.put("openWait", iso(c.openWait()));
