@@ -188,46 +188,44 @@ public final class BreakerConfig {
 
     @Override
     public String toString() {
-        return "BreakerConfig[window=" + window + ", bucket=" + bucket + ", consecutiveFailures=" + consecutiveFailures
-                + ", failureRateThreshold=" + failureRateThreshold + ", minimumCalls=" + minimumCalls
-                + ", slowCallDuration=" + slowCallDuration + ", slowCallRateThreshold=" + slowCallRateThreshold
-                + ", stallCalls=" + stallCalls + ", trackInFlight=" + trackInFlight + ", recordLatency=" + recordLatency
-                + ", timeoutWeight=" + timeoutWeight + ", openWait=" + openWait
-                + ", openWaitMultiplier=" + openWaitMultiplier + ", maxOpenWait=" + maxOpenWait
-                + ", openWaitJitter=" + openWaitJitter
-                + ", halfOpenMaxProbes=" + (halfOpenMaxProbesAuto ? "auto" : String.valueOf(halfOpenMaxProbes))
-                + ", halfOpenSuccessesToClose=" + halfOpenSuccessesToClose
-                + ", halfOpenFailuresToReopen=" + halfOpenFailuresToReopen + ", halfOpenMaxWait=" + halfOpenMaxWait
-                + ", minimumCallsRatio=" + minimumCallsRatio + ", retryBudgetRatio=" + retryBudgetRatio
-                + ", retryBudgetMinPerSecond=" + retryBudgetMinPerSecond + "]";
+        StringBuilder out = new StringBuilder("BreakerConfig[");
+        for (BreakerSetting setting : BreakerSetting.of(BreakerSetting.Scope.ENGINE)) {
+            if (out.length() > "BreakerConfig[".length()) {
+                out.append(", ");
+            }
+            Object value = (setting == BreakerSetting.TRACK_IN_FLIGHT) ? trackInFlight : setting.read(this);
+            out.append(setting.settingName()).append('=').append(value);
+        }
+        return out.append(']').toString();
     }
 
     /** Builds a {@link BreakerConfig}; {@link #build()} validates every setting. */
     public static final class Builder {
 
-        Duration window = Duration.ofSeconds(10);
-        Duration bucket = Duration.ofSeconds(1);
-        int consecutiveFailures = 5;
-        double failureRateThreshold = 50;
-        int minimumCalls = 20;
-        Duration slowCallDuration = Duration.ofSeconds(2);
-        double slowCallRateThreshold = 0;
-        int stallCalls = 0;
-        boolean trackInFlight = false;
-        boolean recordLatency = true;
-        double timeoutWeight = 1;
-        Duration openWait = Duration.ofSeconds(30);
-        double openWaitMultiplier = 2;
-        Duration maxOpenWait = Duration.ofMinutes(5);
-        double openWaitJitter = 0.2;
-        int halfOpenMaxProbes = 10;
-        int halfOpenSuccessesToClose = 5;
-        int halfOpenFailuresToReopen = 3;
-        Duration halfOpenMaxWait = Duration.ofMinutes(1);
+        // the defaults are the table's
+        Duration window = BreakerSetting.WINDOW.defaultAs();
+        Duration bucket = BreakerSetting.BUCKET.defaultAs();
+        int consecutiveFailures = BreakerSetting.CONSECUTIVE_FAILURES.<Integer>defaultAs();
+        double failureRateThreshold = BreakerSetting.FAILURE_RATE_THRESHOLD.<Double>defaultAs();
+        int minimumCalls = BreakerSetting.MINIMUM_CALLS.<Integer>defaultAs();
+        Duration slowCallDuration = BreakerSetting.SLOW_CALL_DURATION.defaultAs();
+        double slowCallRateThreshold = BreakerSetting.SLOW_CALL_RATE_THRESHOLD.<Double>defaultAs();
+        int stallCalls = BreakerSetting.STALL_CALLS.<Integer>defaultAs();
+        boolean trackInFlight = BreakerSetting.TRACK_IN_FLIGHT.<Boolean>defaultAs();
+        boolean recordLatency = BreakerSetting.RECORD_LATENCY.<Boolean>defaultAs();
+        double timeoutWeight = BreakerSetting.TIMEOUT_WEIGHT.<Double>defaultAs();
+        Duration openWait = BreakerSetting.OPEN_WAIT.defaultAs();
+        double openWaitMultiplier = BreakerSetting.OPEN_WAIT_MULTIPLIER.<Double>defaultAs();
+        Duration maxOpenWait = BreakerSetting.MAX_OPEN_WAIT.defaultAs();
+        double openWaitJitter = BreakerSetting.OPEN_WAIT_JITTER.<Double>defaultAs();
+        int halfOpenMaxProbes = BreakerSetting.HALF_OPEN_MAX_PROBES.<Integer>defaultAs();
+        int halfOpenSuccessesToClose = BreakerSetting.HALF_OPEN_SUCCESSES_TO_CLOSE.<Integer>defaultAs();
+        int halfOpenFailuresToReopen = BreakerSetting.HALF_OPEN_FAILURES_TO_REOPEN.<Integer>defaultAs();
+        Duration halfOpenMaxWait = BreakerSetting.HALF_OPEN_MAX_WAIT.defaultAs();
         boolean halfOpenMaxProbesAuto = false;
-        double minimumCallsRatio = 0;
-        double retryBudgetRatio = 0.2;
-        double retryBudgetMinPerSecond = 10;
+        double minimumCallsRatio = BreakerSetting.MINIMUM_CALLS_RATIO.<Double>defaultAs();
+        double retryBudgetRatio = BreakerSetting.RETRY_BUDGET_RATIO.<Double>defaultAs();
+        double retryBudgetMinPerSecond = BreakerSetting.RETRY_BUDGET_MIN_PER_SECOND.<Double>defaultAs();
         OutcomeClassifier classifier = OutcomeClassifier.defaults();
         Ticker ticker = Ticker.cached();
         Clock clock = Clock.systemUTC();

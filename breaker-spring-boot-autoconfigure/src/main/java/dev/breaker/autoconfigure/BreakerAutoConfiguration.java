@@ -1,14 +1,10 @@
 package dev.breaker.autoconfigure;
 
-import java.util.Map;
-
-import dev.breaker.aspect.CallPolicy;
 import dev.breaker.aspect.CircuitGuardedAdvisor;
 import dev.breaker.aspect.CircuitGuardedInterceptor;
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.FallbackObserver;
 import dev.breaker.aspect.GuardedMethods;
-import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
@@ -76,22 +72,17 @@ public final class BreakerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	BreakerRegistry breakerRegistry(BreakerProperties properties, Ticker ticker, OutcomeClassifier classifier,
-			ObjectProvider<BreakerRegistryCustomizer> customizers, ResourceLoader resourceLoader) {
-		ClassLoader classLoader = resourceLoader.getClassLoader();
-		Instance defaults = properties.getDefaults();
-		String defaultsPath = "breaker.defaults";
-		BreakerRegistry.Builder builder = BreakerRegistry.builder()
-			.defaults(defaults.toConfig(defaultsPath, null, ticker, classifier, classLoader))
-			.defaultChildren(defaults.toChildren(defaultsPath, null));
-		defaults.toCallPolicy(defaultsPath, null);
-		for (Map.Entry<String, Instance> entry : properties.getInstances().entrySet()) {
-			String path = BreakerProperties.path(entry.getKey());
-			Instance instance = entry.getValue();
-			builder.config(entry.getKey(), instance.toConfig(path, defaults, ticker, classifier, classLoader));
-			builder.children(entry.getKey(), instance.toChildren(path, defaults));
-			instance.toCallPolicy(path, defaults);
-		}
+	ConfiguredBreakers breakerConfiguredBreakers(BreakerProperties properties, Ticker ticker,
+			OutcomeClassifier classifier, ResourceLoader resourceLoader) {
+		return new ConfiguredBreakers(properties, ticker, classifier, resourceLoader.getClassLoader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BreakerRegistry breakerRegistry(ConfiguredBreakers configured,
+			ObjectProvider<BreakerRegistryCustomizer> customizers) {
+		BreakerRegistry.Builder builder = BreakerRegistry.builder();
+		configured.applyTo(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}
@@ -134,9 +125,9 @@ public final class BreakerAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		GuardedMethods breakerGuardedMethods(BreakerRegistry registry, BreakerProperties properties,
+		GuardedMethods breakerGuardedMethods(BreakerRegistry registry, ConfiguredBreakers configured,
 				DelayScheduler delays, ObjectProvider<FallbackObserver> observers, ObjectProvider<CallObserver> calls) {
-			return new GuardedMethods(registry, (name) -> policy(properties, name), delays,
+			return new GuardedMethods(registry, (name) -> configured.of(name).callPolicy(), delays,
 					observers.orderedStream().toList(), CallObserver.of(calls.orderedStream().toList()));
 		}
 
@@ -155,10 +146,6 @@ public final class BreakerAutoConfiguration {
 				.bind("breaker.advisor-order", Integer.class)
 				.orElse(BreakerProperties.DEFAULT_ADVISOR_ORDER);
 			return new CircuitGuardedAdvisor(new CircuitGuardedInterceptor(guardedMethods::getObject), order);
-		}
-
-		private static CallPolicy policy(BreakerProperties properties, String name) {
-			return properties.instance(name).toCallPolicy(BreakerProperties.path(name), properties.getDefaults());
 		}
 
 		/** Registers Spring's infrastructure auto-proxy creator unless one is there already. */

@@ -1,8 +1,8 @@
 package dev.breaker.cloud.autoconfigure;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
+import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.cloud.BreakerCircuitBreakerFactory;
 import dev.breaker.cloud.CloudBreakers;
 import dev.breaker.cloud.ReactiveBreakerCircuitBreakerFactory;
@@ -43,13 +43,9 @@ public final class BreakerSpringCloudAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CloudBreakers breakerCloudBreakers(ObjectProvider<BreakerRegistry> registry, BreakerProperties properties,
-			Ticker ticker, OutcomeClassifier classifier, ResourceLoader resourceLoader) {
-		return new CloudBreakers(registry::getObject,
-				(id) -> properties.instance(id)
-					.toConfig(BreakerProperties.path(id), properties.getDefaults(), ticker, classifier,
-							resourceLoader.getClassLoader()),
-				(id) -> properties.instance(id).toCallPolicy(BreakerProperties.path(id), properties.getDefaults()).timeout());
+	CloudBreakers breakerCloudBreakers(ObjectProvider<BreakerRegistry> registry, ConfiguredBreakers configured) {
+		return new CloudBreakers(registry::getObject, (id) -> configured.of(id).config(),
+				(id) -> configured.of(id).callPolicy().timeout());
 	}
 
 	/**
