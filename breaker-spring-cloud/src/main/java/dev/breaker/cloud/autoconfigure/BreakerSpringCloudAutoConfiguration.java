@@ -8,8 +8,6 @@ import dev.breaker.cloud.CloudBreakers;
 import dev.breaker.cloud.ReactiveBreakerCircuitBreakerFactory;
 import dev.breaker.cloud.gateway.BreakerGatewayFilterFactory;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.OutcomeClassifier;
-import dev.breaker.core.Ticker;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,7 +22,6 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFac
 import org.springframework.cloud.gateway.filter.factory.SpringCloudCircuitBreakerFilterFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.ResourceLoader;
 import org.springframework.web.reactive.DispatcherHandler;
 
 /**
