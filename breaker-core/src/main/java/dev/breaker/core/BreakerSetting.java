@@ -1,7 +1,10 @@
 package dev.breaker.core;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -222,9 +225,17 @@ public enum BreakerSetting {
         write.accept(builder, value);
     }
 
+    private static final Map<Scope, List<BreakerSetting>> BY_SCOPE = new EnumMap<>(Scope.class);
+
+    static {
+        for (Scope scope : Scope.values()) {
+            BY_SCOPE.put(scope, Arrays.stream(values()).filter((s) -> s.scope == scope).toList());
+        }
+    }
+
     /** The settings of one scope, in table order. */
     public static List<BreakerSetting> of(Scope scope) {
-        return java.util.Arrays.stream(values()).filter((s) -> s.scope == scope).toList();
+        return BY_SCOPE.get(scope);
     }
 
     /** The default as the type the caller expects: {@code Duration d = WINDOW.defaultAs();}. */

@@ -103,6 +103,16 @@ class SettingDefaultsTests {
 	}
 
 	@Test
+	void theMetadataOfTheDefaultsHoldsNoSettingTheTableLacks() throws IOException {
+		List<String> settings = Arrays.stream(BreakerSetting.values())
+			.map((setting) -> BreakerProperties.DEFAULTS_PREFIX + "." + setting.property())
+			.toList();
+		assertThat(metadataDefaults().keySet())
+			.filteredOn((name) -> name.startsWith(BreakerProperties.DEFAULTS_PREFIX + "."))
+			.containsExactlyInAnyOrderElementsOf(settings);
+	}
+
+	@Test
 	void theHttpRetryDefaultsAreTheTables() throws IOException {
 		Map<String, Object> metadata = metadataDefaults();
 		assertSameDefault("breaker.http.retry.jitter", metadata.get("breaker.http.retry.jitter"),
