@@ -1,12 +1,9 @@
 package dev.breaker.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -83,6 +80,16 @@ public class BreakerProperties {
 	}
 
 	/**
+	 * The settings of one breaker name: its own instance, or an empty one that inherits everything.
+	 * @param name a breaker name
+	 * @return the instance settings, never {@code null}
+	 */
+	public Instance instance(String name) {
+		Instance instance = this.instances.get(name);
+		return (instance != null) ? instance : new Instance();
+	}
+
+	/**
 	 * The property prefix of one breaker name, as a user writes it and error messages print it: a
 	 * name that is not a single plain element ({@code recommendations:user-42}) is in brackets.
 	 * @param name a breaker name
@@ -108,129 +115,101 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * Settings that remember which of them were bound or set, so one left out can be inherited
-	 * ({@code breaker.instances.<name>.*} from {@code breaker.defaults.*}) while each field's
-	 * initialiser states the default.
+	 * Every setting of one breaker; {@code null} means inherited from {@code breaker.defaults} (and,
+	 * there, the engine's default).
 	 */
-	public abstract static class Inheriting {
-
-		private final Set<String> set = new HashSet<>();
-
-		/**
-		 * Records that a property was given a value.
-		 * @param property the bean property name, e.g. {@code openWait}
-		 */
-		protected final void markSet(String property) {
-			this.set.add(property);
-		}
-
-		/**
-		 * Whether a property was bound or set, rather than left at its default.
-		 * @param property the bean property name, e.g. {@code openWait}
-		 * @return whether it was given a value
-		 */
-		public boolean isSet(String property) {
-			return this.set.contains(property);
-		}
-
-	}
-
-	/**
-	 * Every setting of one breaker, each field initialised to its default; in
-	 * {@code breaker.instances.<name>}, a setting left out is inherited from {@code breaker.defaults}.
-	 */
-	public static class Instance extends Inheriting {
+	public static class Instance {
 
 		/**
 		 * Length of the sliding window the rates are computed over. Must be a whole multiple of the
 		 * bucket.
 		 */
-		private Duration window = Duration.ofSeconds(10);
+		private Duration window;
 
 		/**
 		 * Length of one bucket of the sliding window.
 		 */
-		private Duration bucket = Duration.ofSeconds(1);
+		private Duration bucket;
 
 		/**
 		 * Trip after this many consecutive failures; 0 turns the rule off.
 		 */
-		private Integer consecutiveFailures = 5;
+		private Integer consecutiveFailures;
 
 		/**
 		 * Trip when this percentage of the calls in the window failed (timeouts weighted), once the
 		 * window holds minimum-calls calls; in (0, 100], 0 turns the rule off.
 		 */
-		private Double failureRateThreshold = 50.0;
+		private Double failureRateThreshold;
 
 		/**
 		 * Calls the window must hold before the failure-rate and slow-call-rate rules apply.
 		 */
-		private Integer minimumCalls = 20;
+		private Integer minimumCalls;
 
 		/**
 		 * Raises minimum-calls with traffic: the failure-rate and slow-call-rate rules need at least
 		 * max(minimum-calls, ratio x the peak calls per window over the last hour). In [0, 1); 0
 		 * turns it off.
 		 */
-		private Double minimumCallsRatio = 0.0;
+		private Double minimumCallsRatio;
 
 		/**
 		 * A call that takes longer than this is slow; also the age after which an unfinished call
 		 * counts toward the stall rule.
 		 */
-		private Duration slowCallDuration = Duration.ofSeconds(2);
+		private Duration slowCallDuration;
 
 		/**
 		 * Trip when this percentage of the calls in the window were slow; in (0, 100], 0 turns the
 		 * rule off.
 		 */
-		private Double slowCallRateThreshold = 0.0;
+		private Double slowCallRateThreshold;
 
 		/**
 		 * Trip when at least this many calls are in flight for longer than slow-call-duration (a
 		 * wedged dependency); 0 turns the rule off.
 		 */
-		private Integer stallCalls = 0;
+		private Integer stallCalls;
 
 		/**
 		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs one more
 		 * atomic update per call. Always on when stall-calls is on.
 		 */
-		private Boolean trackInFlight = false;
+		private Boolean trackInFlight;
 
 		/**
 		 * Whether call durations are kept: latency percentiles in the snapshot, the
 		 * breaker_call_duration_seconds histogram, the history's p50/p99. Costs a timed call a few
 		 * atomic adds and each breaker about 6.5 KiB; per-tenant children leave it to their group.
 		 */
-		private Boolean recordLatency = true;
+		private Boolean recordLatency;
 
 		/**
 		 * How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.
 		 */
-		private Double timeoutWeight = 1.0;
+		private Double timeoutWeight;
 
 		/**
 		 * How long the breaker stays open after its first trip before probing.
 		 */
-		private Duration openWait = Duration.ofSeconds(30);
+		private Duration openWait;
 
 		/**
 		 * Factor applied to the open wait on each consecutive trip.
 		 */
-		private Double openWaitMultiplier = 2.0;
+		private Double openWaitMultiplier;
 
 		/**
 		 * Cap on the growing open wait.
 		 */
-		private Duration maxOpenWait = Duration.ofMinutes(5);
+		private Duration maxOpenWait;
 
 		/**
 		 * Random spread of the open wait, as a fraction of it, so replicas do not return in
 		 * lockstep; 0 for none.
 		 */
-		private Double openWaitJitter = 0.2;
+		private Double openWaitJitter;
 
 		/**
 		 * Half-open probing.
@@ -242,13 +221,13 @@ public class BreakerProperties {
 		 * Fully qualified exception class names that count as failures; when set, any other
 		 * exception is ignored (neither success nor failure). Timeouts always count.
 		 */
-		private List<String> recordExceptions = new ArrayList<>();
+		private List<String> recordExceptions;
 
 		/**
 		 * Fully qualified exception class names that are the caller's fault: ignored by the breaker
 		 * and passed to the caller unchanged, without fallback. Wins over record-exceptions.
 		 */
-		private List<String> ignoreExceptions = new ArrayList<>();
+		private List<String> ignoreExceptions;
 
 		/**
 		 * How long an asynchronous call (CompletionStage, Mono, Flux) may take before it completes
@@ -272,7 +251,7 @@ public class BreakerProperties {
 		/**
 		 * Health reported while this breaker is open.
 		 */
-		private OpenHealth healthWhenOpen = OpenHealth.UP;
+		private OpenHealth healthWhenOpen;
 
 		public Duration getWindow() {
 			return this.window;
@@ -280,7 +259,6 @@ public class BreakerProperties {
 
 		public void setWindow(Duration window) {
 			this.window = window;
-			markSet("window");
 		}
 
 		public Duration getBucket() {
@@ -289,7 +267,6 @@ public class BreakerProperties {
 
 		public void setBucket(Duration bucket) {
 			this.bucket = bucket;
-			markSet("bucket");
 		}
 
 		public Integer getConsecutiveFailures() {
@@ -298,7 +275,6 @@ public class BreakerProperties {
 
 		public void setConsecutiveFailures(Integer consecutiveFailures) {
 			this.consecutiveFailures = consecutiveFailures;
-			markSet("consecutiveFailures");
 		}
 
 		public Double getFailureRateThreshold() {
@@ -307,7 +283,6 @@ public class BreakerProperties {
 
 		public void setFailureRateThreshold(Double failureRateThreshold) {
 			this.failureRateThreshold = failureRateThreshold;
-			markSet("failureRateThreshold");
 		}
 
 		public Integer getMinimumCalls() {
@@ -316,7 +291,6 @@ public class BreakerProperties {
 
 		public void setMinimumCalls(Integer minimumCalls) {
 			this.minimumCalls = minimumCalls;
-			markSet("minimumCalls");
 		}
 
 		public Double getMinimumCallsRatio() {
@@ -325,7 +299,6 @@ public class BreakerProperties {
 
 		public void setMinimumCallsRatio(Double minimumCallsRatio) {
 			this.minimumCallsRatio = minimumCallsRatio;
-			markSet("minimumCallsRatio");
 		}
 
 		public Duration getSlowCallDuration() {
@@ -334,7 +307,6 @@ public class BreakerProperties {
 
 		public void setSlowCallDuration(Duration slowCallDuration) {
 			this.slowCallDuration = slowCallDuration;
-			markSet("slowCallDuration");
 		}
 
 		public Double getSlowCallRateThreshold() {
@@ -343,7 +315,6 @@ public class BreakerProperties {
 
 		public void setSlowCallRateThreshold(Double slowCallRateThreshold) {
 			this.slowCallRateThreshold = slowCallRateThreshold;
-			markSet("slowCallRateThreshold");
 		}
 
 		public Integer getStallCalls() {
@@ -352,7 +323,6 @@ public class BreakerProperties {
 
 		public void setStallCalls(Integer stallCalls) {
 			this.stallCalls = stallCalls;
-			markSet("stallCalls");
 		}
 
 		public Boolean getTrackInFlight() {
@@ -361,7 +331,6 @@ public class BreakerProperties {
 
 		public void setTrackInFlight(Boolean trackInFlight) {
 			this.trackInFlight = trackInFlight;
-			markSet("trackInFlight");
 		}
 
 		public Boolean getRecordLatency() {
@@ -370,7 +339,6 @@ public class BreakerProperties {
 
 		public void setRecordLatency(Boolean recordLatency) {
 			this.recordLatency = recordLatency;
-			markSet("recordLatency");
 		}
 
 		public Double getTimeoutWeight() {
@@ -379,7 +347,6 @@ public class BreakerProperties {
 
 		public void setTimeoutWeight(Double timeoutWeight) {
 			this.timeoutWeight = timeoutWeight;
-			markSet("timeoutWeight");
 		}
 
 		public Duration getOpenWait() {
@@ -388,7 +355,6 @@ public class BreakerProperties {
 
 		public void setOpenWait(Duration openWait) {
 			this.openWait = openWait;
-			markSet("openWait");
 		}
 
 		public Double getOpenWaitMultiplier() {
@@ -397,7 +363,6 @@ public class BreakerProperties {
 
 		public void setOpenWaitMultiplier(Double openWaitMultiplier) {
 			this.openWaitMultiplier = openWaitMultiplier;
-			markSet("openWaitMultiplier");
 		}
 
 		public Duration getMaxOpenWait() {
@@ -406,7 +371,6 @@ public class BreakerProperties {
 
 		public void setMaxOpenWait(Duration maxOpenWait) {
 			this.maxOpenWait = maxOpenWait;
-			markSet("maxOpenWait");
 		}
 
 		public Double getOpenWaitJitter() {
@@ -415,7 +379,6 @@ public class BreakerProperties {
 
 		public void setOpenWaitJitter(Double openWaitJitter) {
 			this.openWaitJitter = openWaitJitter;
-			markSet("openWaitJitter");
 		}
 
 		public HalfOpen getHalfOpen() {
@@ -424,7 +387,6 @@ public class BreakerProperties {
 
 		public void setHalfOpen(HalfOpen halfOpen) {
 			this.halfOpen = halfOpen;
-			markSet("halfOpen");
 		}
 
 		public List<String> getRecordExceptions() {
@@ -433,7 +395,6 @@ public class BreakerProperties {
 
 		public void setRecordExceptions(List<String> recordExceptions) {
 			this.recordExceptions = recordExceptions;
-			markSet("recordExceptions");
 		}
 
 		public List<String> getIgnoreExceptions() {
@@ -442,7 +403,6 @@ public class BreakerProperties {
 
 		public void setIgnoreExceptions(List<String> ignoreExceptions) {
 			this.ignoreExceptions = ignoreExceptions;
-			markSet("ignoreExceptions");
 		}
 
 		public Duration getTimeout() {
@@ -451,7 +411,6 @@ public class BreakerProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
-			markSet("timeout");
 		}
 
 		public Retry getRetry() {
@@ -460,7 +419,6 @@ public class BreakerProperties {
 
 		public void setRetry(Retry retry) {
 			this.retry = retry;
-			markSet("retry");
 		}
 
 		public Tenants getTenants() {
@@ -469,7 +427,6 @@ public class BreakerProperties {
 
 		public void setTenants(Tenants tenants) {
 			this.tenants = tenants;
-			markSet("tenants");
 		}
 
 		public OpenHealth getHealthWhenOpen() {
@@ -478,7 +435,6 @@ public class BreakerProperties {
 
 		public void setHealthWhenOpen(OpenHealth healthWhenOpen) {
 			this.healthWhenOpen = healthWhenOpen;
-			markSet("healthWhenOpen");
 		}
 
 	}
@@ -486,30 +442,30 @@ public class BreakerProperties {
 	/**
 	 * Half-open probing of one breaker.
 	 */
-	public static class HalfOpen extends Inheriting {
+	public static class HalfOpen {
 
 		/**
 		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as probes succeed.
 		 * An integer in [1, 32], or 'auto': 10% of the breaker's peak concurrent calls over the last
 		 * hour, in [1, 32], sized when each half-open episode begins.
 		 */
-		private String maxProbes = "10";
+		private String maxProbes;
 
 		/**
 		 * Successful probes that close the breaker.
 		 */
-		private Integer successesToClose = 5;
+		private Integer successesToClose;
 
 		/**
 		 * Failed probes that reopen the breaker.
 		 */
-		private Integer failuresToReopen = 3;
+		private Integer failuresToReopen;
 
 		/**
 		 * Reopen when a probe has been in flight this long without a verdict (timed from the oldest
 		 * probe in flight; with no probe in flight the breaker waits for traffic). At most 24h.
 		 */
-		private Duration maxWait = Duration.ofMinutes(1);
+		private Duration maxWait;
 
 		public String getMaxProbes() {
 			return this.maxProbes;
@@ -517,7 +473,6 @@ public class BreakerProperties {
 
 		public void setMaxProbes(String maxProbes) {
 			this.maxProbes = maxProbes;
-			markSet("maxProbes");
 		}
 
 		public Integer getSuccessesToClose() {
@@ -526,7 +481,6 @@ public class BreakerProperties {
 
 		public void setSuccessesToClose(Integer successesToClose) {
 			this.successesToClose = successesToClose;
-			markSet("successesToClose");
 		}
 
 		public Integer getFailuresToReopen() {
@@ -535,7 +489,6 @@ public class BreakerProperties {
 
 		public void setFailuresToReopen(Integer failuresToReopen) {
 			this.failuresToReopen = failuresToReopen;
-			markSet("failuresToReopen");
 		}
 
 		public Duration getMaxWait() {
@@ -544,7 +497,6 @@ public class BreakerProperties {
 
 		public void setMaxWait(Duration maxWait) {
 			this.maxWait = maxWait;
-			markSet("maxWait");
 		}
 
 	}
@@ -552,31 +504,31 @@ public class BreakerProperties {
 	/**
 	 * Retries of a guarded call, with jittered backoff.
 	 */
-	public static class Retry extends Inheriting {
+	public static class Retry {
 
 		/**
 		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as intervals.
 		 * Empty for no retries.
 		 */
-		private List<Duration> intervals = new ArrayList<>();
+		private List<Duration> intervals;
 
 		/**
 		 * Random spread of each pause as a fraction of it: a pause is drawn from [interval * (1 -
 		 * jitter), interval * (1 + jitter)]. In [0, 1].
 		 */
-		private Double jitter = 0.5;
+		private Double jitter;
 
 		/**
 		 * The outcomes that retry: failure, timeout, throttled. A rejection by the breaker never
 		 * retries.
 		 */
-		private List<String> on = new ArrayList<>(List.of("failure", "timeout"));
+		private List<String> on;
 
 		/**
 		 * Whether every attempt asks the breaker and is recorded (breaker inside the retry). By
 		 * default the breaker sits outside the retry and records the whole sequence once.
 		 */
-		private Boolean recordEachAttempt = false;
+		private Boolean recordEachAttempt;
 
 		/**
 		 * How many retries the breaker allows, whoever makes them (@CircuitGuarded methods, HTTP
@@ -591,7 +543,6 @@ public class BreakerProperties {
 
 		public void setIntervals(List<Duration> intervals) {
 			this.intervals = intervals;
-			markSet("intervals");
 		}
 
 		public Double getJitter() {
@@ -600,7 +551,6 @@ public class BreakerProperties {
 
 		public void setJitter(Double jitter) {
 			this.jitter = jitter;
-			markSet("jitter");
 		}
 
 		public List<String> getOn() {
@@ -609,7 +559,6 @@ public class BreakerProperties {
 
 		public void setOn(List<String> on) {
 			this.on = on;
-			markSet("on");
 		}
 
 		public Boolean getRecordEachAttempt() {
@@ -618,7 +567,6 @@ public class BreakerProperties {
 
 		public void setRecordEachAttempt(Boolean recordEachAttempt) {
 			this.recordEachAttempt = recordEachAttempt;
-			markSet("recordEachAttempt");
 		}
 
 		public Budget getBudget() {
@@ -627,7 +575,6 @@ public class BreakerProperties {
 
 		public void setBudget(Budget budget) {
 			this.budget = budget;
-			markSet("budget");
 		}
 
 	}
@@ -636,19 +583,19 @@ public class BreakerProperties {
 	 * The retry budget of one breaker: over its window, retries may add {@code ratio} of the calls
 	 * it saw (first attempts), plus {@code min-per-second} per second of the window.
 	 */
-	public static class Budget extends Inheriting {
+	public static class Budget {
 
 		/**
 		 * Share of the first attempts in the window that retries may add, e.g. 0.2: at most 20%
 		 * more calls than without retries. In [0, 1000].
 		 */
-		private Double ratio = 0.2;
+		private Double ratio;
 
 		/**
 		 * Retries per second of the window allowed whatever the traffic, so a quiet service can
 		 * still retry. In [0, 1000000].
 		 */
-		private Double minPerSecond = 10.0;
+		private Double minPerSecond;
 
 		public Double getRatio() {
 			return this.ratio;
@@ -656,7 +603,6 @@ public class BreakerProperties {
 
 		public void setRatio(Double ratio) {
 			this.ratio = ratio;
-			markSet("ratio");
 		}
 
 		public Double getMinPerSecond() {
@@ -665,7 +611,6 @@ public class BreakerProperties {
 
 		public void setMinPerSecond(Double minPerSecond) {
 			this.minPerSecond = minPerSecond;
-			markSet("minPerSecond");
 		}
 
 	}
@@ -673,30 +618,30 @@ public class BreakerProperties {
 	/**
 	 * Per-tenant child breakers of one breaker.
 	 */
-	public static class Tenants extends Inheriting {
+	public static class Tenants {
 
 		/**
 		 * Most tenant children kept; the least recently used one is evicted beyond this.
 		 */
-		private Integer max = 10000;
+		private Integer max;
 
 		/**
 		 * A tenant child unused for this long is removed.
 		 */
-		private Duration idleExpiry = Duration.ofMinutes(10);
+		private Duration idleExpiry;
 
 		/**
 		 * The breaker itself trips only when the failures behind its rule came from at least
 		 * this many tenants within its window, so one failing tenant opens only its own breaker.
 		 * 1 lets any tenant's failures trip it. In [1, 100].
 		 */
-		private Integer minFailing = 3;
+		private Integer minFailing;
 
 		/**
 		 * Tenant keys longer than this are shortened to a prefix, a tilde and a 16-digit hash of
 		 * the whole key (the same on every replica). In [32, 1024].
 		 */
-		private Integer maxKeyLength = 128;
+		private Integer maxKeyLength;
 
 		public Integer getMax() {
 			return this.max;
@@ -704,7 +649,6 @@ public class BreakerProperties {
 
 		public void setMax(Integer max) {
 			this.max = max;
-			markSet("max");
 		}
 
 		public Duration getIdleExpiry() {
@@ -713,7 +657,6 @@ public class BreakerProperties {
 
 		public void setIdleExpiry(Duration idleExpiry) {
 			this.idleExpiry = idleExpiry;
-			markSet("idleExpiry");
 		}
 
 		public Integer getMinFailing() {
@@ -722,7 +665,6 @@ public class BreakerProperties {
 
 		public void setMinFailing(Integer minFailing) {
 			this.minFailing = minFailing;
-			markSet("minFailing");
 		}
 
 		public Integer getMaxKeyLength() {
@@ -731,7 +673,6 @@ public class BreakerProperties {
 
 		public void setMaxKeyLength(Integer maxKeyLength) {
 			this.maxKeyLength = maxKeyLength;
-			markSet("maxKeyLength");
 		}
 
 	}

@@ -3,7 +3,6 @@ package dev.breaker.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.BreakerConfig;
@@ -12,9 +11,6 @@ import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -115,36 +111,6 @@ class BreakerPropertiesTests {
 		defaults.setHealthWhenOpen(BreakerProperties.OpenHealth.DOWN);
 		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen())
 			.isEqualTo(BreakerProperties.OpenHealth.DOWN);
-	}
-
-	@Test
-	void anInstanceThatSetsTheDefaultValueStillOverridesBreakerDefaults() {
-		BreakerProperties properties = bind(Map.of("breaker.defaults.open-wait", "10s",
-				"breaker.defaults.tenants.max", "50", "breaker.instances.payments.open-wait", "30s",
-				"breaker.instances.payments.tenants.max", "10000"));
-		BreakerSettings payments = merge("breaker.instances.payments", properties.getInstances().get("payments"),
-				properties.getDefaults());
-		BreakerSettings other = merge("breaker.instances.other", new BreakerProperties.Instance(),
-				properties.getDefaults());
-		assertThat(payments.config().openWait()).isEqualTo(Duration.ofSeconds(30));
-		assertThat(payments.children().maxEntries()).isEqualTo(10_000);
-		assertThat(other.config().openWait()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(other.children().maxEntries()).isEqualTo(50);
-	}
-
-	@Test
-	void aBadInheritedValueIsReportedWhereItWasWritten() {
-		BreakerProperties properties = bind(Map.of("breaker.defaults.open-wait-jitter", "1",
-				"breaker.instances.payments.open-wait", "30s"));
-		assertThatExceptionOfType(InvalidBreakerPropertyException.class)
-			.isThrownBy(() -> merge("breaker.instances.payments", properties.getInstances().get("payments"),
-					properties.getDefaults()))
-			.satisfies((ex) -> assertThat(ex.property()).isEqualTo("breaker.defaults.open-wait-jitter"));
-	}
-
-	private static BreakerProperties bind(Map<String, String> properties) {
-		return new Binder(new MapConfigurationPropertySource(properties)).bind("breaker", BreakerProperties.class)
-			.get();
 	}
 
 	private BreakerSettings merge(String path, BreakerProperties.Instance instance, BreakerProperties.Instance defaults) {
