@@ -64,7 +64,7 @@ public final class BreakerConfig {
         clock = b.clock;
     }
 
-    /** The defaults: see each accessor. */
+    /** The defaults: those of {@link BreakerSetting}, with the default classifier, cached ticker and UTC clock. */
     public static BreakerConfig defaults() {
         return DEFAULTS;
     }
@@ -79,38 +79,38 @@ public final class BreakerConfig {
         return new Builder(this);
     }
 
-    /** Length of the sliding window the rates are computed over; default 10s. */
+    /** Length of the sliding window the rates are computed over; see {@link BreakerSetting#WINDOW}. */
     public Duration window() { return window; }
 
-    /** Length of one bucket of the window (the window is a whole number of buckets); default 1s. */
+    /** Length of one bucket of the window (the window is a whole number of buckets); see {@link BreakerSetting#BUCKET}. */
     public Duration bucket() { return bucket; }
 
-    /** Consecutive failures that trip the breaker; default 5, 0 = rule off. */
+    /** Consecutive failures that trip the breaker, 0 = rule off; see {@link BreakerSetting#CONSECUTIVE_FAILURES}. */
     public int consecutiveFailures() { return consecutiveFailures; }
 
-    /** Failure rate in percent that trips the breaker with at least {@link #minimumCalls()} calls; default 50, 0 = off. */
+    /** Failure rate in percent that trips the breaker with at least {@link #minimumCalls()} calls, 0 = off; see {@link BreakerSetting#FAILURE_RATE_THRESHOLD}. */
     public double failureRateThreshold() { return failureRateThreshold; }
 
-    /** Calls the window must hold before a rate rule may trip; default 20. */
+    /** Calls the window must hold before a rate rule may trip; see {@link BreakerSetting#MINIMUM_CALLS}. */
     public int minimumCalls() { return minimumCalls; }
 
     /**
      * Raises {@link #minimumCalls()} with traffic: the rate rules need at least {@code ratio} times the
-     * peak calls per window of the last hour; default 0 (off), in [0, 1).
+     * peak calls per window of the last hour, 0 = off; see {@link BreakerSetting#MINIMUM_CALLS_RATIO}.
      */
     public double minimumCallsRatio() { return minimumCallsRatio; }
 
-    /** A call strictly longer than this is slow; default 2s. */
+    /** A call strictly longer than this is slow; see {@link BreakerSetting#SLOW_CALL_DURATION}. */
     public Duration slowCallDuration() { return slowCallDuration; }
 
-    /** Slow-call rate in percent that trips the breaker with at least {@link #minimumCalls()} calls; default 0 = off. */
+    /** Slow-call rate in percent that trips the breaker with at least {@link #minimumCalls()} calls, 0 = off; see {@link BreakerSetting#SLOW_CALL_RATE_THRESHOLD}. */
     public double slowCallRateThreshold() { return slowCallRateThreshold; }
 
-    /** Calls in flight longer than {@link #slowCallDuration()} that trip the breaker before they finish; default 0 = off. */
+    /** Calls in flight longer than {@link #slowCallDuration()} that trip the breaker before they finish, 0 = off; see {@link BreakerSetting#STALL_CALLS}. */
     public int stallCalls() { return stallCalls; }
 
     /**
-     * Whether calls in flight are counted ({@link Snapshot#inFlight()}); default false, since it costs
+     * Whether calls in flight are counted ({@link Snapshot#inFlight()}); off by default, since it costs
      * one more atomic update per acquire and per release. Always on when {@link #stallCalls()} is on.
      */
     public boolean trackInFlight() { return trackInFlight || stallCalls > 0; }
@@ -122,7 +122,7 @@ public final class BreakerConfig {
      */
     public boolean recordLatency() { return recordLatency; }
 
-    /** What one TIMEOUT counts toward the failure rate (a FAILURE counts 1); default 1, in [0, 100]. */
+    /** What one TIMEOUT counts toward the failure rate (a FAILURE counts 1); see {@link BreakerSetting#TIMEOUT_WEIGHT}. */
     public double timeoutWeight() { return timeoutWeight; }
 
     /**
@@ -138,20 +138,20 @@ public final class BreakerConfig {
         return weighted == 0 ? 0 : 100 * weighted / (successes + weighted);
     }
 
-    /** How long the breaker stays OPEN after its first trip; default 30s. */
+    /** How long the breaker stays OPEN after its first trip; see {@link BreakerSetting#OPEN_WAIT}. */
     public Duration openWait() { return openWait; }
 
-    /** Factor applied to the open wait on each consecutive trip (reset when the breaker closes); default 2. */
+    /** Factor applied to the open wait on each consecutive trip (reset when the breaker closes); see {@link BreakerSetting#OPEN_WAIT_MULTIPLIER}. */
     public double openWaitMultiplier() { return openWaitMultiplier; }
 
-    /** Cap of the multiplied open wait; default 5m. */
+    /** Cap of the multiplied open wait; see {@link BreakerSetting#MAX_OPEN_WAIT}. */
     public Duration maxOpenWait() { return maxOpenWait; }
 
-    /** Random spread of the open wait, as a fraction (0.2 = +/-20%), so replicas do not return in lockstep; default 0.2. */
+    /** Random spread of the open wait, as a fraction (0.2 = +/-20%), so replicas do not return in lockstep; see {@link BreakerSetting#OPEN_WAIT_JITTER}. */
     public double openWaitJitter() { return openWaitJitter; }
 
     /**
-     * Most concurrent half-open probes (the ramp goes 1, 2, 4... up to this); default 10, in [1, 32]. With
+     * Most concurrent half-open probes (the ramp goes 1, 2, 4... up to this); see {@link BreakerSetting#HALF_OPEN_MAX_PROBES}. With
      * {@link #halfOpenMaxProbesAuto()}, 32: the most any episode may get.
      */
     public int halfOpenMaxProbes() { return halfOpenMaxProbesAuto ? ConfigValidation.MAX_PROBES : halfOpenMaxProbes; }
@@ -162,19 +162,19 @@ public final class BreakerConfig {
      */
     public boolean halfOpenMaxProbesAuto() { return halfOpenMaxProbesAuto; }
 
-    /** Probe successes that close the breaker; default 5. */
+    /** Probe successes that close the breaker; see {@link BreakerSetting#HALF_OPEN_SUCCESSES_TO_CLOSE}. */
     public int halfOpenSuccessesToClose() { return halfOpenSuccessesToClose; }
 
-    /** Probe failures that reopen the breaker; default 3. */
+    /** Probe failures that reopen the breaker; see {@link BreakerSetting#HALF_OPEN_FAILURES_TO_REOPEN}. */
     public int halfOpenFailuresToReopen() { return halfOpenFailuresToReopen; }
 
-    /** With no verdict within this time after entering HALF_OPEN, the breaker reopens; default 1m. */
+    /** With no verdict within this time after entering HALF_OPEN, the breaker reopens; see {@link BreakerSetting#HALF_OPEN_MAX_WAIT}. */
     public Duration halfOpenMaxWait() { return halfOpenMaxWait; }
 
-    /** Retries may add this share of the calls the breaker saw in its window (on top of the minimum); default 0.2, in [0, 1000]. */
+    /** Retries may add this share of the calls the breaker saw in its window (on top of the minimum); see {@link BreakerSetting#RETRY_BUDGET_RATIO}. */
     public double retryBudgetRatio() { return retryBudgetRatio; }
 
-    /** Retries per second of the window the budget allows whatever the traffic, so a quiet service can retry; default 10. */
+    /** Retries per second of the window the budget allows whatever the traffic, so a quiet service can retry; see {@link BreakerSetting#RETRY_BUDGET_MIN_PER_SECOND}. */
     public double retryBudgetMinPerSecond() { return retryBudgetMinPerSecond; }
 
     /** Maps a call's result or exception to an {@link Outcome}; default {@link OutcomeClassifier#defaults()}. */
@@ -188,46 +188,44 @@ public final class BreakerConfig {
 
     @Override
     public String toString() {
-        return "BreakerConfig[window=" + window + ", bucket=" + bucket + ", consecutiveFailures=" + consecutiveFailures
-                + ", failureRateThreshold=" + failureRateThreshold + ", minimumCalls=" + minimumCalls
-                + ", slowCallDuration=" + slowCallDuration + ", slowCallRateThreshold=" + slowCallRateThreshold
-                + ", stallCalls=" + stallCalls + ", trackInFlight=" + trackInFlight + ", recordLatency=" + recordLatency
-                + ", timeoutWeight=" + timeoutWeight + ", openWait=" + openWait
-                + ", openWaitMultiplier=" + openWaitMultiplier + ", maxOpenWait=" + maxOpenWait
-                + ", openWaitJitter=" + openWaitJitter
-                + ", halfOpenMaxProbes=" + (halfOpenMaxProbesAuto ? "auto" : String.valueOf(halfOpenMaxProbes))
-                + ", halfOpenSuccessesToClose=" + halfOpenSuccessesToClose
-                + ", halfOpenFailuresToReopen=" + halfOpenFailuresToReopen + ", halfOpenMaxWait=" + halfOpenMaxWait
-                + ", minimumCallsRatio=" + minimumCallsRatio + ", retryBudgetRatio=" + retryBudgetRatio
-                + ", retryBudgetMinPerSecond=" + retryBudgetMinPerSecond + "]";
+        StringBuilder out = new StringBuilder("BreakerConfig[");
+        for (BreakerSetting setting : BreakerSetting.of(BreakerSetting.Scope.ENGINE)) {
+            if (out.length() > "BreakerConfig[".length()) {
+                out.append(", ");
+            }
+            Object value = (setting == BreakerSetting.TRACK_IN_FLIGHT) ? trackInFlight : setting.read(this);
+            out.append(setting.settingName()).append('=').append(value);
+        }
+        return out.append(']').toString();
     }
 
     /** Builds a {@link BreakerConfig}; {@link #build()} validates every setting. */
     public static final class Builder {
 
-        Duration window = Duration.ofSeconds(10);
-        Duration bucket = Duration.ofSeconds(1);
-        int consecutiveFailures = 5;
-        double failureRateThreshold = 50;
-        int minimumCalls = 20;
-        Duration slowCallDuration = Duration.ofSeconds(2);
-        double slowCallRateThreshold = 0;
-        int stallCalls = 0;
-        boolean trackInFlight = false;
-        boolean recordLatency = true;
-        double timeoutWeight = 1;
-        Duration openWait = Duration.ofSeconds(30);
-        double openWaitMultiplier = 2;
-        Duration maxOpenWait = Duration.ofMinutes(5);
-        double openWaitJitter = 0.2;
-        int halfOpenMaxProbes = 10;
-        int halfOpenSuccessesToClose = 5;
-        int halfOpenFailuresToReopen = 3;
-        Duration halfOpenMaxWait = Duration.ofMinutes(1);
+        // the defaults are the table's
+        Duration window = BreakerSetting.WINDOW.defaultAs();
+        Duration bucket = BreakerSetting.BUCKET.defaultAs();
+        int consecutiveFailures = BreakerSetting.CONSECUTIVE_FAILURES.<Integer>defaultAs();
+        double failureRateThreshold = BreakerSetting.FAILURE_RATE_THRESHOLD.<Double>defaultAs();
+        int minimumCalls = BreakerSetting.MINIMUM_CALLS.<Integer>defaultAs();
+        Duration slowCallDuration = BreakerSetting.SLOW_CALL_DURATION.defaultAs();
+        double slowCallRateThreshold = BreakerSetting.SLOW_CALL_RATE_THRESHOLD.<Double>defaultAs();
+        int stallCalls = BreakerSetting.STALL_CALLS.<Integer>defaultAs();
+        boolean trackInFlight = BreakerSetting.TRACK_IN_FLIGHT.<Boolean>defaultAs();
+        boolean recordLatency = BreakerSetting.RECORD_LATENCY.<Boolean>defaultAs();
+        double timeoutWeight = BreakerSetting.TIMEOUT_WEIGHT.<Double>defaultAs();
+        Duration openWait = BreakerSetting.OPEN_WAIT.defaultAs();
+        double openWaitMultiplier = BreakerSetting.OPEN_WAIT_MULTIPLIER.<Double>defaultAs();
+        Duration maxOpenWait = BreakerSetting.MAX_OPEN_WAIT.defaultAs();
+        double openWaitJitter = BreakerSetting.OPEN_WAIT_JITTER.<Double>defaultAs();
+        int halfOpenMaxProbes = BreakerSetting.HALF_OPEN_MAX_PROBES.<Integer>defaultAs();
+        int halfOpenSuccessesToClose = BreakerSetting.HALF_OPEN_SUCCESSES_TO_CLOSE.<Integer>defaultAs();
+        int halfOpenFailuresToReopen = BreakerSetting.HALF_OPEN_FAILURES_TO_REOPEN.<Integer>defaultAs();
+        Duration halfOpenMaxWait = BreakerSetting.HALF_OPEN_MAX_WAIT.defaultAs();
         boolean halfOpenMaxProbesAuto = false;
-        double minimumCallsRatio = 0;
-        double retryBudgetRatio = 0.2;
-        double retryBudgetMinPerSecond = 10;
+        double minimumCallsRatio = BreakerSetting.MINIMUM_CALLS_RATIO.<Double>defaultAs();
+        double retryBudgetRatio = BreakerSetting.RETRY_BUDGET_RATIO.<Double>defaultAs();
+        double retryBudgetMinPerSecond = BreakerSetting.RETRY_BUDGET_MIN_PER_SECOND.<Double>defaultAs();
         OutcomeClassifier classifier = OutcomeClassifier.defaults();
         Ticker ticker = Ticker.cached();
         Clock clock = Clock.systemUTC();

@@ -53,8 +53,13 @@ public final class BreakerRegistry {
     public record Children(int maxEntries, Duration idleExpiry, boolean consultParent, int minFailingChildren,
                            int maxKeyLength) {
 
-        /** Used for names with no policy when none was given with {@link Builder#defaultChildren}. */
-        public static final Children DEFAULT = new Children(1000, Duration.ofMinutes(10), false);
+        /**
+         * Used for names with no policy when none was given with {@link Builder#defaultChildren}: the
+         * defaults of {@link BreakerSetting#TENANTS_MAX} and the other tenant settings, not consulting the parent.
+         */
+        public static final Children DEFAULT = new Children(BreakerSetting.TENANTS_MAX.defaultAs(),
+                BreakerSetting.TENANTS_IDLE_EXPIRY.defaultAs(), false, BreakerSetting.TENANTS_MIN_FAILING.defaultAs(),
+                BreakerSetting.TENANTS_MAX_KEY_LENGTH.defaultAs());
 
         /** The most {@code minFailingChildren} a policy may ask for. */
         public static final int MAX_MIN_FAILING_CHILDREN = 100;
@@ -65,18 +70,10 @@ public final class BreakerRegistry {
         }
 
         public Children {
-            if (maxEntries < 1) {
-                throw new InvalidBreakerConfigException("maxEntries", maxEntries, "at least 1", ">= 1");
-            }
-            ConfigValidation.idleExpiry(idleExpiry);
-            if (minFailingChildren < 1 || minFailingChildren > MAX_MIN_FAILING_CHILDREN) {
-                throw new InvalidBreakerConfigException("minFailingChildren", minFailingChildren,
-                        "in [1, " + MAX_MIN_FAILING_CHILDREN + "]", "[1, " + MAX_MIN_FAILING_CHILDREN + "]");
-            }
-            if (maxKeyLength < ChildKeys.MIN_MAX_LENGTH || maxKeyLength > ChildKeys.MAX_MAX_LENGTH) {
-                String range = "[" + ChildKeys.MIN_MAX_LENGTH + ", " + ChildKeys.MAX_MAX_LENGTH + "]";
-                throw new InvalidBreakerConfigException("maxKeyLength", maxKeyLength, "in " + range, range);
-            }
+            ConfigValidation.check(BreakerSetting.TENANTS_MAX, maxEntries);
+            ConfigValidation.check(BreakerSetting.TENANTS_IDLE_EXPIRY, idleExpiry);
+            ConfigValidation.check(BreakerSetting.TENANTS_MIN_FAILING, minFailingChildren);
+            ConfigValidation.check(BreakerSetting.TENANTS_MAX_KEY_LENGTH, maxKeyLength);
         }
 
         /** Whether the top-level breaker must see failures from several children before it trips. */

@@ -2,7 +2,10 @@ package dev.breaker.core;
 
 import java.time.Duration;
 
-/** The allowed range of every {@link BreakerConfig} setting, checked in {@link BreakerConfig.Builder#build()}. */
+/**
+ * The checks of {@link BreakerConfig.Builder#build()}: each setting against its range in {@link BreakerSetting},
+ * in a fixed order, and the rules that tie two settings together.
+ */
 final class ConfigValidation {
 
     /** Most buckets a window may hold: bounds a breaker's memory. */
@@ -24,18 +27,15 @@ final class ConfigValidation {
     /** Largest retry budget floor, per second. */
     static final double MAX_RETRIES_PER_SECOND = 1_000_000;
 
-    private static final Duration MIN_BUCKET = Duration.ofMillis(1);
+    /** Shortest bucket. */
+    static final Duration MIN_BUCKET = Duration.ofMillis(1);
 
     private ConfigValidation() {
     }
 
     static void validate(BreakerConfig.Builder b) {
-        if (b.bucket == null || b.bucket.compareTo(MIN_BUCKET) < 0) {
-            throw new InvalidBreakerConfigException("bucket", b.bucket, "at least 1ms", "at least 1ms");
-        }
-        atMost("bucket", b.bucket, MAX_BUCKET);
-        positive("window", b.window);
-        atMost("window", b.window, MAX_DURATION);
+        check(BreakerSetting.BUCKET, b.bucket);
+        check(BreakerSetting.WINDOW, b.window);
         if (b.window.toNanos() % b.bucket.toNanos() != 0) {
             String allowed = "a whole multiple of 'bucket' (" + Numbers.format(b.bucket) + ")";
             throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
@@ -44,87 +44,40 @@ final class ConfigValidation {
             String allowed = "at most " + MAX_BUCKETS + " buckets of " + Numbers.format(b.bucket);
             throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
         }
-        atLeast("consecutiveFailures", b.consecutiveFailures, 0, " (0 turns the rule off)");
-        percentOrOff("failureRateThreshold", b.failureRateThreshold);
-        atLeast("minimumCalls", b.minimumCalls, 1, "");
-        if (!(b.minimumCallsRatio >= 0 && b.minimumCallsRatio < 1)) {
-            throw new InvalidBreakerConfigException("minimumCallsRatio", b.minimumCallsRatio, "in [0, 1)",
-                    "[0, 1) (0 turns it off)");
-        }
-        positive("slowCallDuration", b.slowCallDuration);
-        atMost("slowCallDuration", b.slowCallDuration, MAX_DURATION);
-        percentOrOff("slowCallRateThreshold", b.slowCallRateThreshold);
-        atLeast("stallCalls", b.stallCalls, 0, " (0 turns the rule off)");
+        check(BreakerSetting.CONSECUTIVE_FAILURES, b.consecutiveFailures);
+        check(BreakerSetting.FAILURE_RATE_THRESHOLD, b.failureRateThreshold);
+        check(BreakerSetting.MINIMUM_CALLS, b.minimumCalls);
+        check(BreakerSetting.MINIMUM_CALLS_RATIO, b.minimumCallsRatio);
+        check(BreakerSetting.SLOW_CALL_DURATION, b.slowCallDuration);
+        check(BreakerSetting.SLOW_CALL_RATE_THRESHOLD, b.slowCallRateThreshold);
+        check(BreakerSetting.STALL_CALLS, b.stallCalls);
         if (b.stallCalls > 0 && b.slowCallDuration.compareTo(b.window) > 0) {
             String allowed = "at most 'window' (" + Numbers.format(b.window) + ") when 'stallCalls' is on";
             throw new InvalidBreakerConfigException("slowCallDuration", b.slowCallDuration, allowed, allowed);
         }
-        if (!(b.timeoutWeight >= 0 && b.timeoutWeight <= 100)) {
-            throw new InvalidBreakerConfigException("timeoutWeight", b.timeoutWeight, "in [0, 100]", "[0, 100]");
-        }
-        positive("openWait", b.openWait);
-        atMost("openWait", b.openWait, MAX_DURATION);
-        if (!(b.openWaitMultiplier >= 1 && b.openWaitMultiplier <= 1000)) {
-            throw new InvalidBreakerConfigException("openWaitMultiplier", b.openWaitMultiplier, "in [1, 1000]", "[1, 1000]");
-        }
+        check(BreakerSetting.TIMEOUT_WEIGHT, b.timeoutWeight);
+        check(BreakerSetting.OPEN_WAIT, b.openWait);
+        check(BreakerSetting.OPEN_WAIT_MULTIPLIER, b.openWaitMultiplier);
         if (b.maxOpenWait == null || b.maxOpenWait.compareTo(b.openWait) < 0) {
             String allowed = "at least 'openWait' (" + Numbers.format(b.openWait) + ")";
             throw new InvalidBreakerConfigException("maxOpenWait", b.maxOpenWait, allowed, allowed);
         }
-        atMost("maxOpenWait", b.maxOpenWait, MAX_DURATION);
-        if (!(b.openWaitJitter >= 0 && b.openWaitJitter < 1)) {
-            throw new InvalidBreakerConfigException("openWaitJitter", b.openWaitJitter, "in [0, 1)", "[0, 1)");
-        }
-        if (b.halfOpenMaxProbes < 1 || b.halfOpenMaxProbes > MAX_PROBES) {
-            throw new InvalidBreakerConfigException("halfOpenMaxProbes", b.halfOpenMaxProbes,
-                    "in [1, " + MAX_PROBES + "]", "[1, " + MAX_PROBES + "]");
-        }
-        atLeast("halfOpenSuccessesToClose", b.halfOpenSuccessesToClose, 1, "");
-        atLeast("halfOpenFailuresToReopen", b.halfOpenFailuresToReopen, 1, "");
-        positive("halfOpenMaxWait", b.halfOpenMaxWait);
-        atMost("halfOpenMaxWait", b.halfOpenMaxWait, MAX_DURATION);
-        if (!(b.retryBudgetRatio >= 0 && b.retryBudgetRatio <= MAX_RETRY_RATIO)) {
-            throw new InvalidBreakerConfigException("retryBudgetRatio", b.retryBudgetRatio, "in [0, 1000]", "[0, 1000]");
-        }
-        if (!(b.retryBudgetMinPerSecond >= 0 && b.retryBudgetMinPerSecond <= MAX_RETRIES_PER_SECOND)) {
-            throw new InvalidBreakerConfigException("retryBudgetMinPerSecond", b.retryBudgetMinPerSecond,
-                    "in [0, 1000000]", "[0, 1000000]");
-        }
+        check(BreakerSetting.MAX_OPEN_WAIT, b.maxOpenWait);
+        check(BreakerSetting.OPEN_WAIT_JITTER, b.openWaitJitter);
+        check(BreakerSetting.HALF_OPEN_MAX_PROBES, b.halfOpenMaxProbes);
+        check(BreakerSetting.HALF_OPEN_SUCCESSES_TO_CLOSE, b.halfOpenSuccessesToClose);
+        check(BreakerSetting.HALF_OPEN_FAILURES_TO_REOPEN, b.halfOpenFailuresToReopen);
+        check(BreakerSetting.HALF_OPEN_MAX_WAIT, b.halfOpenMaxWait);
+        check(BreakerSetting.RETRY_BUDGET_RATIO, b.retryBudgetRatio);
+        check(BreakerSetting.RETRY_BUDGET_MIN_PER_SECOND, b.retryBudgetMinPerSecond);
         present("classifier", b.classifier);
         present("ticker", b.ticker);
         present("clock", b.clock);
     }
 
-    /** The idle expiry of a registry's children: positive, at most {@link #MAX_IDLE_EXPIRY}. */
-    static void idleExpiry(Duration idleExpiry) {
-        positive("idleExpiry", idleExpiry);
-        atMost("idleExpiry", idleExpiry, MAX_IDLE_EXPIRY);
-    }
-
-    private static void positive(String setting, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new InvalidBreakerConfigException(setting, value, "positive", "> 0");
-        }
-    }
-
-    private static void atMost(String setting, Duration value, Duration max) {
-        if (value.compareTo(max) > 0) {
-            String allowed = "at most " + Numbers.format(max);
-            throw new InvalidBreakerConfigException(setting, value, allowed, allowed);
-        }
-    }
-
-    private static void atLeast(String setting, int value, int min, String note) {
-        if (value < min) {
-            throw new InvalidBreakerConfigException(setting, value, "at least " + min + note, ">= " + min + note);
-        }
-    }
-
-    private static void percentOrOff(String setting, double value) {
-        if (!(value >= 0 && value <= 100)) {
-            throw new InvalidBreakerConfigException(setting, value,
-                    "in (0, 100] (or 0 to turn the rule off)", "(0, 100], or 0 to turn the rule off");
-        }
+    /** Checks {@code value} against the range of {@code setting} in the table. */
+    static void check(BreakerSetting setting, Object value) {
+        setting.range().check(setting.settingName(), value);
     }
 
     private static void present(String setting, Object value) {

@@ -1,9 +1,6 @@
 package dev.breaker.autoconfigure;
 
-import java.util.Map;
-
 import dev.breaker.aspect.GuardedMethods;
-import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.autoconfigure.aspect.BreakerAspectConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.OutcomeClassifier;
@@ -63,22 +60,17 @@ public final class BreakerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	BreakerRegistry breakerRegistry(BreakerProperties properties, Ticker ticker, OutcomeClassifier classifier,
-			ObjectProvider<BreakerRegistryCustomizer> customizers, ResourceLoader resourceLoader) {
-		ClassLoader classLoader = resourceLoader.getClassLoader();
-		Instance defaults = properties.getDefaults();
-		String defaultsPath = "breaker.defaults";
-		BreakerRegistry.Builder builder = BreakerRegistry.builder()
-			.defaults(defaults.toConfig(defaultsPath, null, ticker, classifier, classLoader))
-			.defaultChildren(defaults.toChildren(defaultsPath, null));
-		defaults.toCallPolicy(defaultsPath, null);
-		for (Map.Entry<String, Instance> entry : properties.getInstances().entrySet()) {
-			String path = BreakerProperties.path(entry.getKey());
-			Instance instance = entry.getValue();
-			builder.config(entry.getKey(), instance.toConfig(path, defaults, ticker, classifier, classLoader));
-			builder.children(entry.getKey(), instance.toChildren(path, defaults));
-			instance.toCallPolicy(path, defaults);
-		}
+	ConfiguredBreakers breakerConfiguredBreakers(BreakerProperties properties, Ticker ticker,
+			OutcomeClassifier classifier, ResourceLoader resourceLoader) {
+		return new ConfiguredBreakers(properties, ticker, classifier, resourceLoader.getClassLoader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BreakerRegistry breakerRegistry(ConfiguredBreakers configured,
+			ObjectProvider<BreakerRegistryCustomizer> customizers) {
+		BreakerRegistry.Builder builder = BreakerRegistry.builder();
+		configured.applyTo(builder);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

@@ -5,16 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.breaker.aspect.CallPolicy;
-import dev.breaker.core.BreakerConfig;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.OutcomeClassifier;
-import dev.breaker.core.Ticker;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
-import org.springframework.util.ClassUtils;
 
 /**
  * Configuration of every breaker: {@code breaker.defaults.*} for all of them,
@@ -22,6 +16,9 @@ import org.springframework.util.ClassUtils;
  */
 @ConfigurationProperties("breaker")
 public class BreakerProperties {
+
+	/** The prefix of the settings every breaker starts from. */
+	public static final String DEFAULTS_PREFIX = "breaker.defaults";
 
 	/** The default of {@code breaker.advisor-order}: just inside Spring's lowest precedence. */
 	public static final int DEFAULT_ADVISOR_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
@@ -122,8 +119,6 @@ public class BreakerProperties {
 	 * there, the engine's default).
 	 */
 	public static class Instance {
-
-		private static final String DEFAULTS_PATH = "breaker.defaults";
 
 		/**
 		 * Length of the sliding window the rates are computed over. Must be a whole multiple of the
@@ -440,68 +435,6 @@ public class BreakerProperties {
 
 		public void setHealthWhenOpen(OpenHealth healthWhenOpen) {
 			this.healthWhenOpen = healthWhenOpen;
-		}
-
-		/**
-		 * The health reported while open, inherited like every other setting.
-		 * @param defaults the defaults instance
-		 * @return the open health, {@link OpenHealth#UP} when set nowhere
-		 */
-		public OpenHealth healthWhenOpen(Instance defaults) {
-			return new MergedInstance(DEFAULTS_PATH, this, defaults).healthWhenOpen();
-		}
-
-		/**
-		 * Merges this instance over {@code defaults} (engine defaults underneath) and validates
-		 * the result.
-		 * @param path the property prefix for error messages, e.g.
-		 * {@code breaker.instances.payments}
-		 * @param defaults the defaults instance ({@code breaker.defaults}), may be {@code null}
-		 * @param ticker the time source of the breaker
-		 * @return the engine configuration
-		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
-		 */
-		public BreakerConfig toConfig(String path, Instance defaults, Ticker ticker) {
-			return toConfig(path, defaults, ticker, OutcomeClassifier.defaults(), ClassUtils.getDefaultClassLoader());
-		}
-
-		/**
-		 * Merges this instance over {@code defaults} (engine defaults underneath) and validates
-		 * the result.
-		 * @param path the property prefix for error messages
-		 * @param defaults the defaults instance ({@code breaker.defaults}), may be {@code null}
-		 * @param ticker the time source of the breaker
-		 * @param classifier the base classifier; record-exceptions and ignore-exceptions refine it
-		 * @param classLoader where exception class names are looked up
-		 * @return the engine configuration
-		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
-		 */
-		public BreakerConfig toConfig(String path, Instance defaults, Ticker ticker, OutcomeClassifier classifier,
-				ClassLoader classLoader) {
-			return new MergedInstance(path, this, defaults).toConfig(ticker, classifier, classLoader);
-		}
-
-		/**
-		 * The timeout and retry policy of this instance, merged over {@code defaults} and validated.
-		 * @param path the property prefix for error messages
-		 * @param defaults the defaults instance, may be {@code null}
-		 * @return the call policy
-		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
-		 */
-		public CallPolicy toCallPolicy(String path, Instance defaults) {
-			return new MergedInstance(path, this, defaults).toCallPolicy();
-		}
-
-		/**
-		 * The per-tenant children policy of this instance, merged over {@code defaults} and
-		 * validated.
-		 * @param path the property prefix for error messages
-		 * @param defaults the defaults instance, may be {@code null}
-		 * @return the children policy (children consult their parent)
-		 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
-		 */
-		public BreakerRegistry.Children toChildren(String path, Instance defaults) {
-			return new MergedInstance(path, this, defaults).toChildren();
 		}
 
 	}

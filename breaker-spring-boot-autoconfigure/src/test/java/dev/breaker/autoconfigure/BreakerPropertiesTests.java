@@ -30,7 +30,7 @@ class BreakerPropertiesTests {
 		instance.setMinimumCalls(9);
 		instance.setOpenWait(Duration.ofSeconds(10));
 		ManualTicker ticker = new ManualTicker();
-		BreakerConfig config = instance.toConfig("breaker.http.instances.api.acme.com", defaults, ticker);
+		BreakerConfig config = BreakerSettings.config("breaker.http.instances.api.acme.com", instance, defaults, ticker);
 		assertThat(config.minimumCalls()).isEqualTo(9);
 		assertThat(config.openWait()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(config.halfOpenMaxProbes()).isEqualTo(4);
@@ -43,7 +43,7 @@ class BreakerPropertiesTests {
 		BreakerProperties.Instance instance = new BreakerProperties.Instance();
 		instance.setOpenWaitJitter(1.0);
 		assertThatExceptionOfType(InvalidBreakerPropertyException.class)
-			.isThrownBy(() -> instance.toConfig("breaker.http.instances.api.acme.com", null, new ManualTicker()))
+			.isThrownBy(() -> BreakerSettings.config("breaker.http.instances.api.acme.com", instance, null, new ManualTicker()))
 			.satisfies((ex) -> {
 				assertThat(ex.property()).isEqualTo("breaker.http.instances.api.acme.com.open-wait-jitter");
 				assertThat(ex.value()).isEqualTo(1.0);
@@ -56,9 +56,10 @@ class BreakerPropertiesTests {
 		BreakerProperties.Instance instance = new BreakerProperties.Instance();
 		instance.setRecordExceptions(List.of("java.io.IOException"));
 		instance.setIgnoreExceptions(List.of("java.io.FileNotFoundException"));
-		OutcomeClassifier classifier = instance
-			.toConfig("breaker.instances.files", null, new ManualTicker(), OutcomeClassifier.defaults(),
+		OutcomeClassifier classifier = BreakerSettings
+			.merge("breaker.instances.files", instance, null, new ManualTicker(), OutcomeClassifier.defaults(),
 					getClass().getClassLoader())
+			.config()
 			.classifier();
 		assertThat(classifier.classify(null, new IOException())).isEqualTo(Outcome.FAILURE);
 		assertThat(classifier.classify(null, new RuntimeException(new IOException()))).isEqualTo(Outcome.FAILURE);
@@ -71,8 +72,10 @@ class BreakerPropertiesTests {
 	@Test
 	void keepsTheBaseClassifierWhenNoExceptionListIsSet() {
 		OutcomeClassifier base = (result, error) -> Outcome.SUCCESS;
-		assertThat(new BreakerProperties.Instance()
-			.toConfig("breaker.instances.x", null, new ManualTicker(), base, getClass().getClassLoader())
+		assertThat(BreakerSettings
+			.merge("breaker.instances.x", new BreakerProperties.Instance(), null, new ManualTicker(), base,
+					getClass().getClassLoader())
+			.config()
 			.classifier()).isSameAs(base);
 	}
 
@@ -83,7 +86,7 @@ class BreakerPropertiesTests {
 		defaults.setTimeout(Duration.ofSeconds(2));
 		BreakerProperties.Instance instance = new BreakerProperties.Instance();
 		instance.getRetry().setJitter(0.1);
-		CallPolicy policy = instance.toCallPolicy("breaker.instances.search", defaults);
+		CallPolicy policy = merge("breaker.instances.search", instance, defaults).callPolicy();
 		assertThat(policy.timeout()).isEqualTo(Duration.ofSeconds(2));
 		assertThat(policy.retry().intervals()).containsExactly(Duration.ofMillis(100));
 		assertThat(policy.retry().jitter()).isEqualTo(0.1);
@@ -95,7 +98,7 @@ class BreakerPropertiesTests {
 	void tenantChildrenConsultTheirParent() {
 		BreakerProperties.Instance instance = new BreakerProperties.Instance();
 		instance.getTenants().setMax(50);
-		BreakerRegistry.Children children = instance.toChildren("breaker.instances.recommendations", null);
+		BreakerRegistry.Children children = merge("breaker.instances.recommendations", instance, null).children();
 		assertThat(children.maxEntries()).isEqualTo(50);
 		assertThat(children.idleExpiry()).isEqualTo(Duration.ofMinutes(10));
 		assertThat(children.consultParent()).isTrue();
@@ -104,10 +107,15 @@ class BreakerPropertiesTests {
 	@Test
 	void reportsOpenHealthUpUnlessSet() {
 		BreakerProperties.Instance defaults = new BreakerProperties.Instance();
-		assertThat(new BreakerProperties.Instance().healthWhenOpen(defaults)).isEqualTo(BreakerProperties.OpenHealth.UP);
+		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen()).isEqualTo(BreakerProperties.OpenHealth.UP);
 		defaults.setHealthWhenOpen(BreakerProperties.OpenHealth.DOWN);
-		assertThat(new BreakerProperties.Instance().healthWhenOpen(defaults))
+		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen())
 			.isEqualTo(BreakerProperties.OpenHealth.DOWN);
+	}
+
+	private BreakerSettings merge(String path, BreakerProperties.Instance instance, BreakerProperties.Instance defaults) {
+		return BreakerSettings.merge(path, instance, defaults, new ManualTicker(), OutcomeClassifier.defaults(),
+				getClass().getClassLoader());
 	}
 
 }

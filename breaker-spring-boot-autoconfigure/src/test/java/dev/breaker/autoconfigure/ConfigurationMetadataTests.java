@@ -13,6 +13,7 @@ import java.util.function.Function;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerSetting;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.convert.DurationStyle;
@@ -130,19 +131,19 @@ class ConfigurationMetadataTests {
 			defaults.put((String) property.get("name"), property.get("defaultValue"));
 		}
 		assertThat(((Number) defaults.get("breaker.defaults.retry.jitter")).doubleValue())
-			.isEqualTo(MergedInstance.DEFAULT_RETRY_JITTER);
-		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX);
+			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue());
+		assertThat(defaults.get("breaker.defaults.tenants.max")).isEqualTo(BreakerSetting.TENANTS_MAX.defaultValue());
 		assertThat(DurationStyle.detectAndParse((String) defaults.get("breaker.defaults.tenants.idle-expiry")))
-			.isEqualTo(MergedInstance.DEFAULT_TENANTS_IDLE_EXPIRY);
+			.isEqualTo(BreakerSetting.TENANTS_IDLE_EXPIRY.defaultValue());
 		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
-		assertThat(defaults.get("breaker.defaults.tenants.min-failing")).isEqualTo(MergedInstance.DEFAULT_TENANTS_MIN_FAILING);
+		assertThat(defaults.get("breaker.defaults.tenants.min-failing")).isEqualTo(BreakerSetting.TENANTS_MIN_FAILING.defaultValue());
 		assertThat(defaults.get("breaker.defaults.tenants.max-key-length"))
-			.isEqualTo(MergedInstance.DEFAULT_TENANTS_MAX_KEY_LENGTH);
+			.isEqualTo(BreakerSetting.TENANTS_MAX_KEY_LENGTH.defaultValue());
 		assertThat(defaults.get("breaker.http.max-key-length")).isEqualTo(dev.breaker.core.ChildKeys.DEFAULT_MAX_LENGTH);
-		assertThat(MergedInstance.DEFAULT_RETRY_ON).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(BreakerSetting.RETRY_ON.<List<Enum<?>>>defaultAs()).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
 		assertThat(defaults.get("breaker.http.retry.on")).isEqualTo(List.of("failure", "timeout"));
 		assertThat(((Number) defaults.get("breaker.http.retry.jitter")).doubleValue())
-			.isEqualTo(MergedInstance.DEFAULT_RETRY_JITTER); // HostsPolicy uses the same default
+			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue()); // HostsPolicy uses the same default
 		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
 			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerNames;
+import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.Snapshot.BucketCounts;
 import dev.breaker.core.Snapshot.Probes;
@@ -147,29 +148,13 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 				t.peakConcurrentCalls());
 	}
 
+	/** Every engine setting of the table ({@link BreakerSetting}), by its setting name. */
 	private static Map<String, Object> settings(BreakerConfig c) {
 		Map<String, Object> settings = new LinkedHashMap<>();
-		settings.put("window", iso(c.window()));
-		settings.put("bucket", iso(c.bucket()));
-		settings.put("consecutiveFailures", c.consecutiveFailures());
-		settings.put("failureRateThreshold", c.failureRateThreshold());
-		settings.put("minimumCalls", c.minimumCalls());
-		settings.put("minimumCallsRatio", c.minimumCallsRatio());
-		settings.put("slowCallDuration", iso(c.slowCallDuration()));
-		settings.put("slowCallRateThreshold", c.slowCallRateThreshold());
-		settings.put("stallCalls", c.stallCalls());
-		settings.put("recordLatency", c.recordLatency());
-		settings.put("timeoutWeight", c.timeoutWeight());
-		settings.put("openWait", iso(c.openWait()));
-		settings.put("openWaitMultiplier", c.openWaitMultiplier());
-		settings.put("maxOpenWait", iso(c.maxOpenWait()));
-		settings.put("openWaitJitter", c.openWaitJitter());
-		settings.put("halfOpenMaxProbes", c.halfOpenMaxProbesAuto() ? "auto" : c.halfOpenMaxProbes());
-		settings.put("halfOpenSuccessesToClose", c.halfOpenSuccessesToClose());
-		settings.put("halfOpenFailuresToReopen", c.halfOpenFailuresToReopen());
-		settings.put("halfOpenMaxWait", iso(c.halfOpenMaxWait()));
-		settings.put("retryBudgetRatio", c.retryBudgetRatio());
-		settings.put("retryBudgetMinPerSecond", c.retryBudgetMinPerSecond());
+		for (BreakerSetting setting : BreakerSetting.of(BreakerSetting.Scope.ENGINE)) {
+			Object value = setting.read(c);
+			settings.put(setting.settingName(), (value instanceof Duration duration) ? iso(duration) : value);
+		}
 		return settings;
 	}
 

@@ -29,6 +29,7 @@ import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.core.Totals;
 import dev.breaker.core.Transition;
+import dev.breaker.http.HostBreakers;
 
 /**
  * The last {@value #SECONDS} seconds of every top-level and per-host breaker, one {@link Second} each,
@@ -49,8 +50,6 @@ public class BreakerHistory implements SmartLifecycle {
 	private static final Log logger = LogFactory.getLog(BreakerHistory.class);
 
 	private static final long SECOND_NANOS = Duration.ofSeconds(1).toNanos();
-
-	private static final String HTTP_GROUP = "http";
 
 	private final BreakerRegistry registry;
 
@@ -90,12 +89,12 @@ public class BreakerHistory implements SmartLifecycle {
 				(name, track) -> (track.breaker == breaker) ? null : track));
 		registry.onTransition(this::transitioned);
 		registry.breakers().forEach(this::keepExisting);
-		registry.children(HTTP_GROUP).forEach(this::keepExisting);
+		registry.children(HostBreakers.GROUP).forEach(this::keepExisting);
 	}
 
 	/** Whether a breaker gets a history: every breaker but per-tenant children. */
 	static boolean kept(Breaker breaker) {
-		return breaker.key() == null || HTTP_GROUP.equals(breaker.group());
+		return breaker.key() == null || HostBreakers.GROUP.equals(breaker.group());
 	}
 
 	private void keepExisting(Breaker breaker) {

@@ -14,6 +14,7 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Transition;
+import dev.breaker.http.HostBreakers;
 
 /**
  * Binds the {@code breaker.*} meters of every breaker in a {@link BreakerRegistry}, including
@@ -28,9 +29,6 @@ import dev.breaker.core.Transition;
  * A registry that fails is logged and otherwise ignored: metrics never break a call.
  */
 public class BreakerMetrics implements MeterBinder {
-
-	/** The group of the per-host children created by the HTTP client integration. */
-	public static final String HTTP_GROUP = "http";
 
 	private static final Log logger = LogFactory.getLog(BreakerMetrics.class);
 
@@ -62,9 +60,9 @@ public class BreakerMetrics implements MeterBinder {
 		this.tree.breakers().forEach(binding::add);
 	}
 
-	/** Whether a breaker is a per-tenant child (a child of any group but {@value #HTTP_GROUP}). */
+	/** Whether a breaker is a per-tenant child (a child of any group but {@value HostBreakers#GROUP}). */
 	static boolean isTenantChild(Breaker breaker) {
-		return breaker.key() != null && !HTTP_GROUP.equals(breaker.group());
+		return breaker.key() != null && !HostBreakers.GROUP.equals(breaker.group());
 	}
 
 	private final class Binding {

@@ -1,7 +1,5 @@
 package dev.breaker.autoconfigure.actuate;
 
-import java.util.Map;
-
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -15,9 +13,7 @@ import org.springframework.context.annotation.Import;
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.health.BreakersHealthIndicator;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.BreakerProperties;
-import dev.breaker.autoconfigure.BreakerProperties.Instance;
-import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
+import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 
@@ -34,23 +30,16 @@ public final class BreakerHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "breakersHealthIndicator")
-	BreakersHealthIndicator breakersHealthIndicator(BreakerTree tree, BreakerProperties properties) {
-		return new BreakersHealthIndicator(tree, (breaker) -> statusWhenOpen(breaker, properties));
+	BreakersHealthIndicator breakersHealthIndicator(BreakerTree tree, ConfiguredBreakers configured) {
+		return new BreakersHealthIndicator(tree, (breaker) -> statusWhenOpen(breaker, configured));
 	}
 
 	/**
 	 * The {@code health-when-open} of a breaker's own instance, else of its parent's (for a
 	 * per-tenant or per-host child), inherited from {@code breaker.defaults}; UP when set nowhere.
 	 */
-	static Status statusWhenOpen(Breaker breaker, BreakerProperties properties) {
-		Map<String, Instance> instances = properties.getInstances();
-		Instance instance = instances.get(breaker.name());
-		if (instance == null && breaker.key() != null) {
-			instance = instances.get(breaker.group());
-		}
-		Instance defaults = properties.getDefaults();
-		OpenHealth health = (instance != null) ? instance.healthWhenOpen(defaults) : defaults.healthWhenOpen(defaults);
-		return switch (health) {
+	static Status statusWhenOpen(Breaker breaker, ConfiguredBreakers configured) {
+		return switch (configured.of(breaker).healthWhenOpen()) {
 			case UP -> Status.UP;
 			case OUT_OF_SERVICE -> Status.OUT_OF_SERVICE;
 			case DOWN -> Status.DOWN;

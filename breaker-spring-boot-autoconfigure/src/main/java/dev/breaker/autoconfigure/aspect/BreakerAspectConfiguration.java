@@ -1,6 +1,5 @@
 package dev.breaker.autoconfigure.aspect;
 
-import dev.breaker.aspect.CallPolicy;
 import dev.breaker.aspect.CircuitGuardedAdvisor;
 import dev.breaker.aspect.CircuitGuardedInterceptor;
 import dev.breaker.aspect.DelayScheduler;
@@ -8,6 +7,7 @@ import dev.breaker.aspect.FallbackObserver;
 import dev.breaker.aspect.GuardedMethods;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerProperties;
+import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.observation.CallObserver;
 
@@ -44,9 +44,9 @@ public final class BreakerAspectConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	GuardedMethods breakerGuardedMethods(BreakerRegistry registry, BreakerProperties properties,
+	GuardedMethods breakerGuardedMethods(BreakerRegistry registry, ConfiguredBreakers configured,
 			DelayScheduler delays, ObjectProvider<FallbackObserver> observers, ObjectProvider<CallObserver> calls) {
-		return new GuardedMethods(registry, (name) -> policy(properties, name), delays,
+		return new GuardedMethods(registry, (name) -> configured.of(name).callPolicy(), delays,
 				observers.orderedStream().toList(), CallObserver.of(calls.orderedStream().toList()));
 	}
 
@@ -65,10 +65,6 @@ public final class BreakerAspectConfiguration {
 			.bind("breaker.advisor-order", Integer.class)
 			.orElse(BreakerProperties.DEFAULT_ADVISOR_ORDER);
 		return new CircuitGuardedAdvisor(new CircuitGuardedInterceptor(guardedMethods::getObject), order);
-	}
-
-	private static CallPolicy policy(BreakerProperties properties, String name) {
-		return properties.instance(name).toCallPolicy(BreakerProperties.path(name), properties.getDefaults());
 	}
 
 	/** Registers Spring's infrastructure auto-proxy creator unless one is there already. */

@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.breaker.autoconfigure.BreakerProperties;
+import dev.breaker.autoconfigure.BreakerSettings;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.ChildKeys;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Ticker;
@@ -37,7 +39,7 @@ final class HostsPolicy {
 	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
 
 	/** The default of {@code breaker.http.retry.jitter}, as for @CircuitGuarded retries. */
-	static final double DEFAULT_RETRY_JITTER = 0.5;
+	static final double DEFAULT_RETRY_JITTER = BreakerSetting.RETRY_JITTER.<Double>defaultAs();
 
 	private final BreakerRegistry.Children children;
 
@@ -53,7 +55,7 @@ final class HostsPolicy {
 			throw new InvalidBreakerPropertyException(PREFIX + ".max-hosts", http.getMaxHosts(), "at least 1");
 		}
 		Duration idleExpiry = http.getIdleExpiry();
-		if (idleExpiry == null || idleExpiry.isNegative() || idleExpiry.isZero()) {
+		if (!BreakerSetting.Range.positive(idleExpiry)) {
 			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, "a positive duration");
 		}
 		int maxKeyLength = http.getMaxKeyLength();
@@ -67,7 +69,7 @@ final class HostsPolicy {
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
 		for (String host : http.getInstances().keySet()) {
 			String name = HostBreakers.GROUP + ":" + key(host, http);
-			configs.put(name, layered(host, binder).toConfig(path(host), breaker.getDefaults(), ticker));
+			configs.put(name, BreakerSettings.config(path(host), layered(host, binder), breaker.getDefaults(), ticker));
 		}
 		return new HostsPolicy(children, configs);
 	}

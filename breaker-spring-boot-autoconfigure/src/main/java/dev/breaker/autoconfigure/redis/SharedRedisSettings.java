@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.StringJoiner;
 
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
+import dev.breaker.core.BreakerSetting;
 import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSettings;
 import io.lettuce.core.RedisURI;
@@ -55,7 +56,7 @@ final class SharedRedisSettings {
     }
 
     private static void positive(String property, Duration value) {
-        if (value == null || value.isZero() || value.isNegative()) {
+        if (!BreakerSetting.Range.positive(value)) {
             throw new InvalidBreakerPropertyException(property, value, "a positive duration, e.g. 500ms");
         }
     }

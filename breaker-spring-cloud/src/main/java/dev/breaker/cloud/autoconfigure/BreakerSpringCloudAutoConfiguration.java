@@ -1,15 +1,13 @@
 package dev.breaker.cloud.autoconfigure;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
+import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.cloud.BreakerCircuitBreakerFactory;
 import dev.breaker.cloud.CloudBreakers;
 import dev.breaker.cloud.ReactiveBreakerCircuitBreakerFactory;
 import dev.breaker.cloud.gateway.BreakerGatewayFilterFactory;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.OutcomeClassifier;
-import dev.breaker.core.Ticker;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,7 +22,6 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFac
 import org.springframework.cloud.gateway.filter.factory.SpringCloudCircuitBreakerFilterFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.ResourceLoader;
 import org.springframework.web.reactive.DispatcherHandler;
 
 /**
@@ -43,13 +40,9 @@ public final class BreakerSpringCloudAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	CloudBreakers breakerCloudBreakers(ObjectProvider<BreakerRegistry> registry, BreakerProperties properties,
-			Ticker ticker, OutcomeClassifier classifier, ResourceLoader resourceLoader) {
-		return new CloudBreakers(registry::getObject,
-				(id) -> properties.instance(id)
-					.toConfig(BreakerProperties.path(id), properties.getDefaults(), ticker, classifier,
-							resourceLoader.getClassLoader()),
-				(id) -> properties.instance(id).toCallPolicy(BreakerProperties.path(id), properties.getDefaults()).timeout());
+	CloudBreakers breakerCloudBreakers(ObjectProvider<BreakerRegistry> registry, ConfiguredBreakers configured) {
+		return new CloudBreakers(registry::getObject, (id) -> configured.of(id).config(),
+				(id) -> configured.of(id).callPolicy().timeout());
 	}
 
 	/**
