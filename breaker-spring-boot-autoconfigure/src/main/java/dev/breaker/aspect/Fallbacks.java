@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
+
+import dev.breaker.core.CauseChain;
 
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -256,12 +256,7 @@ final class Fallbacks {
 	}
 
 	static Throwable unwrap(Throwable error) {
-		Throwable current = error;
-		while ((current instanceof CompletionException || current instanceof ExecutionException)
-				&& current.getCause() != null) {
-			current = current.getCause();
-		}
-		return current;
+		return CauseChain.unwrapAsync(error);
 	}
 
 	/** One fallback name: its overload without a Throwable parameter and those with one. */
