@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 import dev.breaker.core.CauseChain;
+import dev.breaker.core.Listeners;
 
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -22,6 +23,17 @@ import org.springframework.util.ReflectionUtils;
 final class Fallbacks {
 
 	static final Fallbacks NONE = new Fallbacks(new Tier[0]);
+
+	private static final System.Logger LOG = System.getLogger(Fallbacks.class.getName());
+
+	private static final Listeners.Notice<FallbackObserver, String, String> SUCCEEDED = (observer, breaker,
+			fallback) -> observer.onFallback(breaker, fallback, true);
+
+	private static final Listeners.Notice<FallbackObserver, String, String> FAILED = (observer, breaker,
+			fallback) -> observer.onFallback(breaker, fallback, false);
+
+	private static final Listeners.Message<FallbackObserver, String, String> FAILED_MESSAGE = (observer, breaker,
+			fallback) -> "FallbackObserver " + observer + " failed";
 
 	private final Tier[] tiers;
 
@@ -244,15 +256,7 @@ final class Fallbacks {
 	}
 
 	static void notify(List<FallbackObserver> observers, String breaker, String fallback, boolean succeeded) {
-		for (FallbackObserver observer : observers) {
-			try {
-				observer.onFallback(breaker, fallback, succeeded);
-			}
-			catch (RuntimeException ex) {
-				System.getLogger(Fallbacks.class.getName())
-					.log(System.Logger.Level.WARNING, "FallbackObserver " + observer + " failed", ex);
-			}
-		}
+		Listeners.tell(observers, succeeded ? SUCCEEDED : FAILED, breaker, fallback, LOG, FAILED_MESSAGE);
 	}
 
 	static Throwable unwrap(Throwable error) {
