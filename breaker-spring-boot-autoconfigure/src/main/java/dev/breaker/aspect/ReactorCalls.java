@@ -1,6 +1,5 @@
 package dev.breaker.aspect;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -151,41 +150,41 @@ final class ReactorCalls {
 
 	/** The fallback tiers as a publisher: the first that completes wins. */
 	private static Flux<Object> fallback(GuardedMethod method, MethodInvocation invocation, Throwable cause) {
-		method.observeRejection(cause);
-		if (method.fallbacks().isEmpty()) {
-			return Flux.error(cause);
+		try {
+			return method.fallback(invocation, cause, PUBLISHER);
 		}
-		return tier(method, invocation.getThis(), invocation.getArguments(), cause, 0, cause);
+		catch (Throwable unexpected) {
+			// the publisher results never throw
+			return Flux.error(unexpected);
+		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Flux<Object> tier(GuardedMethod method, Object target, Object[] args, Throwable cause, int from,
-			Throwable last) {
-		Fallbacks fallbacks = method.fallbacks();
-		for (int i = from; i < fallbacks.size(); i++) {
-			Method fallback = fallbacks.select(i, cause);
-			if (fallback == null) {
-				continue;
-			}
-			String name = fallbacks.name(i);
-			int next = i + 1;
-			Object value;
-			try {
-				value = fallbacks.invoke(i, fallback, target, args, cause);
-			}
-			catch (Throwable ex) {
-				Fallbacks.notify(method.observers(), method.name(), name, false);
-				return tier(method, target, args, cause, next, ex);
-			}
+	/**
+	 * The tiers' results for a Mono or Flux call: a tier succeeds when its value (or publisher)
+	 * completes; an error moves on to the next tier.
+	 */
+	private static final Fallbacks.Results<Flux<Object>> PUBLISHER = new Fallbacks.Results<>() {
+
+		@Override
+		@SuppressWarnings("unchecked")
+		public Flux<Object> returned(Object value, Fallbacks.Outcome<Flux<Object>> tier) {
 			Flux<Object> result = (value instanceof Publisher<?> publisher) ? Flux.from((Publisher<Object>) publisher)
 					: Mono.justOrEmpty(value).flux();
-			return result.doOnComplete(() -> Fallbacks.notify(method.observers(), method.name(), name, true))
-				.onErrorResume((error) -> {
-					Fallbacks.notify(method.observers(), method.name(), name, false);
-					return tier(method, target, args, cause, next, error);
-				});
+			return result.doOnComplete(tier::succeeded).onErrorResume((error) -> {
+				try {
+					return tier.failed(error);
+				}
+				catch (Throwable unexpected) {
+					return Flux.error(unexpected);
+				}
+			});
 		}
-		return Flux.error(last);
-	}
+
+		@Override
+		public Flux<Object> exhausted(Throwable last) {
+			return Flux.error(last);
+		}
+
+	};
 
 }

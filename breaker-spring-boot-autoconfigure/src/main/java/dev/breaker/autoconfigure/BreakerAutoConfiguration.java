@@ -7,7 +7,7 @@ import dev.breaker.aspect.CircuitGuardedAdvisor;
 import dev.breaker.aspect.CircuitGuardedInterceptor;
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.FallbackObserver;
-import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.aspect.GuardedMethodRegistry;
 import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.OutcomeClassifier;
@@ -106,7 +106,7 @@ public final class BreakerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	UnusedInstancesWarning breakerUnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
-			ObjectProvider<GuardedMethods> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
+			ObjectProvider<GuardedMethodRegistry> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
 		return new UnusedInstancesWarning(properties, registry, guardedMethods, namesInUse);
 	}
 
@@ -134,9 +134,9 @@ public final class BreakerAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		GuardedMethods breakerGuardedMethods(BreakerRegistry registry, BreakerProperties properties,
+		GuardedMethodRegistry breakerGuardedMethods(BreakerRegistry registry, BreakerProperties properties,
 				DelayScheduler delays, ObjectProvider<FallbackObserver> observers, ObjectProvider<CallObserver> calls) {
-			return new GuardedMethods(registry, (name) -> policy(properties, name), delays,
+			return new GuardedMethodRegistry(registry, (name) -> policy(properties, name), delays,
 					observers.orderedStream().toList(), CallObserver.of(calls.orderedStream().toList()));
 		}
 
@@ -147,7 +147,7 @@ public final class BreakerAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethods> guardedMethods,
+		static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethodRegistry> guardedMethods,
 				Environment environment) {
 			// bound here, not from BreakerProperties, which must not be created this early; a bad
 			// value fails with Boot's report naming breaker.advisor-order
