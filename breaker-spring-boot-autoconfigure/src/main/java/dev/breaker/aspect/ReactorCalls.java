@@ -25,71 +25,57 @@ final class ReactorCalls {
 	}
 
 	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
-		return Mono.defer(() -> {
-			Breaker breaker = method.breakerFor(invocation);
-			RetryPolicy retry = method.policy().retry();
-			if (retry.recordEachAttempt()) {
-				return Mono.fromDirect(recordedAttempts(method, invocation, breaker, 0));
-			}
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return Mono.fromDirect(fallback(method, invocation, GuardedMethod.rejection(breaker)));
-			}
-			return Mono.fromDirect(recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0)));
-		});
+		return Mono.fromDirect(flux(method, invocation));
 	}
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
 			Breaker breaker = method.breakerFor(invocation);
-			RetryPolicy retry = method.policy().retry();
-			if (retry.recordEachAttempt()) {
-				return recordedAttempts(method, invocation, breaker, 0);
+			if (method.policy().retry().recordEachAttempt()) {
+				return attempts(method, invocation, breaker, 0, true);
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
 				return fallback(method, invocation, GuardedMethod.rejection(breaker));
 			}
-			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0));
+			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
 		});
 	}
 
-	/** Breaker inside the retry: every attempt asks the breaker and is recorded. */
-	private static Flux<Object> recordedAttempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
-			int retries) {
+	/**
+	 * The retry loop of a publisher call: an attempt, and after an error before any value (while
+	 * retries are left and allowed) the next one. With {@code eachAttempt} (the breaker inside the
+	 * retry) every attempt asks the breaker, is recorded, and the last one's counted failure goes to
+	 * the fallbacks; otherwise the attempts are recorded once around the whole sequence.
+	 */
+	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
+			int retries, boolean eachAttempt) {
 		return Flux.defer(() -> {
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return fallback(method, invocation, GuardedMethod.rejection(breaker));
+			Permit permit = null;
+			if (eachAttempt) {
+				permit = breaker.acquire();
+				if (!permit.granted()) {
+					return fallback(method, invocation, GuardedMethod.rejection(breaker));
+				}
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
 			Flux<Object> attempt = withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true));
-			return record(breaker, permit, attempt).onErrorResume((error) -> {
+			if (eachAttempt) {
+				attempt = record(breaker, permit, attempt);
+			}
+			return attempt.onErrorResume((error) -> {
 				Outcome outcome = breaker.config().classifier().classify(null, error);
 				RetryPolicy retry = method.policy().retry();
 				if (!emitted.get() && GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(recordedAttempts(method, invocation, breaker, retries + 1));
+						.thenMany(attempts(method, invocation, breaker, retries + 1, eachAttempt));
+				}
+				if (!eachAttempt) {
+					// the sequence's record and fallbacks are outside
+					return Flux.error(error);
 				}
 				return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
 			});
-		});
-	}
-
-	/** Breaker outside the retry: the attempts, retried on the retry outcomes, not recorded. */
-	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker, int retries) {
-		return Flux.defer(() -> {
-			AtomicBoolean emitted = new AtomicBoolean();
-			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
-				.onErrorResume((error) -> {
-					RetryPolicy retry = method.policy().retry();
-					Outcome outcome = breaker.config().classifier().classify(null, error);
-					if (emitted.get() || !GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
-						return Flux.error(error);
-					}
-					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(attempts(method, invocation, breaker, retries + 1));
-				});
 		});
 	}
 
