@@ -2,9 +2,11 @@ package dev.breaker.observation;
 
 import java.util.List;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerOpenException;
-import dev.breaker.core.Listeners;
 
 /**
  * Told, on the caller's thread, of every call the Spring layer guards ({@code @CircuitGuarded}
@@ -45,19 +47,31 @@ public interface CallObserver {
 			return NONE;
 		}
 		CallObserver[] all = observers.toArray(new CallObserver[0]);
-		System.Logger log = System.getLogger(CallObserver.class.getName());
-		Listeners.Message<CallObserver, String, Object> threw = (observer, name,
-				unused) -> "Call observer " + observer + " threw for breaker '" + name + "'";
+		Log logger = LogFactory.getLog(CallObserver.class);
 		return new CallObserver() {
 
 			@Override
 			public void onCall(String name, Breaker breaker) {
-				Listeners.tell(all, CallObserver::onCall, name, breaker, log, threw);
+				for (CallObserver observer : all) {
+					try {
+						observer.onCall(name, breaker);
+					}
+					catch (RuntimeException ex) {
+						logger.warn("Call observer " + observer + " threw for breaker '" + name + "'", ex);
+					}
+				}
 			}
 
 			@Override
 			public void onRejected(String name, BreakerOpenException rejection) {
-				Listeners.tell(all, CallObserver::onRejected, name, rejection, log, threw);
+				for (CallObserver observer : all) {
+					try {
+						observer.onRejected(name, rejection);
+					}
+					catch (RuntimeException ex) {
+						logger.warn("Call observer " + observer + " threw for breaker '" + name + "'", ex);
+					}
+				}
 			}
 
 		};
