@@ -147,32 +147,25 @@ final class GuardedMethod implements CompiledMethod {
 		return (key != null) ? this.registry.breaker(this.name, key.toString()) : this.breaker;
 	}
 
-	/**
-	 * The retry loop of a call that returns a value. The breaker sits outside the retries (one
-	 * permit, the whole sequence recorded once) or, with {@code record-each-attempt}, inside them
-	 * (every attempt asks the breaker and is recorded, before the retry is decided).
-	 */
 	private Object invokePlain(MethodInvocation invocation) throws Throwable {
 		Breaker breaker = breakerFor(invocation);
 		RetryPolicy retry = this.policy.retry();
+		if (retry.recordEachAttempt() && retry.maxRetries() > 0) {
+			return invokeRecordingEachAttempt(invocation, breaker, retry);
+		}
+		Permit permit = breaker.acquire();
+		if (!permit.granted()) {
+			return fallback(invocation, rejection(breaker));
+		}
 		// one attempt proceeds with the invocation itself: no copy, nothing allocated
 		boolean once = retry.maxRetries() == 0;
-		boolean eachAttempt = retry.recordEachAttempt() && !once;
 		OutcomeClassifier classifier = breaker.config().classifier();
-		Permit permit = null;
-		long start = 0;
+		long start = breaker.nanos();
 		Object result;
 		Throwable error;
 		Outcome outcome;
 		int retries = 0;
 		while (true) {
-			if (permit == null || eachAttempt) {
-				permit = breaker.acquire();
-				if (!permit.granted()) {
-					return fallback(invocation, rejection(breaker));
-				}
-				start = breaker.nanos();
-			}
 			try {
 				result = once ? invocation.proceed() : attempt(invocation);
 				error = null;
@@ -182,17 +175,40 @@ final class GuardedMethod implements CompiledMethod {
 				error = ex;
 			}
 			outcome = classifier.classify(result, error);
-			if (eachAttempt) {
-				breaker.release(permit, outcome, breaker.nanos() - start);
-			}
 			if (!retryAgain(breaker, retry, retries, outcome) || !pause(retry, retries++)) {
 				break;
 			}
 		}
-		if (!eachAttempt) {
-			breaker.release(permit, outcome, breaker.nanos() - start);
-		}
+		breaker.release(permit, outcome, breaker.nanos() - start);
 		return finish(invocation, result, error, outcome);
+	}
+
+	private Object invokeRecordingEachAttempt(MethodInvocation invocation, Breaker breaker, RetryPolicy retry)
+			throws Throwable {
+		OutcomeClassifier classifier = breaker.config().classifier();
+		int retries = 0;
+		while (true) {
+			Permit permit = breaker.acquire();
+			if (!permit.granted()) {
+				return fallback(invocation, rejection(breaker));
+			}
+			long start = breaker.nanos();
+			Object result;
+			Throwable error;
+			try {
+				result = attempt(invocation);
+				error = null;
+			}
+			catch (Throwable ex) {
+				result = null;
+				error = ex;
+			}
+			Outcome outcome = classifier.classify(result, error);
+			breaker.release(permit, outcome, breaker.nanos() - start);
+			if (!retryAgain(breaker, retry, retries, outcome) || !pause(retry, retries++)) {
+				return finish(invocation, result, error, outcome);
+			}
+		}
 	}
 
 	/**
