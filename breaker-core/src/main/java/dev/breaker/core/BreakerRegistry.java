@@ -203,27 +203,13 @@ public final class BreakerRegistry {
     }
 
     private void transitioned(Transition transition) {
-        for (Consumer<Transition> listener : transitionListeners) {
-            try {
-                listener.accept(transition);
-            } catch (VirtualMachineError e) {
-                throw e;
-            } catch (Throwable e) {
-                LOG.log(System.Logger.Level.WARNING, "registry transition listener threw on " + transition, e);
-            }
-        }
+        Listeners.tell(transitionListeners, (listener, t, unused) -> listener.accept(t), transition, null, LOG,
+                (listener, t, unused) -> "registry transition listener threw on " + t);
     }
 
     private static void notify(List<Consumer<Breaker>> listeners, Breaker breaker) {
-        for (Consumer<Breaker> listener : listeners) {
-            try {
-                listener.accept(breaker);
-            } catch (VirtualMachineError e) {
-                throw e;
-            } catch (Throwable e) {
-                LOG.log(System.Logger.Level.WARNING, "registry listener threw for breaker '" + BreakerNames.printable(breaker.name()) + "'", e);
-            }
-        }
+        Listeners.tell(listeners, (listener, event, unused) -> listener.accept(event), breaker, null, LOG,
+                (listener, b, unused) -> "registry listener threw for breaker '" + BreakerNames.printable(b.name()) + "'");
     }
 
     /** Builds a {@link BreakerRegistry}. */

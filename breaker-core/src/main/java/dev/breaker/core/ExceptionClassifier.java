@@ -2,6 +2,7 @@ package dev.breaker.core;
 
 import java.util.Arrays;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -9,8 +10,6 @@ import org.jspecify.annotations.Nullable;
 final class ExceptionClassifier implements OutcomeClassifier {
 
     private static final Class<?>[] NONE = {};
-    /** A cause chain longer than this is treated as ending there (guards against cycles). */
-    private static final int MAX_DEPTH = 16;
 
     static final ExceptionClassifier DEFAULTS =
             new ExceptionClassifier(NONE, NONE, NONE, new Class<?>[] {TimeoutException.class}, null);
@@ -20,6 +19,8 @@ final class ExceptionClassifier implements OutcomeClassifier {
     private final Class<?>[] throttled;
     private final Class<?>[] timeout;
     private final Predicate<@Nullable Object> failureResult;
+    /** Held, so that walking the cause chain allocates nothing. */
+    private final Function<Throwable, Outcome> matchOne = this::matchOne;
 
     private ExceptionClassifier(Class<?>[] record, Class<?>[] ignore, Class<?>[] throttled, Class<?>[] timeout,
                                 Predicate<@Nullable Object> failureResult) {
@@ -35,23 +36,28 @@ final class ExceptionClassifier implements OutcomeClassifier {
         if (error == null) {
             return failureResult != null && failureResult.test(result) ? Outcome.FAILURE : Outcome.SUCCESS;
         }
-        Throwable t = error;
-        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++) {
-            if (matches(ignore, t)) {
-                return Outcome.IGNORED;
-            }
-            if (matches(throttled, t)) {
-                return Outcome.THROTTLED;
-            }
-            if (matches(timeout, t)) {
-                return Outcome.TIMEOUT;
-            }
-            if (matches(record, t)) {
-                return Outcome.FAILURE;
-            }
-            t = t.getCause() == t ? null : t.getCause();
+        Outcome matched = CauseChain.first(error, matchOne);
+        if (matched != null) {
+            return matched;
         }
         return record.length == 0 ? Outcome.FAILURE : Outcome.IGNORED;
+    }
+
+    /** The outcome one throwable of the chain decides, or null when it matches no list. */
+    private Outcome matchOne(Throwable t) {
+        if (matches(ignore, t)) {
+            return Outcome.IGNORED;
+        }
+        if (matches(throttled, t)) {
+            return Outcome.THROTTLED;
+        }
+        if (matches(timeout, t)) {
+            return Outcome.TIMEOUT;
+        }
+        if (matches(record, t)) {
+            return Outcome.FAILURE;
+        }
+        return null;
     }
 
     private static boolean matches(Class<?>[] types, Throwable t) {

@@ -71,16 +71,9 @@ final class TransitionLog {
     }
 
     private void deliver(Transition transition) {
-        for (Consumer<Transition> listener : listeners) {
-            try {
-                listener.accept(transition);
-            } catch (VirtualMachineError e) {
-                throw e;
-            } catch (Throwable e) {
-                LOG.log(System.Logger.Level.WARNING, "a transition listener of breaker '" + BreakerNames.printable(transition.breaker())
-                        + "' threw on " + transition + "; the breaker carries on", e);
-            }
-        }
+        Listeners.tell(listeners, (listener, event, unused) -> listener.accept(event), transition, null, LOG,
+                (listener, t, unused) -> "a transition listener of breaker '" + BreakerNames.printable(t.breaker())
+                        + "' threw on " + t + "; the breaker carries on");
     }
 
     List<Transition> recent() {

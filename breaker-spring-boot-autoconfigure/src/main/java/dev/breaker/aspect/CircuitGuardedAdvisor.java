@@ -44,7 +44,7 @@ public final class CircuitGuardedAdvisor extends AbstractPointcutAdvisor {
 	}
 
 	/**
-	 * Matches what {@link GuardedMethods} guards: a method annotated itself, or a public instance
+	 * Matches what {@link GuardedMethodRegistry} guards: a method annotated itself, or a public instance
 	 * method of an annotated class, as declared on the target class. Matching only those keeps the
 	 * interceptor off every other method of a proxied bean.
 	 */
@@ -61,7 +61,7 @@ public final class CircuitGuardedAdvisor extends AbstractPointcutAdvisor {
 		@Override
 		public boolean matches(Method method, Class<?> targetClass) {
 			Method specific = AopUtils.getMostSpecificMethod(method, ClassUtils.getUserClass(targetClass));
-			return GuardedMethods.annotation(specific) != null;
+			return GuardedMethodRegistry.annotation(specific) != null;
 		}
 
 	}

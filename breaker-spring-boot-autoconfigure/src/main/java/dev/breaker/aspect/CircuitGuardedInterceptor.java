@@ -18,30 +18,29 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CircuitGuardedInterceptor implements MethodInterceptor {
 
-	private final Supplier<GuardedMethods> lookup;
+	private final Supplier<GuardedMethodRegistry> lookup;
 
-	private volatile @Nullable GuardedMethods methods;
+	private volatile @Nullable GuardedMethodRegistry methods;
 
 	/**
 	 * Create the interceptor.
 	 * @param methods the guarded methods, checked at start-up; asked for on the first call
 	 */
-	public CircuitGuardedInterceptor(Supplier<GuardedMethods> methods) {
+	public CircuitGuardedInterceptor(Supplier<GuardedMethodRegistry> methods) {
 		this.lookup = methods;
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
-		GuardedMethod guarded = (target != null) ? methods().find(invocation.getMethod(), target) : null;
-		if (guarded == null) {
-			return invocation.proceed();
+		if (target != null && methods().find(invocation.getMethod(), target) instanceof GuardedMethod guarded) {
+			return guarded.invoke(invocation);
 		}
-		return guarded.invoke(invocation);
+		return invocation.proceed();
 	}
 
-	private GuardedMethods methods() {
-		GuardedMethods methods = this.methods;
+	private GuardedMethodRegistry methods() {
+		GuardedMethodRegistry methods = this.methods;
 		if (methods == null) {
 			methods = this.lookup.get();
 			this.methods = methods;

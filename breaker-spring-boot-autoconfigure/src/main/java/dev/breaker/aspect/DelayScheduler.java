@@ -33,4 +33,14 @@ public interface DelayScheduler {
 		return new SystemDelayScheduler();
 	}
 
+	/**
+	 * One real clock shared by everything made without a scheduler of its own (HTTP interceptors
+	 * and filters built by hand), created on first use and never closed: its timer thread is a
+	 * daemon.
+	 * @return the shared scheduler
+	 */
+	static DelayScheduler shared() {
+		return SystemDelayScheduler.Shared.INSTANCE;
+	}
+
 }

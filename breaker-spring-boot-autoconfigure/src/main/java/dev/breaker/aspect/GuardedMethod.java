@@ -2,7 +2,6 @@ package dev.breaker.aspect;
 
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.core.Breaker;
@@ -29,7 +28,7 @@ import org.springframework.expression.Expression;
  * breaker was looked up at start-up, its permit is preallocated, the outcome is an enum and the
  * call is timed on the breaker's ticker.
  */
-final class GuardedMethod {
+final class GuardedMethod implements CompiledMethod {
 
 	enum Kind {
 
@@ -81,7 +80,7 @@ final class GuardedMethod {
 		this.targetClass = targetClass;
 		this.kind = kind;
 		this.registry = registry;
-		this.breaker = (registry != null) ? registry.breaker(name) : null;
+		this.breaker = registry.breaker(name);
 		this.tenant = tenant;
 		this.fallbacks = fallbacks;
 		this.policy = policy;
@@ -98,16 +97,13 @@ final class GuardedMethod {
 		return this.method;
 	}
 
-	Class<?> targetClass() {
+	@Override
+	public Class<?> targetClass() {
 		return this.targetClass;
 	}
 
 	Kind kind() {
 		return this.kind;
-	}
-
-	Fallbacks fallbacks() {
-		return this.fallbacks;
 	}
 
 	CallPolicy policy() {
@@ -116,10 +112,6 @@ final class GuardedMethod {
 
 	DelayScheduler delays() {
 		return this.delays;
-	}
-
-	List<FallbackObserver> observers() {
-		return this.observers;
 	}
 
 	Object invoke(MethodInvocation invocation) throws Throwable {
@@ -279,26 +271,36 @@ final class GuardedMethod {
 		}
 	}
 
-	Object fallback(MethodInvocation invocation, Throwable cause) throws Throwable {
-		observeRejection(cause);
-		if (this.fallbacks.isEmpty()) {
-			throw cause;
+	/** The tiers' results for a call that returns a value: the first value returned, or the last exception thrown. */
+	private static final Fallbacks.Results<Object> VALUE = new Fallbacks.Results<>() {
+
+		@Override
+		public Object returned(Object value, Fallbacks.Outcome<Object> tier) {
+			tier.succeeded();
+			return value;
 		}
-		return this.fallbacks.run(invocation.getThis(), invocation.getArguments(), cause, this.name, this.observers);
+
+		@Override
+		public Object exhausted(Throwable last) throws Throwable {
+			throw last;
+		}
+
+	};
+
+	Object fallback(MethodInvocation invocation, Throwable cause) throws Throwable {
+		return fallback(invocation, cause, VALUE);
 	}
 
-	CompletableFuture<Object> fallbackAsync(MethodInvocation invocation, Throwable cause) {
+	/** Runs the fallbacks for a call that failed with {@code cause}, the result made by {@code results}. */
+	<R> R fallback(MethodInvocation invocation, Throwable cause, Fallbacks.Results<R> results) throws Throwable {
 		observeRejection(cause);
-		if (this.fallbacks.isEmpty()) {
-			return CompletableFuture.failedFuture(cause);
-		}
-		return this.fallbacks.runAsync(invocation.getThis(), invocation.getArguments(), cause, this.name,
-				this.observers);
+		return this.fallbacks.run(invocation.getThis(), invocation.getArguments(), cause, this.name, this.observers,
+				results);
 	}
 
 	@Override
 	public String toString() {
-		return "GuardedMethod[" + this.name + " " + Fallbacks.describe(this.method) + "]";
+		return "GuardedMethod[" + this.name + " " + FallbackResolver.describe(this.method) + "]";
 	}
 
 }

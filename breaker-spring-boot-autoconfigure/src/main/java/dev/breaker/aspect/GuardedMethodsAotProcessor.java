@@ -46,10 +46,10 @@ public final class GuardedMethodsAotProcessor implements BeanRegistrationAotProc
 	static void registerHints(RuntimeHints hints, String beanName, Class<?> type) {
 		hints.reflection().registerType(type, MemberCategory.INTROSPECT_DECLARED_METHODS);
 		for (Method method : guarded(type)) {
-			CircuitGuarded annotation = GuardedMethods.annotation(method);
+			CircuitGuarded annotation = GuardedMethodRegistry.annotation(method);
 			hints.reflection().registerMethod(method, ExecutableMode.INTROSPECT);
 			boolean anyStageFits = CompletionStage.class.isAssignableFrom(method.getReturnType());
-			for (Method fallback : Fallbacks.resolve(beanName, type, method, annotation.fallbackMethod(), anyStageFits)
+			for (Method fallback : FallbackResolver.resolve(beanName, type, method, annotation.fallbackMethod(), anyStageFits)
 				.methods()) {
 				hints.reflection().registerMethod(fallback, ExecutableMode.INVOKE);
 			}
@@ -70,7 +70,7 @@ public final class GuardedMethodsAotProcessor implements BeanRegistrationAotProc
 	private static List<Method> guarded(Class<?> type) {
 		List<Method> guarded = new ArrayList<>();
 		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(type, ReflectionUtils.USER_DECLARED_METHODS)) {
-			if (GuardedMethods.annotation(method) != null) {
+			if (GuardedMethodRegistry.annotation(method) != null) {
 				guarded.add(method);
 			}
 		}

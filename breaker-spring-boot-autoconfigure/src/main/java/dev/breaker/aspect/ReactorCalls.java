@@ -1,6 +1,5 @@
 package dev.breaker.aspect;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,71 +25,57 @@ final class ReactorCalls {
 	}
 
 	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
-		return Mono.defer(() -> {
-			Breaker breaker = method.breakerFor(invocation);
-			RetryPolicy retry = method.policy().retry();
-			if (retry.recordEachAttempt()) {
-				return Mono.fromDirect(recordedAttempts(method, invocation, breaker, 0));
-			}
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return Mono.fromDirect(fallback(method, invocation, GuardedMethod.rejection(breaker)));
-			}
-			return Mono.fromDirect(recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0)));
-		});
+		return Mono.fromDirect(flux(method, invocation));
 	}
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
 			Breaker breaker = method.breakerFor(invocation);
-			RetryPolicy retry = method.policy().retry();
-			if (retry.recordEachAttempt()) {
-				return recordedAttempts(method, invocation, breaker, 0);
+			if (method.policy().retry().recordEachAttempt()) {
+				return attempts(method, invocation, breaker, 0, true);
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
 				return fallback(method, invocation, GuardedMethod.rejection(breaker));
 			}
-			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0));
+			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
 		});
 	}
 
-	/** Breaker inside the retry: every attempt asks the breaker and is recorded. */
-	private static Flux<Object> recordedAttempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
-			int retries) {
+	/**
+	 * The retry loop of a publisher call: an attempt, and after an error before any value (while
+	 * retries are left and allowed) the next one. With {@code eachAttempt} (the breaker inside the
+	 * retry) every attempt asks the breaker, is recorded, and the last one's counted failure goes to
+	 * the fallbacks; otherwise the attempts are recorded once around the whole sequence.
+	 */
+	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
+			int retries, boolean eachAttempt) {
 		return Flux.defer(() -> {
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return fallback(method, invocation, GuardedMethod.rejection(breaker));
+			Permit permit = null;
+			if (eachAttempt) {
+				permit = breaker.acquire();
+				if (!permit.granted()) {
+					return fallback(method, invocation, GuardedMethod.rejection(breaker));
+				}
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
 			Flux<Object> attempt = withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true));
-			return record(breaker, permit, attempt).onErrorResume((error) -> {
+			if (eachAttempt) {
+				attempt = record(breaker, permit, attempt);
+			}
+			return attempt.onErrorResume((error) -> {
 				Outcome outcome = breaker.config().classifier().classify(null, error);
 				RetryPolicy retry = method.policy().retry();
 				if (!emitted.get() && GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(recordedAttempts(method, invocation, breaker, retries + 1));
+						.thenMany(attempts(method, invocation, breaker, retries + 1, eachAttempt));
+				}
+				if (!eachAttempt) {
+					// the sequence's record and fallbacks are outside
+					return Flux.error(error);
 				}
 				return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
 			});
-		});
-	}
-
-	/** Breaker outside the retry: the attempts, retried on the retry outcomes, not recorded. */
-	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker, int retries) {
-		return Flux.defer(() -> {
-			AtomicBoolean emitted = new AtomicBoolean();
-			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
-				.onErrorResume((error) -> {
-					RetryPolicy retry = method.policy().retry();
-					Outcome outcome = breaker.config().classifier().classify(null, error);
-					if (emitted.get() || !GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
-						return Flux.error(error);
-					}
-					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(attempts(method, invocation, breaker, retries + 1));
-				});
 		});
 	}
 
@@ -151,41 +136,41 @@ final class ReactorCalls {
 
 	/** The fallback tiers as a publisher: the first that completes wins. */
 	private static Flux<Object> fallback(GuardedMethod method, MethodInvocation invocation, Throwable cause) {
-		method.observeRejection(cause);
-		if (method.fallbacks().isEmpty()) {
-			return Flux.error(cause);
+		try {
+			return method.fallback(invocation, cause, PUBLISHER);
 		}
-		return tier(method, invocation.getThis(), invocation.getArguments(), cause, 0, cause);
+		catch (Throwable unexpected) {
+			// the publisher results never throw
+			return Flux.error(unexpected);
+		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Flux<Object> tier(GuardedMethod method, Object target, Object[] args, Throwable cause, int from,
-			Throwable last) {
-		Fallbacks fallbacks = method.fallbacks();
-		for (int i = from; i < fallbacks.size(); i++) {
-			Method fallback = fallbacks.select(i, cause);
-			if (fallback == null) {
-				continue;
-			}
-			String name = fallbacks.name(i);
-			int next = i + 1;
-			Object value;
-			try {
-				value = fallbacks.invoke(i, fallback, target, args, cause);
-			}
-			catch (Throwable ex) {
-				Fallbacks.notify(method.observers(), method.name(), name, false);
-				return tier(method, target, args, cause, next, ex);
-			}
+	/**
+	 * The tiers' results for a Mono or Flux call: a tier succeeds when its value (or publisher)
+	 * completes; an error moves on to the next tier.
+	 */
+	private static final Fallbacks.Results<Flux<Object>> PUBLISHER = new Fallbacks.Results<>() {
+
+		@Override
+		@SuppressWarnings("unchecked")
+		public Flux<Object> returned(Object value, Fallbacks.Outcome<Flux<Object>> tier) {
 			Flux<Object> result = (value instanceof Publisher<?> publisher) ? Flux.from((Publisher<Object>) publisher)
 					: Mono.justOrEmpty(value).flux();
-			return result.doOnComplete(() -> Fallbacks.notify(method.observers(), method.name(), name, true))
-				.onErrorResume((error) -> {
-					Fallbacks.notify(method.observers(), method.name(), name, false);
-					return tier(method, target, args, cause, next, error);
-				});
+			return result.doOnComplete(tier::succeeded).onErrorResume((error) -> {
+				try {
+					return tier.failed(error);
+				}
+				catch (Throwable unexpected) {
+					return Flux.error(unexpected);
+				}
+			});
 		}
-		return Flux.error(last);
-	}
+
+		@Override
+		public Flux<Object> exhausted(Throwable last) {
+			return Flux.error(last);
+		}
+
+	};
 
 }

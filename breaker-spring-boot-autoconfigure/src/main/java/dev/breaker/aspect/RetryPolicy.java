@@ -52,9 +52,19 @@ public record RetryPolicy(List<Duration> intervals, double jitter, Set<Outcome> 
 	 * @return the pause
 	 */
 	public Duration pause(int retry, double random) {
-		long nanos = this.intervals.get(retry).toNanos();
-		double factor = 1 + this.jitter * (2 * random - 1);
-		return Duration.ofNanos(Math.round(nanos * factor));
+		return jittered(this.intervals.get(retry), this.jitter, random);
+	}
+
+	/**
+	 * An interval with jitter, the one way every retry (aspect and HTTP) draws its pause.
+	 * @param interval the configured pause
+	 * @param jitter the fraction in [0, 1] the pause may move either way
+	 * @param random a uniform random number in [0, 1)
+	 * @return a pause in {@code [interval * (1 - jitter), interval * (1 + jitter)]}
+	 */
+	public static Duration jittered(Duration interval, double jitter, double random) {
+		double factor = 1 + jitter * (2 * random - 1);
+		return Duration.ofNanos(Math.round(interval.toNanos() * factor));
 	}
 
 }

@@ -151,14 +151,52 @@ final class StageCall {
 	}
 
 	private void fallback(Throwable cause) {
-		this.method.fallbackAsync(this.invocation, cause).whenComplete((value, error) -> {
-			if (error != null) {
-				this.result.completeExceptionally(Fallbacks.unwrap(error));
-			}
-			else {
-				this.result.complete(value);
-			}
-		});
+		try {
+			this.method.fallback(this.invocation, cause, this.results);
+		}
+		catch (Throwable unexpected) {
+			// the stage results never throw; kept so that a bug here still completes the call
+			this.result.completeExceptionally(unexpected);
+		}
 	}
+
+	/**
+	 * The tiers' results for a CompletionStage call: a tier succeeds when it returns a value, or a
+	 * stage that completes normally; the call's future completes with the first success or the last
+	 * failure.
+	 */
+	private final Fallbacks.Results<CompletableFuture<Object>> results = new Fallbacks.Results<>() {
+
+		@Override
+		public CompletableFuture<Object> returned(Object value, Fallbacks.Outcome<CompletableFuture<Object>> tier) {
+			if (!(value instanceof CompletionStage<?> stage)) {
+				tier.succeeded();
+				StageCall.this.result.complete(value);
+				return StageCall.this.result;
+			}
+			stage.whenComplete((v, ex) -> {
+				if (ex == null) {
+					tier.succeeded();
+					StageCall.this.result.complete(v);
+				}
+				else {
+					try {
+						tier.failed(Fallbacks.unwrap(ex));
+					}
+					catch (Throwable unexpected) {
+						StageCall.this.result.completeExceptionally(unexpected);
+					}
+				}
+			});
+			return StageCall.this.result;
+		}
+
+		@Override
+		public CompletableFuture<Object> exhausted(Throwable last) {
+			StageCall.this.result.completeExceptionally(Fallbacks.unwrap(last));
+			return StageCall.this.result;
+		}
+
+	};
 
 }

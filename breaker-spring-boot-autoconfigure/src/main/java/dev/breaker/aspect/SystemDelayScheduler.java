@@ -40,4 +40,14 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		this.timer.shutdownNow();
 	}
 
+	/** The scheduler of {@link DelayScheduler#shared()}, made on first use. */
+	static final class Shared {
+
+		static final DelayScheduler INSTANCE = new SystemDelayScheduler();
+
+		private Shared() {
+		}
+
+	}
+
 }

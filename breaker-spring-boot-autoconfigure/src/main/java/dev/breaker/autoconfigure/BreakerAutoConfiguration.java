@@ -1,6 +1,6 @@
 package dev.breaker.autoconfigure;
 
-import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.aspect.GuardedMethodRegistry;
 import dev.breaker.autoconfigure.aspect.BreakerAspectConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.OutcomeClassifier;
@@ -85,7 +85,7 @@ public final class BreakerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	UnusedInstancesWarning breakerUnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
-			ObjectProvider<GuardedMethods> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
+			ObjectProvider<GuardedMethodRegistry> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
 		return new UnusedInstancesWarning(properties, registry, guardedMethods, namesInUse);
 	}
 

@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure;
 
 import java.util.List;
 
+import dev.breaker.core.CauseChain;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 
@@ -12,8 +13,6 @@ import dev.breaker.core.OutcomeClassifier;
  * a TIMEOUT; everything else is what the base classifier says.
  */
 final class ExceptionListClassifier implements OutcomeClassifier {
-
-	private static final int MAX_CAUSE_DEPTH = 32;
 
 	private final OutcomeClassifier base;
 
@@ -44,20 +43,7 @@ final class ExceptionListClassifier implements OutcomeClassifier {
 	}
 
 	private static boolean inChain(Throwable error, Class<?>[] types) {
-		if (types.length == 0) {
-			return false;
-		}
-		Throwable current = error;
-		for (int depth = 0; current != null && depth < MAX_CAUSE_DEPTH; depth++) {
-			for (Class<?> type : types) {
-				if (type.isInstance(current)) {
-					return true;
-				}
-			}
-			Throwable cause = current.getCause();
-			current = (cause != current) ? cause : null;
-		}
-		return false;
+		return CauseChain.contains(error, types);
 	}
 
 	@Override

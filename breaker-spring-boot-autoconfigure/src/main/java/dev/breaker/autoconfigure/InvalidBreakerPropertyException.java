@@ -2,6 +2,8 @@ package dev.breaker.autoconfigure;
 
 import java.time.Duration;
 
+import dev.breaker.core.Numbers;
+
 /**
  * A {@code breaker.*} property holds a value that is not allowed; stops start-up with a report
  * naming the property, the value and what is allowed.
@@ -70,36 +72,12 @@ public class InvalidBreakerPropertyException extends RuntimeException {
 	 */
 	static String describe(Object value) {
 		if (value instanceof Duration duration) {
-			return "'" + format(duration) + "'";
+			return "'" + Numbers.asProperty(duration) + "'";
 		}
-		if (value instanceof Double number && number == Math.rint(number) && !Double.isInfinite(number)) {
-			return "'" + number.longValue() + "'";
+		if (value instanceof Double number) {
+			return "'" + Numbers.exact(number) + "'";
 		}
 		return "'" + value + "'";
-	}
-
-	private static String format(Duration duration) {
-		long nanos;
-		try {
-			nanos = duration.toNanos();
-		}
-		catch (ArithmeticException ex) {
-			return duration.toString();
-		}
-		long seconds = nanos / 1_000_000_000L;
-		if (nanos % 1_000_000_000L == 0 && seconds != 0 && seconds % 3600 == 0) {
-			return (seconds / 3600) + "h";
-		}
-		if (nanos % 1_000_000_000L == 0 && seconds != 0 && seconds % 60 == 0) {
-			return (seconds / 60) + "m";
-		}
-		if (nanos % 1_000_000_000L == 0) {
-			return seconds + "s";
-		}
-		if (nanos % 1_000_000L == 0) {
-			return (nanos / 1_000_000L) + "ms";
-		}
-		return nanos + "ns";
 	}
 
 }

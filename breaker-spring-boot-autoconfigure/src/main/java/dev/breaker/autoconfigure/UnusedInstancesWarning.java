@@ -3,7 +3,7 @@ package dev.breaker.autoconfigure;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.aspect.GuardedMethodRegistry;
 import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
 import org.apache.commons.logging.Log;
@@ -24,7 +24,7 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 
 	private final BreakerRegistry registry;
 
-	private final ObjectProvider<GuardedMethods> guardedMethods;
+	private final ObjectProvider<GuardedMethodRegistry> guardedMethods;
 
 	private final ObjectProvider<BreakerNamesInUse> namesInUse;
 
@@ -36,7 +36,7 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 	 * @param namesInUse names other parts of the application use, such as the HTTP breakers' group
 	 */
 	public UnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
-			ObjectProvider<GuardedMethods> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
+			ObjectProvider<GuardedMethodRegistry> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {
 		this.properties = properties;
 		this.registry = registry;
 		this.guardedMethods = guardedMethods;
@@ -45,7 +45,7 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		GuardedMethods methods = this.guardedMethods.getIfAvailable();
+		GuardedMethodRegistry methods = this.guardedMethods.getIfAvailable();
 		Set<String> used = new TreeSet<>((methods != null) ? methods.names() : Set.of());
 		this.namesInUse.orderedStream().forEach((names) -> used.addAll(names.names()));
 		for (String name : this.properties.getInstances().keySet()) {

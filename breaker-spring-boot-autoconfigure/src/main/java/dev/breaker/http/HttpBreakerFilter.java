@@ -2,7 +2,6 @@ package dev.breaker.http;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.aspect.DelayScheduler;
@@ -46,7 +45,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 	/** A filter whose retries (if its breakers have any) wait on a shared timer thread. */
 	public HttpBreakerFilter(HostBreakers breakers) {
-		this(breakers, SharedDelays.INSTANCE, CallObserver.NONE);
+		this(breakers, DelayScheduler.shared(), CallObserver.NONE);
 	}
 
 	/**
@@ -62,7 +61,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerFilter(HostBreakers breakers, CallObserver calls) {
-		this(breakers, SharedDelays.INSTANCE, calls);
+		this(breakers, DelayScheduler.shared(), calls);
 	}
 
 	/**
@@ -124,12 +123,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	/** The pause before the next retry when one is to be made (the budget asked last); else null. */
 	private static Duration allowed(Breaker breaker, HttpRetryPolicy retry, int retries, Duration retryAfter,
 			ReplayableBody body) {
-		if (!body.replayable()) {
-			return null;
-		}
-		Duration pause = retry.pause(retries, retryAfter, breaker.config().maxOpenWait(),
-				ThreadLocalRandom.current().nextDouble());
-		return (pause != null && breaker.tryRetry(true)) ? pause : null;
+		return body.replayable() ? retry.nextPause(breaker, retries, retryAfter) : null;
 	}
 
 	private Mono<ClientResponse> attempt(Breaker breaker, ClientRequest request, ExchangeFunction next) {
@@ -239,13 +233,6 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 				this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
 			}
 		}
-
-	}
-
-	/** The real clock for filters made without a scheduler, made on first use. */
-	private static final class SharedDelays {
-
-		static final DelayScheduler INSTANCE = DelayScheduler.system();
 
 	}
 

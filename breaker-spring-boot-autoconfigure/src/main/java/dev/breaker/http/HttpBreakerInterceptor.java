@@ -2,7 +2,6 @@ package dev.breaker.http;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
@@ -42,7 +41,7 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 
 	/** An interceptor whose retries (if its breakers have any) pause on the calling thread. */
 	public HttpBreakerInterceptor(HostBreakers breakers) {
-		this(breakers, SharedDelays.INSTANCE, CallObserver.NONE);
+		this(breakers, DelayScheduler.shared(), CallObserver.NONE);
 	}
 
 	/**
@@ -58,7 +57,7 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerInterceptor(HostBreakers breakers, CallObserver calls) {
-		this(breakers, SharedDelays.INSTANCE, calls);
+		this(breakers, DelayScheduler.shared(), calls);
 	}
 
 	/**
@@ -96,7 +95,9 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			catch (Throwable ex) {
 				Outcome outcome = this.breakers.classify(breaker, ex);
 				breaker.release(permit, outcome, breaker.nanos() - start);
-				if (retries < most && retry.retries(outcome) && pause(breaker, retry, retries, null)) {
+				Duration pause = (retries < most && retry.retries(outcome)) ? retry.nextPause(breaker, retries, null)
+						: null;
+				if (pause != null && sleep(pause)) {
 					continue;
 				}
 				throw ex;
@@ -116,9 +117,8 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			GuardedResponse guarded = new GuardedResponse(response, this.breakers, breaker, permit, start, outcome);
 			if (retries < most && retry.retries(status, outcome)) {
 				Duration retryAfter = this.breakers.retryAfter(breaker, status, response.getHeaders());
-				Duration pause = retry.pause(retries, retryAfter, breaker.config().maxOpenWait(),
-						ThreadLocalRandom.current().nextDouble());
-				if (pause != null && breaker.tryRetry(true)) {
+				Duration pause = retry.nextPause(breaker, retries, retryAfter);
+				if (pause != null) {
 					guarded.close(); // its permit released with the status's outcome
 					if (sleep(pause)) {
 						continue;
@@ -131,13 +131,6 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 		}
 	}
 
-	/** Asks the budget for the retry after an exception, and pauses: false when there is to be none. */
-	private boolean pause(Breaker breaker, HttpRetryPolicy retry, int retries, Duration retryAfter) {
-		Duration pause = retry.pause(retries, retryAfter, breaker.config().maxOpenWait(),
-				ThreadLocalRandom.current().nextDouble());
-		return pause != null && breaker.tryRetry(true) && sleep(pause);
-	}
-
 	private boolean sleep(Duration pause) {
 		try {
 			this.delays.sleep(pause);
@@ -147,13 +140,6 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			Thread.currentThread().interrupt();
 			return false;
 		}
-	}
-
-	/** The real clock for interceptors made without a scheduler, made on first use. */
-	private static final class SharedDelays {
-
-		static final DelayScheduler INSTANCE = DelayScheduler.system();
-
 	}
 
 }

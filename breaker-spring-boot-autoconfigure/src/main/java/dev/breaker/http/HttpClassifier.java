@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
+import dev.breaker.core.CauseChain;
 import dev.breaker.core.Outcome;
 
 /**
@@ -91,18 +92,8 @@ public final class HttpClassifier {
 	 * {@link Outcome#IGNORED}.
 	 */
 	public Outcome classify(Throwable error) {
-		for (Throwable current = error; current != null; current = next(current)) {
-			Outcome outcome = classifyOne(current);
-			if (outcome != null) {
-				return outcome;
-			}
-		}
-		return Outcome.IGNORED;
-	}
-
-	private static Throwable next(Throwable current) {
-		Throwable cause = current.getCause();
-		return (cause != current) ? cause : null;
+		Outcome outcome = CauseChain.first(error, HttpClassifier::classifyOne);
+		return (outcome != null) ? outcome : Outcome.IGNORED;
 	}
 
 	private static Outcome classifyOne(Throwable error) {

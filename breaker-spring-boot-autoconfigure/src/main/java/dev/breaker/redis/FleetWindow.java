@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Numbers;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
 import dev.breaker.core.Totals;
@@ -173,12 +174,8 @@ public final class FleetWindow implements AutoCloseable {
             return;
         }
         String reason = String.format(Locale.ROOT, "fleet failure rate %.1f%% >= %s%% over %d calls",
-                rate, trim(config.failureRateThreshold()), calls);
+                rate, Numbers.exact(config.failureRateThreshold()), calls);
         sync.tripFromFleetWindow(breaker, reason);
-    }
-
-    private static String trim(double value) {
-        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 
     @Override

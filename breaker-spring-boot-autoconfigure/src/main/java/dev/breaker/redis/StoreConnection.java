@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.core.CauseChain;
 import dev.breaker.redis.FleetScripts.Script;
 import dev.breaker.redis.StoreClient.Commands;
 import io.lettuce.core.KeyScanArgs;
@@ -198,10 +197,7 @@ final class StoreConnection implements AutoCloseable {
     }
 
     static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = CauseChain.unwrapAsync(error);
         return cause instanceof CancellationException ? new IllegalStateException("command cancelled") : cause;
     }
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.breaker.aspect.CircuitGuardedAdvisor;
-import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.aspect.GuardedMethodRegistry;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
@@ -57,7 +57,7 @@ class BreakerAutoConfigurationTests {
 		this.runner.withClassLoader(new FilteredClassLoader("org.aspectj"))
 			.run((context) -> assertThat(context).hasSingleBean(BreakerRegistry.class)
 				.hasSingleBean(CircuitGuardedAdvisor.class)
-				.hasSingleBean(GuardedMethods.class));
+				.hasSingleBean(GuardedMethodRegistry.class));
 	}
 
 	@Test

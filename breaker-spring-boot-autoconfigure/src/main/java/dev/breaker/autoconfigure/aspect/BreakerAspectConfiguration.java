@@ -4,7 +4,7 @@ import dev.breaker.aspect.CircuitGuardedAdvisor;
 import dev.breaker.aspect.CircuitGuardedInterceptor;
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.FallbackObserver;
-import dev.breaker.aspect.GuardedMethods;
+import dev.breaker.aspect.GuardedMethodRegistry;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.ConfiguredBreakers;
@@ -44,9 +44,9 @@ public final class BreakerAspectConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	GuardedMethods breakerGuardedMethods(BreakerRegistry registry, ConfiguredBreakers configured,
+	GuardedMethodRegistry breakerGuardedMethods(BreakerRegistry registry, ConfiguredBreakers configured,
 			DelayScheduler delays, ObjectProvider<FallbackObserver> observers, ObjectProvider<CallObserver> calls) {
-		return new GuardedMethods(registry, (name) -> configured.of(name).callPolicy(), delays,
+		return new GuardedMethodRegistry(registry, (name) -> configured.of(name).callPolicy(), delays,
 				observers.orderedStream().toList(), CallObserver.of(calls.orderedStream().toList()));
 	}
 
@@ -57,7 +57,7 @@ public final class BreakerAspectConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethods> guardedMethods,
+	static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethodRegistry> guardedMethods,
 			Environment environment) {
 		// bound here, not from BreakerProperties, which must not be created this early; a bad
 		// value fails with Boot's report naming breaker.advisor-order

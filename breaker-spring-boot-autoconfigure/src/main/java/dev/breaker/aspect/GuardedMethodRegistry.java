@@ -31,14 +31,15 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Every {@code @CircuitGuarded} method of the application, found and checked when the singletons
- * are ready (so a broken fallback or tenant expression stops start-up), then looked up by the
+ * The registry of compiled guarded methods: every {@code @CircuitGuarded} method of the
+ * application, found, checked and compiled into a {@link GuardedMethod} when the singletons are
+ * ready (so a broken fallback or tenant expression stops start-up), then looked up by the
  * interceptor on each call.
  */
-public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAware {
+public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFactoryAware {
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			GuardedMethods.class.getClassLoader());
+			GuardedMethodRegistry.class.getClassLoader());
 
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
@@ -53,10 +54,10 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	private final CallObserver calls;
 
 	/** Keyed by the method the proxy reports; the entry is right when its target class matches. */
-	private final Map<Method, GuardedMethod> byMethod = new ConcurrentHashMap<>();
+	private final Map<Method, CompiledMethod> byMethod = new ConcurrentHashMap<>();
 
 	/** The rare rest: one method reached through several target classes, or not found by the scan. */
-	private final Map<MethodClassKey, GuardedMethod> byMethodAndClass = new ConcurrentHashMap<>();
+	private final Map<MethodClassKey, CompiledMethod> byMethodAndClass = new ConcurrentHashMap<>();
 
 	private final Set<String> names = ConcurrentHashMap.newKeySet();
 
@@ -71,7 +72,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	 * @param delays how retries pause and timeouts fire
 	 * @param observers told of every fallback run
 	 */
-	public GuardedMethods(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
+	public GuardedMethodRegistry(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
 			List<FallbackObserver> observers) {
 		this(registry, policies, delays, observers, CallObserver.NONE);
 	}
@@ -84,7 +85,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	 * @param observers told of every fallback run
 	 * @param calls told of every guarded call and every rejection
 	 */
-	public GuardedMethods(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
+	public GuardedMethodRegistry(BreakerRegistry registry, Function<String, CallPolicy> policies, DelayScheduler delays,
 			List<FallbackObserver> observers, CallObserver calls) {
 		this.registry = registry;
 		this.policies = policies;
@@ -157,39 +158,36 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	}
 
 	/**
-	 * The guarded method behind a proxied call, or {@code null} when the method is not guarded.
+	 * What was compiled for the method behind a proxied call.
 	 * @param method the method the proxy reports
 	 * @param target the target object
-	 * @return the guarded method, or {@code null}
+	 * @return the guarded method, or {@link CompiledMethod.NotGuarded}
 	 */
-	GuardedMethod find(Method method, Object target) {
-		GuardedMethod guarded = this.byMethod.get(method);
-		if (guarded != null && guarded.targetClass() == target.getClass()) {
-			return (guarded.kind() != null) ? guarded : null;
+	CompiledMethod find(Method method, Object target) {
+		CompiledMethod compiled = this.byMethod.get(method);
+		if (compiled != null && compiled.targetClass() == target.getClass()) {
+			return compiled;
 		}
 		return findSlowly(method, target.getClass());
 	}
 
-	private GuardedMethod findSlowly(Method method, Class<?> targetClass) {
+	private CompiledMethod findSlowly(Method method, Class<?> targetClass) {
 		MethodClassKey key = new MethodClassKey(method, targetClass);
-		GuardedMethod guarded = this.byMethodAndClass.get(key);
-		if (guarded != null) {
-			return (guarded.kind() != null) ? guarded : null;
+		CompiledMethod compiled = this.byMethodAndClass.get(key);
+		if (compiled != null) {
+			return compiled;
 		}
 		Class<?> userClass = ClassUtils.getUserClass(targetClass);
 		Method specific = ClassUtils.getMostSpecificMethod(method, userClass);
 		CircuitGuarded annotation = annotation(specific);
-		guarded = (annotation != null) ? resolve("(bean of type " + userClass.getName() + ")", userClass, specific,
-				annotation) : notGuarded(specific, userClass);
-		this.byMethodAndClass.putIfAbsent(key, guarded);
+		compiled = (annotation != null)
+				? resolve("(bean of type " + userClass.getName() + ")", userClass, specific, annotation)
+				: new CompiledMethod.NotGuarded(userClass);
+		this.byMethodAndClass.putIfAbsent(key, compiled);
 		// the next call through the same method (an interface method of a JDK proxy, a method
 		// not found by the scan) takes the fast path
-		this.byMethod.putIfAbsent(method, guarded);
-		return (guarded.kind() != null) ? guarded : null;
-	}
-
-	private GuardedMethod notGuarded(Method method, Class<?> type) {
-		return new GuardedMethod(null, method, type, null, null, null, null, null, null, null, CallObserver.NONE);
+		this.byMethod.putIfAbsent(method, compiled);
+		return compiled;
 	}
 
 	/**
@@ -217,7 +215,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 	}
 
 	private GuardedMethod resolve(String beanName, Class<?> type, Method method, CircuitGuarded annotation) {
-		String signature = Fallbacks.describe(method);
+		String signature = FallbackResolver.describe(method);
 		if (!StringUtils.hasText(annotation.name())) {
 			throw new InvalidGuardedMethodException(beanName, signature, "the breaker name is empty",
 					"name the dependency it calls, e.g. @CircuitGuarded(name = \"payments\")", null);
@@ -231,7 +229,7 @@ public class GuardedMethods implements SmartInitializingSingleton, BeanFactoryAw
 		}
 		GuardedMethod.Kind kind = kind(beanName, signature, method.getReturnType());
 		Expression tenant = tenant(beanName, signature, annotation.tenant());
-		Fallbacks fallbacks = Fallbacks.resolve(beanName, type, method, annotation.fallbackMethod(),
+		Fallbacks fallbacks = FallbackResolver.resolve(beanName, type, method, annotation.fallbackMethod(),
 				kind == GuardedMethod.Kind.STAGE);
 		this.names.add(annotation.name());
 		return new GuardedMethod(annotation.name(), method, type, kind, this.registry, tenant, fallbacks,
