@@ -22,74 +22,80 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * What following traffic costs on the closed path, and what asking the retry budget costs.
+ * What following traffic costs on the closed path, and what asking the retry budget
+ * costs.
  *
- * <p>{@link #defaults} is {@code ClosedPath.OneThread.breaker} again, measured beside
- * {@link #followingTraffic} (minimum-calls-ratio and auto probes on, so the peaks are kept) in the
- * same run: the target is within 10% of it. {@link #retryBudgetAsk} is one {@code tryRetry} on a
- * breaker whose window holds calls (the budget reads the window's counts and its checkpoints); it
- * runs after a failure and before a pause, never on the closed path.
+ * <p>
+ * {@link #defaults} is {@code ClosedPath.OneThread.breaker} again, measured beside
+ * {@link #followingTraffic} (minimum-calls-ratio and auto probes on, so the peaks are
+ * kept) in the same run: the target is within 10% of it. {@link #retryBudgetAsk} is one
+ * {@code tryRetry} on a breaker whose window holds calls (the budget reads the window's
+ * counts and its checkpoints); it runs after a failure and before a pause, never on the
+ * closed path.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(value = 2, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Threads(1)
 public class FollowingTraffic {
 
-    final Dependency dependency = new Dependency();
+	final Dependency dependency = new Dependency();
 
-    Breaker defaults;
-    Breaker following;
-    Breaker retrying;
+	Breaker defaults;
 
-    @Setup(Level.Trial)
-    public void createBreakers() {
-        defaults = Contenders.breaker();
-        BreakerConfig config = defaults.config().toBuilder().minimumCallsRatio(0.5).halfOpenMaxProbesAuto().build();
-        following = Breaker.of("following", config);
-        // a huge floor: every ask is granted, as in a storm the budget has room for
-        retrying = Breaker.of("retrying", defaults.config().toBuilder().retryBudgetMinPerSecond(1_000_000).build());
-        for (int i = 0; i < 1000; i++) {
-            retrying.release(retrying.acquire(), Outcome.SUCCESS, 0);
-        }
-    }
+	Breaker following;
 
-    @TearDown(Level.Trial)
-    public void checkBreakersStayed() {
-        for (Breaker b : new Breaker[] {defaults, following, retrying}) {
-            if (b.state() != dev.breaker.core.State.CLOSED) {
-                throw new IllegalStateException("not closed after measuring: " + b.name());
-            }
-        }
-    }
+	Breaker retrying;
 
-    @Benchmark
-    public void defaults(Blackhole bh) {
-        call(defaults, bh);
-    }
+	@Setup(Level.Trial)
+	public void createBreakers() {
+		defaults = Contenders.breaker();
+		BreakerConfig config = defaults.config().toBuilder().minimumCallsRatio(0.5).halfOpenMaxProbesAuto().build();
+		following = Breaker.of("following", config);
+		// a huge floor: every ask is granted, as in a storm the budget has room for
+		retrying = Breaker.of("retrying", defaults.config().toBuilder().retryBudgetMinPerSecond(1_000_000).build());
+		for (int i = 0; i < 1000; i++) {
+			retrying.release(retrying.acquire(), Outcome.SUCCESS, 0);
+		}
+	}
 
-    @Benchmark
-    public void followingTraffic(Blackhole bh) {
-        call(following, bh);
-    }
+	@TearDown(Level.Trial)
+	public void checkBreakersStayed() {
+		for (Breaker b : new Breaker[] { defaults, following, retrying }) {
+			if (b.state() != dev.breaker.core.State.CLOSED) {
+				throw new IllegalStateException("not closed after measuring: " + b.name());
+			}
+		}
+	}
 
-    @Benchmark
-    public boolean retryBudgetAsk() {
-        return retrying.tryRetry(false);
-    }
+	@Benchmark
+	public void defaults(Blackhole bh) {
+		call(defaults, bh);
+	}
 
-    private void call(Breaker breaker, Blackhole bh) {
-        Permit permit = breaker.acquire();
-        if (!permit.granted()) {
-            bh.consume(Contenders.FALLBACK);
-            return;
-        }
-        long start = breaker.nanos();
-        String reply = dependency.call();
-        breaker.release(permit, Outcome.SUCCESS, breaker.nanos() - start);
-        bh.consume(reply);
-    }
+	@Benchmark
+	public void followingTraffic(Blackhole bh) {
+		call(following, bh);
+	}
+
+	@Benchmark
+	public boolean retryBudgetAsk() {
+		return retrying.tryRetry(false);
+	}
+
+	private void call(Breaker breaker, Blackhole bh) {
+		Permit permit = breaker.acquire();
+		if (!permit.granted()) {
+			bh.consume(Contenders.FALLBACK);
+			return;
+		}
+		long start = breaker.nanos();
+		String reply = dependency.call();
+		breaker.release(permit, Outcome.SUCCESS, breaker.nanos() - start);
+		bh.consume(reply);
+	}
+
 }

@@ -11,520 +11,601 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
-/** A circuit breaker in front of one dependency: calls flow while it is closed and are rejected at once while it is open. */
+/**
+ * A circuit breaker in front of one dependency: calls flow while it is closed and are
+ * rejected at once while it is open.
+ */
 public final class Breaker {
 
-    /*
-     * The current state is one object in the volatile field `state`; every transition builds the next
-     * state object and publishes it with one compareAndSet in moveTo(), after checking the move against
-     * TransitionTable. The CAS winner alone records the transition and runs the listeners (after the
-     * publish, outside any lock, on its own thread), so each transition is reported exactly once.
-     *
-     * Generations: a permit carries the state object it was issued in, and everything its release
-     * does is done for that object: it records into that state's era of the window (a CLOSED state
-     * reads only its own era, so nothing recorded for an earlier state can count toward it, whatever
-     * the release races), feeds that state's counters, and can move only from that state (a CAS that
-     * fails once the state has changed). A release that finds its state already left counts in the
-     * totals only.
-     *
-     * Hot paths:
-     * - acquire on CLOSED: one volatile read of `state`, a type check, return the state's preallocated
-     *   permit. With in-flight tracking, also one ticker read and one striped add; with the stall rule,
-     *   one striped CAS in the state's in-flight window, the permit of the start bucket (made once per
-     *   bucket) and at most once per tick a stall check.
-     * - rejection on OPEN: one volatile read of `state`, one ticker read (a volatile read with the
-     *   cached ticker), one volatile read of the open-until time, a compare, one striped add to the
-     *   rejected total, return the preallocated rejected permit.
-     * - release: one ticker read, an identity check of the permit's state against `state`, one
-     *   striped CAS in the window (which also keeps the cumulative totals), a compare of the elapsed
-     *   time (a call that took time also writes its latency: see Latencies). A failure checks the rules;
-     *   a success writes no other shared field (the consecutive-failure count only when it is not 0)
-     *   and checks the rate rules only when it could make one hold: the first success of a tick, or
-     *   while the window holds fewer than minimumCalls calls. With a threshold that follows traffic
-     *   (minimumCallsRatio, auto probes), one opaque read more: see TrafficPeaks.
-     *
-     * Retries: tryRetry() is off the call path (a retry follows a failure and a pause). The budget is
-     * the top-level breaker's, made at its first retry, so a breaker that never retries pays nothing
-     * for it in time or memory; see RetryBudget.
-     */
+	/*
+	 * The current state is one object in the volatile field `state`; every transition
+	 * builds the next state object and publishes it with one compareAndSet in moveTo(),
+	 * after checking the move against TransitionTable. The CAS winner alone records the
+	 * transition and runs the listeners (after the publish, outside any lock, on its own
+	 * thread), so each transition is reported exactly once.
+	 *
+	 * Generations: a permit carries the state object it was issued in, and everything its
+	 * release does is done for that object: it records into that state's era of the
+	 * window (a CLOSED state reads only its own era, so nothing recorded for an earlier
+	 * state can count toward it, whatever the release races), feeds that state's
+	 * counters, and can move only from that state (a CAS that fails once the state has
+	 * changed). A release that finds its state already left counts in the totals only.
+	 *
+	 * Hot paths: - acquire on CLOSED: one volatile read of `state`, a type check, return
+	 * the state's preallocated permit. With in-flight tracking, also one ticker read and
+	 * one striped add; with the stall rule, one striped CAS in the state's in-flight
+	 * window, the permit of the start bucket (made once per bucket) and at most once per
+	 * tick a stall check. - rejection on OPEN: one volatile read of `state`, one ticker
+	 * read (a volatile read with the cached ticker), one volatile read of the open-until
+	 * time, a compare, one striped add to the rejected total, return the preallocated
+	 * rejected permit. - release: one ticker read, an identity check of the permit's
+	 * state against `state`, one striped CAS in the window (which also keeps the
+	 * cumulative totals), a compare of the elapsed time (a call that took time also
+	 * writes its latency: see Latencies). A failure checks the rules; a success writes no
+	 * other shared field (the consecutive-failure count only when it is not 0) and checks
+	 * the rate rules only when it could make one hold: the first success of a tick, or
+	 * while the window holds fewer than minimumCalls calls. With a threshold that follows
+	 * traffic (minimumCallsRatio, auto probes), one opaque read more: see TrafficPeaks.
+	 *
+	 * Retries: tryRetry() is off the call path (a retry follows a failure and a pause).
+	 * The budget is the top-level breaker's, made at its first retry, so a breaker that
+	 * never retries pays nothing for it in time or memory; see RetryBudget.
+	 */
 
-    private static final VarHandle STATE;
-    private static final VarHandle BUDGET;
-    private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
+	private static final VarHandle STATE;
 
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(Breaker.class, "state", BreakerState.class);
-            BUDGET = MethodHandles.lookup().findVarHandle(Breaker.class, "budget", RetryBudget.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-        EngineAccess.install(new PeerHooks()); // for dev.breaker.core.spi.SharedStateHooks
-    }
+	private static final VarHandle BUDGET;
 
-    private final String name;
-    private final String group;
-    private final String key;
-    private final BreakerConfig config;
-    private final Breaker parent;
-    private final Ticker ticker;
-    private final TripRules rules;
-    private final BucketWindow window;
-    private final BreakerTotals totals;
-    /** Null when latency is not kept: recordLatency off, or a child whose parent records its calls. */
-    private final Latencies latencies;
-    private final TransitionLog log = new TransitionLog();
-    private final BreakerOpenException rejection;
-    private final Ticket rejected;
-    private final boolean trackInFlight;
-    private final Verdicts verdicts;
-    private final long eraStep;
-    /** Null unless this is a group breaker that trips on breadth: failures from several children. */
-    private final TenantBreadth breadth;
-    /** The traffic of the last hour, when a threshold follows it; else null. */
-    private final TrafficPeaks peaks;
-    /** Made at the first retry this breaker's budget is asked for (see RetryBudget). */
-    private volatile RetryBudget budget;
-    private volatile BreakerState state;
+	private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
 
-    Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
-        this(name, config, parent, group, key, null);
-    }
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(Breaker.class, "state", BreakerState.class);
+			BUDGET = MethodHandles.lookup().findVarHandle(Breaker.class, "budget", RetryBudget.class);
+		}
+		catch (ReflectiveOperationException e) {
+			throw new ExceptionInInitializerError(e);
+		}
+		EngineAccess.install(new PeerHooks()); // for
+												// dev.breaker.core.spi.SharedStateHooks
+	}
 
-    Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("a breaker needs a name, but was " + (name == null ? "null" : "blank"));
-        }
-        this.name = name;
-        this.config = Objects.requireNonNull(config, "config");
-        this.parent = parent;
-        this.group = group;
-        this.key = key;
-        this.breadth = breadth;
-        this.ticker = config.ticker();
-        this.trackInFlight = config.trackInFlight();
-        long bucketNanos = config.bucket().toNanos();
-        int buckets = (int) (config.window().toNanos() / bucketNanos);
-        this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
-        this.peaks = TrafficPeaks.needed(config) ? new TrafficPeaks(config, window, ticker.nanos()) : null;
-        this.rules = new TripRules(config, peaks);
-        this.eraStep = 2L * buckets; // a whole ring ahead and one more: an earlier era never reaches a later window
-        this.totals = new BreakerTotals(window);
-        this.latencies = config.recordLatency() && parent == null ? new Latencies(config, totals) : null;
-        this.rejection = new BreakerOpenException(this);
-        this.rejected = new Ticket(this, null, false, null);
-        this.verdicts = new Verdicts(this, rules, window, totals, breadth);
-        this.state = new ClosedState(this, null, ticker.nanos(), config.clock().instant());
-    }
+	private final String name;
 
-    /** A top-level breaker. */
-    public static Breaker of(String name, BreakerConfig config) {
-        return new Breaker(name, config, null, name, null);
-    }
+	private final String group;
 
-    /** The full name: the group name, or {@code group + ":" + key} for a registry child. */
-    public String name() {
-        return name;
-    }
+	private final String key;
 
-    public BreakerConfig config() {
-        return config;
-    }
+	private final BreakerConfig config;
 
-    /** The parent breaker a registry child consults too, else null. */
-    public @Nullable Breaker parent() {
-        return parent;
-    }
+	private final Breaker parent;
 
-    /** The top-level name: {@link #name()} for a top-level breaker, the parent's name for a child. */
-    public String group() {
-        return group;
-    }
+	private final Ticker ticker;
 
-    /** The child key ({@code "user-42"}), null for a top-level breaker. */
-    public @Nullable String key() {
-        return key;
-    }
+	private final TripRules rules;
 
-    /** The breaker's time: callers that use {@link #acquire()}/{@link #release} time their calls with this. */
-    public long nanos() {
-        return ticker.nanos();
-    }
+	private final BucketWindow window;
 
-    /** The preallocated exception thrown for every rejected call (no stack trace). */
-    public BreakerOpenException rejection() {
-        return rejection;
-    }
+	private final BreakerTotals totals;
 
-    /**
-     * Runs {@code callable} if the breaker lets it, and records its outcome.
-     *
-     * @throws BreakerOpenException when the breaker (or its parent) rejects the call
-     * @throws Exception whatever the callable threw, unchanged
-     */
-    public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
-        Ticket permit = (Ticket) acquire();
-        if (permit.state == null) {
-            throw permit.owner.rejection;
-        }
-        long start = ticker.nanos();
-        T result;
-        try {
-            result = callable.call();
-        } catch (Exception | Error e) {
-            release(permit, classify(null, e), ticker.nanos() - start);
-            throw e;
-        }
-        release(permit, classify(result, null), ticker.nanos() - start);
-        return result;
-    }
+	/**
+	 * Null when latency is not kept: recordLatency off, or a child whose parent records
+	 * its calls.
+	 */
+	private final Latencies latencies;
 
-    /** The config's classifier; one that throws (or answers null) is logged, and the default one decides. */
-    private Outcome classify(Object result, Throwable error) {
-        try {
-            Outcome outcome = config.classifier().classify(result, error);
-            if (outcome != null) {
-                return outcome;
-            }
-            LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' returned null");
-        } catch (VirtualMachineError e) {
-            throw e;
-        } catch (Throwable e) {
-            LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' threw; the default"
-                    + " classifier decides this call", e);
-        }
-        return OutcomeClassifier.defaults().classify(result, error);
-    }
+	private final TransitionLog log = new TransitionLog();
 
-    /** Asks to make a call: never null; a rejected permit has {@code granted() == false}. Allocates nothing. */
-    public Permit acquire() {
-        Ticket own = acquireOwn();
-        if (parent == null || own.state == null) {
-            return own;
-        }
-        Ticket up = (Ticket) parent.acquire();
-        if (up.state == null) {
-            cancel(own);
-            totals.increment(BreakerTotals.REJECTED);
-            return up;
-        }
-        return own.state.withParent(own, up);
-    }
+	private final BreakerOpenException rejection;
 
-    private Ticket acquireOwn() {
-        BreakerState s = state;
-        if (s instanceof ClosedState closed) {
-            if (!trackInFlight) {
-                return closed.permit;
-            }
-            long now = ticker.nanos();
-            totals.inFlight(1);
-            if (closed.inFlight == null) {
-                return closed.permit;
-            }
-            Ticket permit = closed.start(now);
-            if (closed.stallCheckDue(now)) {
-                verdicts.checkStall(closed, now);
-            }
-            return permit;
-        }
-        if (s instanceof OpenState open && !open.due(ticker.nanos())) {
-            return reject();
-        }
-        return acquireSlow();
-    }
+	private final Ticket rejected;
 
-    private Ticket acquireSlow() {
-        long now = ticker.nanos();
-        BreakerState s = verdicts.settle(now);
-        switch (s.state) {
-            case CLOSED:
-                return acquireOwn();
-            case HALF_OPEN:
-                HalfOpenState halfOpen = (HalfOpenState) s;
-                Ticket probe = halfOpen.tryAcquire(now);
-                if (probe == null) {
-                    if (halfOpen.move() != null || state != halfOpen) {
-                        return acquireSlow(); // decided or left meanwhile: (help) move on, ask the new state
-                    }
-                    return reject();
-                }
-                if (trackInFlight) {
-                    totals.inFlight(1);
-                }
-                return probe;
-            case DISABLED:
-                if (trackInFlight) {
-                    totals.inFlight(1);
-                }
-                return s.permit;
-            default:
-                return reject();
-        }
-    }
+	private final boolean trackInFlight;
 
-    private Ticket reject() {
-        totals.increment(BreakerTotals.REJECTED);
-        return rejected;
-    }
+	private final Verdicts verdicts;
 
-    /** Gives back a granted permit whose call never ran (the parent rejected it). */
-    private void cancel(Ticket permit) {
-        finished(permit);
-        if (permit.state instanceof HalfOpenState halfOpen) {
-            halfOpen.cancel(permit);
-        }
-    }
+	private final long eraStep;
 
-    /** Takes a granted call out of the in-flight counts (it ended, or never ran). */
-    private void finished(Ticket permit) {
-        if (trackInFlight) {
-            totals.inFlight(-1);
-            if (permit.state instanceof ClosedState closed && closed.inFlight != null) {
-                closed.finish(permit);
-            }
-        }
-    }
+	/**
+	 * Null unless this is a group breaker that trips on breadth: failures from several
+	 * children.
+	 */
+	private final TenantBreadth breadth;
 
-    /**
-     * Records the outcome of a call made with {@code permit}; ignores a rejected permit. The outcome of
-     * a permit from an earlier generation counts in the totals but not toward the current state.
-     *
-     * @param elapsedNanos the call's duration, measured with {@link #nanos()}
-     */
-    public void release(Permit permit, Outcome outcome, long elapsedNanos) {
-        release(permit, outcome, elapsedNanos, null);
-    }
+	/** The traffic of the last hour, when a threshold follows it; else null. */
+	private final TrafficPeaks peaks;
 
-    /** As {@link #release(Permit, Outcome, long)}, for a call that {@code child} (null: none) passed on to this breaker. */
-    private void release(Permit permit, Outcome outcome, long elapsedNanos, Breaker child) {
-        if (!(permit instanceof Ticket ticket) || ticket.owner != this && ticket.state != null) {
-            throw new IllegalArgumentException("not a permit of breaker '" + BreakerNames.printable(name) + "': " + permit);
-        }
-        if (ticket.state == null) {
-            return;
-        }
-        Objects.requireNonNull(outcome, "outcome");
-        try {
-            releaseOwn(ticket, outcome, elapsedNanos, child);
-        } finally {
-            if (ticket.parent != null) {
-                parent.release(ticket.parent, outcome, elapsedNanos, this);
-            }
-        }
-    }
+	/** Made at the first retry this breaker's budget is asked for (see RetryBudget). */
+	private volatile RetryBudget budget;
 
-    private void releaseOwn(Ticket ticket, Outcome outcome, long elapsedNanos, Breaker child) {
-        long now = ticker.nanos();
-        boolean slow = elapsedNanos > rules.slowNanos && TripRules.counts(outcome);
-        finished(ticket);
-        BreakerState own = ticket.state;
-        if (own != state) {
-            totals.stale(outcome, slow);
-            if (latencies != null) {
-                latencies.stale(outcome, elapsedNanos);
-            }
-            return;
-        }
-        if (peaks != null) {
-            peaks.observe(own.era, now, elapsedNanos); // before recording: see TrafficPeaks
-        }
-        window.record(outcome.ordinal(), now, own.era);
-        if (slow) {
-            window.record(BucketWindow.SLOW, now, own.era);
-        }
-        if (latencies != null) {
-            latencies.record(outcome, elapsedNanos, now, own.era);
-        }
-        if (own instanceof ClosedState closed) {
-            if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
-                breadth.failed(child, now);
-            }
-            verdicts.afterCall(closed, outcome, slow, now);
-        } else if (own instanceof HalfOpenState halfOpen) {
-            verdicts.afterProbe(halfOpen, ticket, outcome, slow, now);
-        }
-    }
+	private volatile BreakerState state;
 
-    /**
-     * Asks the retry budget whether one more attempt of a failed call may be made: true, and the retry
-     * is counted; false, and the caller must not retry (fail, or fall back, as if retries were
-     * exhausted). A registry child asks its group's budget: children share it. Lock-free; allocates only
-     * the first time a breaker's budget is asked, and once per bucket with retries.
-     *
-     * @param attemptRecorded whether the retry's attempt goes through this breaker and is recorded as a
-     *     call (HTTP clients, record-each-attempt), so the budget leaves it out of the first attempts it
-     *     is a share of
-     */
-    public boolean tryRetry(boolean attemptRecorded) {
-        if (parent != null) {
-            return parent.tryRetry(attemptRecorded);
-        }
-        RetryBudget b = budget;
-        if (b == null) {
-            RetryBudget made = new RetryBudget(this, window, totals);
-            b = BUDGET.compareAndSet(this, null, made) ? made : budget;
-        }
-        return b.tryAcquire(ticker.nanos(), state.era, attemptRecorded);
-    }
+	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
+		this(name, config, parent, group, key, null);
+	}
 
-    /** The retry budget's state now: this breaker's, or its group's for a registry child. */
-    Snapshot.RetryBudget retryBudget(long now) {
-        if (parent != null) {
-            return parent.retryBudget(now);
-        }
-        RetryBudget b = budget;
-        long era = state.era;
-        return b == null ? RetryBudget.unused(this, window, now, era) : b.snapshot(now, era);
-    }
+	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth) {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("a breaker needs a name, but was " + (name == null ? "null" : "blank"));
+		}
+		this.name = name;
+		this.config = Objects.requireNonNull(config, "config");
+		this.parent = parent;
+		this.group = group;
+		this.key = key;
+		this.breadth = breadth;
+		this.ticker = config.ticker();
+		this.trackInFlight = config.trackInFlight();
+		long bucketNanos = config.bucket().toNanos();
+		int buckets = (int) (config.window().toNanos() / bucketNanos);
+		this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
+		this.peaks = TrafficPeaks.needed(config) ? new TrafficPeaks(config, window, ticker.nanos()) : null;
+		this.rules = new TripRules(config, peaks);
+		this.eraStep = 2L * buckets; // a whole ring ahead and one more: an earlier era
+										// never reaches a later window
+		this.totals = new BreakerTotals(window);
+		this.latencies = config.recordLatency() && parent == null ? new Latencies(config, totals) : null;
+		this.rejection = new BreakerOpenException(this);
+		this.rejected = new Ticket(this, null, false, null);
+		this.verdicts = new Verdicts(this, rules, window, totals, breadth);
+		this.state = new ClosedState(this, null, ticker.nanos(), config.clock().instant());
+	}
 
-    /** The probes a half-open episode starting at {@code now} may run at most: the config's, or sized from traffic. */
-    int maxProbes(long now) {
-        return config.halfOpenMaxProbesAuto() ? peaks.maxProbes(now) : config.halfOpenMaxProbes();
-    }
+	/** A top-level breaker. */
+	public static Breaker of(String name, BreakerConfig config) {
+		return new Breaker(name, config, null, name, null);
+	}
 
-    /** The traffic thresholds now: peaks (when followed), the effective minimum calls and probe count. */
-    Snapshot.Traffic traffic(BreakerState s, long now) {
-        int probes = s instanceof HalfOpenState halfOpen ? halfOpen.maxProbes() : maxProbes(now);
-        if (peaks == null) {
-            return new Snapshot.Traffic(false, 0, 0, rules.minimumCalls(now), probes);
-        }
-        return new Snapshot.Traffic(true, peaks.peakCallsPerWindow(now), peaks.peakConcurrentCalls(now),
-                rules.minimumCalls(now), probes);
-    }
+	/**
+	 * The full name: the group name, or {@code group + ":" + key} for a registry child.
+	 */
+	public String name() {
+		return name;
+	}
 
-    /** The state now; a due OPEN -> HALF_OPEN (or an overdue half-open verdict) happens in here. */
-    public State state() {
-        return verdicts.settle(ticker.nanos()).state;
-    }
+	public BreakerConfig config() {
+		return config;
+	}
 
-    State currentState() {
-        return state.state;
-    }
+	/** The parent breaker a registry child consults too, else null. */
+	public @Nullable Breaker parent() {
+		return parent;
+	}
 
-    Instant openUntil() {
-        return state instanceof OpenState open ? open.untilInstant() : null;
-    }
+	/**
+	 * The top-level name: {@link #name()} for a top-level breaker, the parent's name for
+	 * a child.
+	 */
+	public String group() {
+		return group;
+	}
 
-    /** An immutable picture of the breaker now. */
-    public Snapshot snapshot() {
-        long now = ticker.nanos();
-        return Snapshots.of(this, verdicts.settle(now), window, rules, latencies, log.recent(), now);
-    }
+	/** The child key ({@code "user-42"}), null for a top-level breaker. */
+	public @Nullable String key() {
+		return key;
+	}
 
-    /**
-     * The durations of every call so far, by outcome, for metrics; null when this breaker keeps no
-     * latency ({@link BreakerConfig#recordLatency()} off, or a child that consults its parent, which
-     * records the child's calls).
-     */
-    public @Nullable CallDurations durations() {
-        return latencies;
-    }
+	/**
+	 * The breaker's time: callers that use {@link #acquire()}/{@link #release} time their
+	 * calls with this.
+	 */
+	public long nanos() {
+		return ticker.nanos();
+	}
 
-    /** Live cumulative counters, never reset; reading them allocates nothing. */
-    public Totals totals() {
-        return totals;
-    }
+	/** The preallocated exception thrown for every rejected call (no stack trace). */
+	public BreakerOpenException rejection() {
+		return rejection;
+	}
 
-    /** Operator: back to CLOSED with an empty window and the open-wait backoff reset. */
-    public void reset() {
-        Overrides.operator(this, State.CLOSED);
-    }
+	/**
+	 * Runs {@code callable} if the breaker lets it, and records its outcome.
+	 * @throws BreakerOpenException when the breaker (or its parent) rejects the call
+	 * @throws Exception whatever the callable threw, unchanged
+	 */
+	public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
+		Ticket permit = (Ticket) acquire();
+		if (permit.state == null) {
+			throw permit.owner.rejection;
+		}
+		long start = ticker.nanos();
+		T result;
+		try {
+			result = callable.call();
+		}
+		catch (Exception | Error e) {
+			release(permit, classify(null, e), ticker.nanos() - start);
+			throw e;
+		}
+		release(permit, classify(result, null), ticker.nanos() - start);
+		return result;
+	}
 
-    /** Operator: reject every call until another override. */
-    public void forceOpen() {
-        Overrides.operator(this, State.FORCED_OPEN);
-    }
+	/**
+	 * The config's classifier; one that throws (or answers null) is logged, and the
+	 * default one decides.
+	 */
+	private Outcome classify(Object result, Throwable error) {
+		try {
+			Outcome outcome = config.classifier().classify(result, error);
+			if (outcome != null) {
+				return outcome;
+			}
+			LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' returned null");
+		}
+		catch (VirtualMachineError e) {
+			throw e;
+		}
+		catch (Throwable e) {
+			LOG.log(System.Logger.Level.WARNING,
+					"the classifier of breaker '" + name + "' threw; the default" + " classifier decides this call", e);
+		}
+		return OutcomeClassifier.defaults().classify(result, error);
+	}
 
-    /** Operator: let every call through (still recorded) and trip on nothing until another override. */
-    public void disable() {
-        Overrides.operator(this, State.DISABLED);
-    }
+	/**
+	 * Asks to make a call: never null; a rejected permit has {@code granted() == false}.
+	 * Allocates nothing.
+	 */
+	public Permit acquire() {
+		Ticket own = acquireOwn();
+		if (parent == null || own.state == null) {
+			return own;
+		}
+		Ticket up = (Ticket) parent.acquire();
+		if (up.state == null) {
+			cancel(own);
+			totals.increment(BreakerTotals.REJECTED);
+			return up;
+		}
+		return own.state.withParent(own, up);
+	}
 
-    /** Operator: start probing now. */
-    public void halfOpen() {
-        Overrides.operator(this, State.HALF_OPEN);
-    }
+	private Ticket acquireOwn() {
+		BreakerState s = state;
+		if (s instanceof ClosedState closed) {
+			if (!trackInFlight) {
+				return closed.permit;
+			}
+			long now = ticker.nanos();
+			totals.inFlight(1);
+			if (closed.inFlight == null) {
+				return closed.permit;
+			}
+			Ticket permit = closed.start(now);
+			if (closed.stallCheckDue(now)) {
+				verdicts.checkStall(closed, now);
+			}
+			return permit;
+		}
+		if (s instanceof OpenState open && !open.due(ticker.nanos())) {
+			return reject();
+		}
+		return acquireSlow();
+	}
 
-    /** Registers a listener for every transition of this breaker; it runs on the thread that caused it. */
-    public void onTransition(Consumer<Transition> listener) {
-        log.listen(Objects.requireNonNull(listener, "listener"));
-    }
+	private Ticket acquireSlow() {
+		long now = ticker.nanos();
+		BreakerState s = verdicts.settle(now);
+		switch (s.state) {
+			case CLOSED:
+				return acquireOwn();
+			case HALF_OPEN:
+				HalfOpenState halfOpen = (HalfOpenState) s;
+				Ticket probe = halfOpen.tryAcquire(now);
+				if (probe == null) {
+					if (halfOpen.move() != null || state != halfOpen) {
+						return acquireSlow(); // decided or left meanwhile: (help) move
+												// on, ask the new state
+					}
+					return reject();
+				}
+				if (trackInFlight) {
+					totals.inFlight(1);
+				}
+				return probe;
+			case DISABLED:
+				if (trackInFlight) {
+					totals.inFlight(1);
+				}
+				return s.permit;
+			default:
+				return reject();
+		}
+	}
 
-    /**
-     * An operator's override with the caller's own reason (fleet mode says where it came from and how far it
-     * reaches); {@code remote} when an operator made it on a peer replica. Otherwise as {@link #reset()},
-     * {@link #forceOpen()}, {@link #disable()} and {@link #halfOpen()}.
-     */
-    public void override(State to, String reason, boolean remote) {
-        Overrides.operator(this, to, Objects.requireNonNull(reason, "reason"), remote);
-    }
+	private Ticket reject() {
+		totals.increment(BreakerTotals.REJECTED);
+		return rejected;
+	}
 
-    /** See {@link dev.breaker.core.spi.SharedStateHooks#tripNow}. */
-    void tripNow(String reason) {
-        verdicts.tripNow(ticker.nanos(), Objects.requireNonNull(reason, "reason"));
-    }
+	/** Gives back a granted permit whose call never ran (the parent rejected it). */
+	private void cancel(Ticket permit) {
+		finished(permit);
+		if (permit.state instanceof HalfOpenState halfOpen) {
+			halfOpen.cancel(permit);
+		}
+	}
 
-    /** See {@link dev.breaker.core.spi.SharedStateHooks#openFromPeer}. */
-    void openFromPeer(Duration remaining, String reason) {
-        Overrides.openFromPeer(this, remaining, reason);
-    }
+	/** Takes a granted call out of the in-flight counts (it ended, or never ran). */
+	private void finished(Ticket permit) {
+		if (trackInFlight) {
+			totals.inFlight(-1);
+			if (permit.state instanceof ClosedState closed && closed.inFlight != null) {
+				closed.finish(permit);
+			}
+		}
+	}
 
-    /** See {@link dev.breaker.core.spi.SharedStateHooks#closeFromPeer}. */
-    void closeFromPeer(String reason) {
-        Overrides.closeFromPeer(this, reason);
-    }
+	/**
+	 * Records the outcome of a call made with {@code permit}; ignores a rejected permit.
+	 * The outcome of a permit from an earlier generation counts in the totals but not
+	 * toward the current state.
+	 * @param elapsedNanos the call's duration, measured with {@link #nanos()}
+	 */
+	public void release(Permit permit, Outcome outcome, long elapsedNanos) {
+		release(permit, outcome, elapsedNanos, null);
+	}
 
-    /**
-     * A server said "come back in {@code hint}" (HTTP {@code Retry-After}): if OPEN now, or if this breaker
-     * trips within one bucket from now, it stays open at least until now + hint, capped at {@code maxOpenWait}.
-     */
-    public void retryAfter(Duration hint) {
-        Overrides.retryAfter(this, verdicts, hint);
-    }
+	/**
+	 * As {@link #release(Permit, Outcome, long)}, for a call that {@code child} (null:
+	 * none) passed on to this breaker.
+	 */
+	private void release(Permit permit, Outcome outcome, long elapsedNanos, Breaker child) {
+		if (!(permit instanceof Ticket ticket) || ticket.owner != this && ticket.state != null) {
+			throw new IllegalArgumentException(
+					"not a permit of breaker '" + BreakerNames.printable(name) + "': " + permit);
+		}
+		if (ticket.state == null) {
+			return;
+		}
+		Objects.requireNonNull(outcome, "outcome");
+		try {
+			releaseOwn(ticket, outcome, elapsedNanos, child);
+		}
+		finally {
+			if (ticket.parent != null) {
+				parent.release(ticket.parent, outcome, elapsedNanos, this);
+			}
+		}
+	}
 
-    /** See {@link dev.breaker.core.spi.SharedStateHooks#limitProbes}. */
-    void limitProbes(int max) {
-        Overrides.limitProbes(this, max);
-    }
+	private void releaseOwn(Ticket ticket, Outcome outcome, long elapsedNanos, Breaker child) {
+		long now = ticker.nanos();
+		boolean slow = elapsedNanos > rules.slowNanos && TripRules.counts(outcome);
+		finished(ticket);
+		BreakerState own = ticket.state;
+		if (own != state) {
+			totals.stale(outcome, slow);
+			if (latencies != null) {
+				latencies.stale(outcome, elapsedNanos);
+			}
+			return;
+		}
+		if (peaks != null) {
+			peaks.observe(own.era, now, elapsedNanos); // before recording: see
+														// TrafficPeaks
+		}
+		window.record(outcome.ordinal(), now, own.era);
+		if (slow) {
+			window.record(BucketWindow.SLOW, now, own.era);
+		}
+		if (latencies != null) {
+			latencies.record(outcome, elapsedNanos, now, own.era);
+		}
+		if (own instanceof ClosedState closed) {
+			if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
+				breadth.failed(child, now);
+			}
+			verdicts.afterCall(closed, outcome, slow, now);
+		}
+		else if (own instanceof HalfOpenState halfOpen) {
+			verdicts.afterProbe(halfOpen, ticket, outcome, slow, now);
+		}
+	}
 
-    /** The one place a state changes: checked against the table, one CAS winner, then history and listeners. */
-    boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
-        TransitionTable.check(from.state, to.state);
-        if (to.state == State.CLOSED && breadth != null) {
-            breadth.clear(); // the new CLOSED state must not count the tenants that failed before
-        }
-        if (!STATE.compareAndSet(this, from, to)) {
-            return false;
-        }
-        if (from instanceof HalfOpenState halfOpen) {
-            halfOpen.retire();
-        }
-        if (!remote && to.state == State.OPEN) {
-            totals.increment(BreakerTotals.TRIPS);
-        }
-        log.publish(new Transition(name, from.state, to.state, to.since, reason, to.generation, remote), to);
-        return true;
-    }
+	/**
+	 * Asks the retry budget whether one more attempt of a failed call may be made: true,
+	 * and the retry is counted; false, and the caller must not retry (fail, or fall back,
+	 * as if retries were exhausted). A registry child asks its group's budget: children
+	 * share it. Lock-free; allocates only the first time a breaker's budget is asked, and
+	 * once per bucket with retries.
+	 * @param attemptRecorded whether the retry's attempt goes through this breaker and is
+	 * recorded as a call (HTTP clients, record-each-attempt), so the budget leaves it out
+	 * of the first attempts it is a share of
+	 */
+	public boolean tryRetry(boolean attemptRecorded) {
+		if (parent != null) {
+			return parent.tryRetry(attemptRecorded);
+		}
+		RetryBudget b = budget;
+		if (b == null) {
+			RetryBudget made = new RetryBudget(this, window, totals);
+			b = BUDGET.compareAndSet(this, null, made) ? made : budget;
+		}
+		return b.tryAcquire(ticker.nanos(), state.era, attemptRecorded);
+	}
 
-    /** How far each CLOSED state's era of the window is ahead of the previous state's. */
-    long eraStep() {
-        return eraStep;
-    }
+	/**
+	 * The retry budget's state now: this breaker's, or its group's for a registry child.
+	 */
+	Snapshot.RetryBudget retryBudget(long now) {
+		if (parent != null) {
+			return parent.retryBudget(now);
+		}
+		RetryBudget b = budget;
+		long era = state.era;
+		return b == null ? RetryBudget.unused(this, window, now, era) : b.snapshot(now, era);
+	}
 
-    /** Calls in flight now (0 unless tracked). */
-    long inFlight() {
-        return totals.inFlight();
-    }
+	/**
+	 * The probes a half-open episode starting at {@code now} may run at most: the
+	 * config's, or sized from traffic.
+	 */
+	int maxProbes(long now) {
+		return config.halfOpenMaxProbesAuto() ? peaks.maxProbes(now) : config.halfOpenMaxProbes();
+	}
 
-    /** The state object now, without applying due time-based moves. */
-    BreakerState current() {
-        return state;
-    }
+	/**
+	 * The traffic thresholds now: peaks (when followed), the effective minimum calls and
+	 * probe count.
+	 */
+	Snapshot.Traffic traffic(BreakerState s, long now) {
+		int probes = s instanceof HalfOpenState halfOpen ? halfOpen.maxProbes() : maxProbes(now);
+		if (peaks == null) {
+			return new Snapshot.Traffic(false, 0, 0, rules.minimumCalls(now), probes);
+		}
+		return new Snapshot.Traffic(true, peaks.peakCallsPerWindow(now), peaks.peakConcurrentCalls(now),
+				rules.minimumCalls(now), probes);
+	}
 
-    @Override
-    public String toString() {
-        return "Breaker[" + BreakerNames.printable(name) + " " + state + "]";
-    }
+	/**
+	 * The state now; a due OPEN -> HALF_OPEN (or an overdue half-open verdict) happens in
+	 * here.
+	 */
+	public State state() {
+		return verdicts.settle(ticker.nanos()).state;
+	}
+
+	State currentState() {
+		return state.state;
+	}
+
+	Instant openUntil() {
+		return state instanceof OpenState open ? open.untilInstant() : null;
+	}
+
+	/** An immutable picture of the breaker now. */
+	public Snapshot snapshot() {
+		long now = ticker.nanos();
+		return Snapshots.of(this, verdicts.settle(now), window, rules, latencies, log.recent(), now);
+	}
+
+	/**
+	 * The durations of every call so far, by outcome, for metrics; null when this breaker
+	 * keeps no latency ({@link BreakerConfig#recordLatency()} off, or a child that
+	 * consults its parent, which records the child's calls).
+	 */
+	public @Nullable CallDurations durations() {
+		return latencies;
+	}
+
+	/** Live cumulative counters, never reset; reading them allocates nothing. */
+	public Totals totals() {
+		return totals;
+	}
+
+	/** Operator: back to CLOSED with an empty window and the open-wait backoff reset. */
+	public void reset() {
+		Overrides.operator(this, State.CLOSED);
+	}
+
+	/** Operator: reject every call until another override. */
+	public void forceOpen() {
+		Overrides.operator(this, State.FORCED_OPEN);
+	}
+
+	/**
+	 * Operator: let every call through (still recorded) and trip on nothing until another
+	 * override.
+	 */
+	public void disable() {
+		Overrides.operator(this, State.DISABLED);
+	}
+
+	/** Operator: start probing now. */
+	public void halfOpen() {
+		Overrides.operator(this, State.HALF_OPEN);
+	}
+
+	/**
+	 * Registers a listener for every transition of this breaker; it runs on the thread
+	 * that caused it.
+	 */
+	public void onTransition(Consumer<Transition> listener) {
+		log.listen(Objects.requireNonNull(listener, "listener"));
+	}
+
+	/**
+	 * An operator's override with the caller's own reason (fleet mode says where it came
+	 * from and how far it reaches); {@code remote} when an operator made it on a peer
+	 * replica. Otherwise as {@link #reset()}, {@link #forceOpen()}, {@link #disable()}
+	 * and {@link #halfOpen()}.
+	 */
+	public void override(State to, String reason, boolean remote) {
+		Overrides.operator(this, to, Objects.requireNonNull(reason, "reason"), remote);
+	}
+
+	/** See {@link dev.breaker.core.spi.SharedStateHooks#tripNow}. */
+	void tripNow(String reason) {
+		verdicts.tripNow(ticker.nanos(), Objects.requireNonNull(reason, "reason"));
+	}
+
+	/** See {@link dev.breaker.core.spi.SharedStateHooks#openFromPeer}. */
+	void openFromPeer(Duration remaining, String reason) {
+		Overrides.openFromPeer(this, remaining, reason);
+	}
+
+	/** See {@link dev.breaker.core.spi.SharedStateHooks#closeFromPeer}. */
+	void closeFromPeer(String reason) {
+		Overrides.closeFromPeer(this, reason);
+	}
+
+	/**
+	 * A server said "come back in {@code hint}" (HTTP {@code Retry-After}): if OPEN now,
+	 * or if this breaker trips within one bucket from now, it stays open at least until
+	 * now + hint, capped at {@code maxOpenWait}.
+	 */
+	public void retryAfter(Duration hint) {
+		Overrides.retryAfter(this, verdicts, hint);
+	}
+
+	/** See {@link dev.breaker.core.spi.SharedStateHooks#limitProbes}. */
+	void limitProbes(int max) {
+		Overrides.limitProbes(this, max);
+	}
+
+	/**
+	 * The one place a state changes: checked against the table, one CAS winner, then
+	 * history and listeners.
+	 */
+	boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
+		TransitionTable.check(from.state, to.state);
+		if (to.state == State.CLOSED && breadth != null) {
+			breadth.clear(); // the new CLOSED state must not count the tenants that
+								// failed before
+		}
+		if (!STATE.compareAndSet(this, from, to)) {
+			return false;
+		}
+		if (from instanceof HalfOpenState halfOpen) {
+			halfOpen.retire();
+		}
+		if (!remote && to.state == State.OPEN) {
+			totals.increment(BreakerTotals.TRIPS);
+		}
+		log.publish(new Transition(name, from.state, to.state, to.since, reason, to.generation, remote), to);
+		return true;
+	}
+
+	/** How far each CLOSED state's era of the window is ahead of the previous state's. */
+	long eraStep() {
+		return eraStep;
+	}
+
+	/** Calls in flight now (0 unless tracked). */
+	long inFlight() {
+		return totals.inFlight();
+	}
+
+	/** The state object now, without applying due time-based moves. */
+	BreakerState current() {
+		return state;
+	}
+
+	@Override
+	public String toString() {
+		return "Breaker[" + BreakerNames.printable(name) + " " + state + "]";
+	}
 
 }

@@ -12,243 +12,282 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
-/** Breakers by name, with per-name config, and bounded per-key children (tenants, hosts) under a name. */
+/**
+ * Breakers by name, with per-name config, and bounded per-key children (tenants, hosts)
+ * under a name.
+ */
 public final class BreakerRegistry {
 
-    private static final System.Logger LOG = System.getLogger(BreakerRegistry.class.getName());
+	private static final System.Logger LOG = System.getLogger(BreakerRegistry.class.getName());
 
-    private final BreakerConfig defaults;
-    private final Map<String, BreakerConfig> configs;
-    private final Map<String, Children> childPolicies;
-    private final Children defaultChildren;
-    private final ConcurrentHashMap<String, Breaker> breakers = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, ChildBreakers> children = new ConcurrentHashMap<>();
-    private final List<Consumer<Breaker>> createdListeners = new CopyOnWriteArrayList<>();
-    private final List<Consumer<Breaker>> removedListeners = new CopyOnWriteArrayList<>();
-    private final List<Consumer<Transition>> transitionListeners = new CopyOnWriteArrayList<>();
+	private final BreakerConfig defaults;
 
-    private BreakerRegistry(Builder builder) {
-        this.defaults = builder.defaults;
-        this.configs = Map.copyOf(builder.configs);
-        this.childPolicies = Map.copyOf(builder.childPolicies);
-        this.defaultChildren = builder.defaultChildren;
-    }
+	private final Map<String, BreakerConfig> configs;
 
-    public static Builder builder() {
-        return new Builder();
-    }
+	private final Map<String, Children> childPolicies;
 
-    /**
-     * How the children of one name are bounded, and how they weigh in their parent.
-     *
-     * @param maxEntries most children kept (the least recently used is evicted), at least 1
-     * @param idleExpiry a child unused this long is removed, positive, at most 7 days
-     * @param consultParent whether a child's calls also go through (and are recorded in) the top-level breaker
-     * @param minFailingChildren with {@code consultParent}: the top-level breaker trips only when the failures
-     *        in its window came from at least this many children (one loud tenant opens only its own breaker);
-     *        1 lets any failures trip it, in [1, 100]
-     * @param maxKeyLength keys longer than this are shortened to a prefix and a hash ({@link ChildKeys}),
-     *        in [{@value ChildKeys#MIN_MAX_LENGTH}, {@value ChildKeys#MAX_MAX_LENGTH}]
-     */
-    public record Children(int maxEntries, Duration idleExpiry, boolean consultParent, int minFailingChildren,
-                           int maxKeyLength) {
+	private final Children defaultChildren;
 
-        /**
-         * Used for names with no policy when none was given with {@link Builder#defaultChildren}: the
-         * defaults of {@link BreakerSetting#TENANTS_MAX} and the other tenant settings, not consulting the parent.
-         */
-        public static final Children DEFAULT = new Children(BreakerSetting.TENANTS_MAX.defaultAs(),
-                BreakerSetting.TENANTS_IDLE_EXPIRY.defaultAs(), false, BreakerSetting.TENANTS_MIN_FAILING.defaultAs(),
-                BreakerSetting.TENANTS_MAX_KEY_LENGTH.defaultAs());
+	private final ConcurrentHashMap<String, Breaker> breakers = new ConcurrentHashMap<>();
 
-        /** The most {@code minFailingChildren} a policy may ask for. */
-        public static final int MAX_MIN_FAILING_CHILDREN = 100;
+	private final ConcurrentHashMap<String, ChildBreakers> children = new ConcurrentHashMap<>();
 
-        /** Any failures trip the parent, keys up to {@value ChildKeys#DEFAULT_MAX_LENGTH} characters are kept. */
-        public Children(int maxEntries, Duration idleExpiry, boolean consultParent) {
-            this(maxEntries, idleExpiry, consultParent, 1, ChildKeys.DEFAULT_MAX_LENGTH);
-        }
+	private final List<Consumer<Breaker>> createdListeners = new CopyOnWriteArrayList<>();
 
-        public Children {
-            ConfigValidation.check(BreakerSetting.TENANTS_MAX, maxEntries);
-            ConfigValidation.check(BreakerSetting.TENANTS_IDLE_EXPIRY, idleExpiry);
-            ConfigValidation.check(BreakerSetting.TENANTS_MIN_FAILING, minFailingChildren);
-            ConfigValidation.check(BreakerSetting.TENANTS_MAX_KEY_LENGTH, maxKeyLength);
-        }
+	private final List<Consumer<Breaker>> removedListeners = new CopyOnWriteArrayList<>();
 
-        /** Whether the top-level breaker must see failures from several children before it trips. */
-        boolean tripsOnBreadth() {
-            return consultParent && minFailingChildren > 1;
-        }
-    }
+	private final List<Consumer<Transition>> transitionListeners = new CopyOnWriteArrayList<>();
 
-    /** The top-level breaker {@code name}, created on first use. */
-    public Breaker breaker(String name) {
-        Objects.requireNonNull(name, "name");
-        Breaker existing = breakers.get(name);
-        if (existing != null) {
-            return existing;
-        }
-        BreakerConfig config = configs.getOrDefault(name, defaults);
-        Children policy = childPolicies.getOrDefault(name, defaultChildren);
-        Breaker created = new Breaker(name, config, null, name, null,
-                policy.tripsOnBreadth() ? new TenantBreadth(policy.minFailingChildren(), config) : null);
-        Breaker raced = breakers.putIfAbsent(name, created);
-        if (raced != null) {
-            return raced;
-        }
-        announce(created);
-        return created;
-    }
+	private BreakerRegistry(Builder builder) {
+		this.defaults = builder.defaults;
+		this.configs = Map.copyOf(builder.configs);
+		this.childPolicies = Map.copyOf(builder.childPolicies);
+		this.defaultChildren = builder.defaultChildren;
+	}
 
-    /**
-     * The child {@code name + ":" + key}, created on first use; bounded per name (least recently used
-     * evicted, idle ones expire). With {@code consultParent}, its calls also go through {@code breaker(name)}.
-     * The key is made printable and, beyond the policy's {@code maxKeyLength}, shortened ({@link ChildKeys}).
-     * Looking up an existing child by a printable key within the limit allocates nothing (but for a sweep
-     * of idle children at most once a second).
-     */
-    public Breaker breaker(String name, String key) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(key, "key");
-        Children policy = childPolicies.getOrDefault(name, defaultChildren);
-        String childKey = ChildKeys.of(key, policy.maxKeyLength());
-        Breaker parent = policy.consultParent() ? breaker(name) : null;
-        ChildBreakers group = children.get(name);
-        if (group == null) {
-            group = children.computeIfAbsent(name,
-                    n -> new ChildBreakers(policy, configs.getOrDefault(n, defaults).ticker()));
-        }
-        Breaker existing = group.touch(childKey);
-        if (existing != null) {
-            return existing;
-        }
-        List<Breaker> created = new ArrayList<>(1);
-        List<Breaker> removed = new ArrayList<>(0);
-        Breaker child = group.get(childKey, k -> {
-            String full = name + ":" + k;
-            BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
-            return new Breaker(full, config, parent, name, k);
-        }, created, removed);
-        for (Breaker b : removed) {
-            notify(removedListeners, b);
-        }
-        for (Breaker b : created) {
-            announce(b);
-        }
-        return child;
-    }
+	public static Builder builder() {
+		return new Builder();
+	}
 
-    /** A breaker by full name, top-level or child; a child also by the key as its user sent it (see {@link ChildKeys}). */
-    public Optional<Breaker> find(String name) {
-        Breaker top = breakers.get(name);
-        if (top != null) {
-            return Optional.of(top);
-        }
-        for (Map.Entry<String, ChildBreakers> group : children.entrySet()) {
-            String prefix = group.getKey() + ":";
-            if (name.startsWith(prefix)) {
-                String key = name.substring(prefix.length());
-                Breaker child = group.getValue().find(key);
-                if (child == null) {
-                    int maxKeyLength = childPolicies.getOrDefault(group.getKey(), defaultChildren).maxKeyLength();
-                    child = group.getValue().find(ChildKeys.of(key, maxKeyLength));
-                }
-                if (child != null) {
-                    return Optional.of(child);
-                }
-            }
-        }
-        return Optional.empty();
-    }
+	/**
+	 * How the children of one name are bounded, and how they weigh in their parent.
+	 *
+	 * @param maxEntries most children kept (the least recently used is evicted), at least
+	 * 1
+	 * @param idleExpiry a child unused this long is removed, positive, at most 7 days
+	 * @param consultParent whether a child's calls also go through (and are recorded in)
+	 * the top-level breaker
+	 * @param minFailingChildren with {@code consultParent}: the top-level breaker trips
+	 * only when the failures in its window came from at least this many children (one
+	 * loud tenant opens only its own breaker); 1 lets any failures trip it, in [1, 100]
+	 * @param maxKeyLength keys longer than this are shortened to a prefix and a hash
+	 * ({@link ChildKeys}), in [{@value ChildKeys#MIN_MAX_LENGTH},
+	 * {@value ChildKeys#MAX_MAX_LENGTH}]
+	 */
+	public record Children(int maxEntries, Duration idleExpiry, boolean consultParent, int minFailingChildren,
+			int maxKeyLength) {
 
-    /** The top-level breakers. */
-    public Collection<Breaker> breakers() {
-        return List.copyOf(breakers.values());
-    }
+		/**
+		 * Used for names with no policy when none was given with
+		 * {@link Builder#defaultChildren}: the defaults of
+		 * {@link BreakerSetting#TENANTS_MAX} and the other tenant settings, not
+		 * consulting the parent.
+		 */
+		public static final Children DEFAULT = new Children(BreakerSetting.TENANTS_MAX.defaultAs(),
+				BreakerSetting.TENANTS_IDLE_EXPIRY.defaultAs(), false, BreakerSetting.TENANTS_MIN_FAILING.defaultAs(),
+				BreakerSetting.TENANTS_MAX_KEY_LENGTH.defaultAs());
 
-    /** Every breaker: the top-level ones and every current child, also of names without a top-level breaker ({@code http}). */
-    public Collection<Breaker> all() {
-        List<Breaker> all = new ArrayList<>(breakers.values());
-        for (ChildBreakers group : children.values()) {
-            all.addAll(group.all());
-        }
-        return all;
-    }
+		/** The most {@code minFailingChildren} a policy may ask for. */
+		public static final int MAX_MIN_FAILING_CHILDREN = 100;
 
-    /** The current children of {@code name}. */
-    public Collection<Breaker> children(String name) {
-        ChildBreakers group = children.get(name);
-        return group == null ? List.of() : List.copyOf(group.all());
-    }
+		/**
+		 * Any failures trip the parent, keys up to {@value ChildKeys#DEFAULT_MAX_LENGTH}
+		 * characters are kept.
+		 */
+		public Children(int maxEntries, Duration idleExpiry, boolean consultParent) {
+			this(maxEntries, idleExpiry, consultParent, 1, ChildKeys.DEFAULT_MAX_LENGTH);
+		}
 
-    /** Runs for every breaker created from now on, children included. */
-    public void onCreated(Consumer<Breaker> listener) {
-        createdListeners.add(Objects.requireNonNull(listener, "listener"));
-    }
+		public Children {
+			ConfigValidation.check(BreakerSetting.TENANTS_MAX, maxEntries);
+			ConfigValidation.check(BreakerSetting.TENANTS_IDLE_EXPIRY, idleExpiry);
+			ConfigValidation.check(BreakerSetting.TENANTS_MIN_FAILING, minFailingChildren);
+			ConfigValidation.check(BreakerSetting.TENANTS_MAX_KEY_LENGTH, maxKeyLength);
+		}
 
-    /** Runs for every child evicted or expired. */
-    public void onRemoved(Consumer<Breaker> listener) {
-        removedListeners.add(Objects.requireNonNull(listener, "listener"));
-    }
+		/**
+		 * Whether the top-level breaker must see failures from several children before it
+		 * trips.
+		 */
+		boolean tripsOnBreadth() {
+			return consultParent && minFailingChildren > 1;
+		}
+	}
 
-    /** Runs for every transition of every breaker of this registry, existing and future. */
-    public void onTransition(Consumer<Transition> listener) {
-        transitionListeners.add(Objects.requireNonNull(listener, "listener"));
-    }
+	/** The top-level breaker {@code name}, created on first use. */
+	public Breaker breaker(String name) {
+		Objects.requireNonNull(name, "name");
+		Breaker existing = breakers.get(name);
+		if (existing != null) {
+			return existing;
+		}
+		BreakerConfig config = configs.getOrDefault(name, defaults);
+		Children policy = childPolicies.getOrDefault(name, defaultChildren);
+		Breaker created = new Breaker(name, config, null, name, null,
+				policy.tripsOnBreadth() ? new TenantBreadth(policy.minFailingChildren(), config) : null);
+		Breaker raced = breakers.putIfAbsent(name, created);
+		if (raced != null) {
+			return raced;
+		}
+		announce(created);
+		return created;
+	}
 
-    private void announce(Breaker breaker) {
-        breaker.onTransition(this::transitioned);
-        notify(createdListeners, breaker);
-    }
+	/**
+	 * The child {@code name + ":" + key}, created on first use; bounded per name (least
+	 * recently used evicted, idle ones expire). With {@code consultParent}, its calls
+	 * also go through {@code breaker(name)}. The key is made printable and, beyond the
+	 * policy's {@code maxKeyLength}, shortened ({@link ChildKeys}). Looking up an
+	 * existing child by a printable key within the limit allocates nothing (but for a
+	 * sweep of idle children at most once a second).
+	 */
+	public Breaker breaker(String name, String key) {
+		Objects.requireNonNull(name, "name");
+		Objects.requireNonNull(key, "key");
+		Children policy = childPolicies.getOrDefault(name, defaultChildren);
+		String childKey = ChildKeys.of(key, policy.maxKeyLength());
+		Breaker parent = policy.consultParent() ? breaker(name) : null;
+		ChildBreakers group = children.get(name);
+		if (group == null) {
+			group = children.computeIfAbsent(name,
+					n -> new ChildBreakers(policy, configs.getOrDefault(n, defaults).ticker()));
+		}
+		Breaker existing = group.touch(childKey);
+		if (existing != null) {
+			return existing;
+		}
+		List<Breaker> created = new ArrayList<>(1);
+		List<Breaker> removed = new ArrayList<>(0);
+		Breaker child = group.get(childKey, k -> {
+			String full = name + ":" + k;
+			BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
+			return new Breaker(full, config, parent, name, k);
+		}, created, removed);
+		for (Breaker b : removed) {
+			notify(removedListeners, b);
+		}
+		for (Breaker b : created) {
+			announce(b);
+		}
+		return child;
+	}
 
-    private void transitioned(Transition transition) {
-        Listeners.tell(transitionListeners, (listener, t, unused) -> listener.accept(t), transition, null, LOG,
-                (listener, t, unused) -> "registry transition listener threw on " + t);
-    }
+	/**
+	 * A breaker by full name, top-level or child; a child also by the key as its user
+	 * sent it (see {@link ChildKeys}).
+	 */
+	public Optional<Breaker> find(String name) {
+		Breaker top = breakers.get(name);
+		if (top != null) {
+			return Optional.of(top);
+		}
+		for (Map.Entry<String, ChildBreakers> group : children.entrySet()) {
+			String prefix = group.getKey() + ":";
+			if (name.startsWith(prefix)) {
+				String key = name.substring(prefix.length());
+				Breaker child = group.getValue().find(key);
+				if (child == null) {
+					int maxKeyLength = childPolicies.getOrDefault(group.getKey(), defaultChildren).maxKeyLength();
+					child = group.getValue().find(ChildKeys.of(key, maxKeyLength));
+				}
+				if (child != null) {
+					return Optional.of(child);
+				}
+			}
+		}
+		return Optional.empty();
+	}
 
-    private static void notify(List<Consumer<Breaker>> listeners, Breaker breaker) {
-        Listeners.tell(listeners, (listener, event, unused) -> listener.accept(event), breaker, null, LOG,
-                (listener, b, unused) -> "registry listener threw for breaker '" + BreakerNames.printable(b.name()) + "'");
-    }
+	/** The top-level breakers. */
+	public Collection<Breaker> breakers() {
+		return List.copyOf(breakers.values());
+	}
 
-    /** Builds a {@link BreakerRegistry}. */
-    public static final class Builder {
+	/**
+	 * Every breaker: the top-level ones and every current child, also of names without a
+	 * top-level breaker ({@code http}).
+	 */
+	public Collection<Breaker> all() {
+		List<Breaker> all = new ArrayList<>(breakers.values());
+		for (ChildBreakers group : children.values()) {
+			all.addAll(group.all());
+		}
+		return all;
+	}
 
-        private BreakerConfig defaults = BreakerConfig.defaults();
-        private final Map<String, BreakerConfig> configs = new HashMap<>();
-        private final Map<String, Children> childPolicies = new HashMap<>();
-        private Children defaultChildren = Children.DEFAULT;
+	/** The current children of {@code name}. */
+	public Collection<Breaker> children(String name) {
+		ChildBreakers group = children.get(name);
+		return group == null ? List.of() : List.copyOf(group.all());
+	}
 
-        private Builder() {
-        }
+	/** Runs for every breaker created from now on, children included. */
+	public void onCreated(Consumer<Breaker> listener) {
+		createdListeners.add(Objects.requireNonNull(listener, "listener"));
+	}
 
-        /** The config of names without their own. */
-        public Builder defaults(BreakerConfig config) {
-            defaults = Objects.requireNonNull(config, "config");
-            return this;
-        }
+	/** Runs for every child evicted or expired. */
+	public void onRemoved(Consumer<Breaker> listener) {
+		removedListeners.add(Objects.requireNonNull(listener, "listener"));
+	}
 
-        /** The config of one name (a top-level name, or a child's full name). */
-        public Builder config(String name, BreakerConfig config) {
-            configs.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(config, "config"));
-            return this;
-        }
+	/**
+	 * Runs for every transition of every breaker of this registry, existing and future.
+	 */
+	public void onTransition(Consumer<Transition> listener) {
+		transitionListeners.add(Objects.requireNonNull(listener, "listener"));
+	}
 
-        /** How the children of {@code name} are bounded. */
-        public Builder children(String name, Children policy) {
-            childPolicies.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(policy, "policy"));
-            return this;
-        }
+	private void announce(Breaker breaker) {
+		breaker.onTransition(this::transitioned);
+		notify(createdListeners, breaker);
+	}
 
-        /** How the children of names without their own policy are bounded; default {@link Children#DEFAULT}. */
-        public Builder defaultChildren(Children policy) {
-            defaultChildren = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
+	private void transitioned(Transition transition) {
+		Listeners.tell(transitionListeners, (listener, t, unused) -> listener.accept(t), transition, null, LOG,
+				(listener, t, unused) -> "registry transition listener threw on " + t);
+	}
 
-        public BreakerRegistry build() {
-            return new BreakerRegistry(this);
-        }
-    }
+	private static void notify(List<Consumer<Breaker>> listeners, Breaker breaker) {
+		Listeners.tell(listeners, (listener, event, unused) -> listener.accept(event), breaker, null, LOG, (listener, b,
+				unused) -> "registry listener threw for breaker '" + BreakerNames.printable(b.name()) + "'");
+	}
+
+	/** Builds a {@link BreakerRegistry}. */
+	public static final class Builder {
+
+		private BreakerConfig defaults = BreakerConfig.defaults();
+
+		private final Map<String, BreakerConfig> configs = new HashMap<>();
+
+		private final Map<String, Children> childPolicies = new HashMap<>();
+
+		private Children defaultChildren = Children.DEFAULT;
+
+		private Builder() {
+		}
+
+		/** The config of names without their own. */
+		public Builder defaults(BreakerConfig config) {
+			defaults = Objects.requireNonNull(config, "config");
+			return this;
+		}
+
+		/** The config of one name (a top-level name, or a child's full name). */
+		public Builder config(String name, BreakerConfig config) {
+			configs.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(config, "config"));
+			return this;
+		}
+
+		/** How the children of {@code name} are bounded. */
+		public Builder children(String name, Children policy) {
+			childPolicies.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(policy, "policy"));
+			return this;
+		}
+
+		/**
+		 * How the children of names without their own policy are bounded; default
+		 * {@link Children#DEFAULT}.
+		 */
+		public Builder defaultChildren(Children policy) {
+			defaultChildren = Objects.requireNonNull(policy, "policy");
+			return this;
+		}
+
+		public BreakerRegistry build() {
+			return new BreakerRegistry(this);
+		}
+
+	}
+
 }

@@ -6,116 +6,129 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Function;
 
-/** The per-key children of one group: at most maxEntries (least recently used evicted), idle ones expire. */
+/**
+ * The per-key children of one group: at most maxEntries (least recently used evicted),
+ * idle ones expire.
+ */
 final class ChildBreakers {
 
-    /*
-     * One lock per group guards an access-ordered LinkedHashMap: a lookup of an existing child is a
-     * hash lookup and a relink, no allocation. Expiry is lazy (checked from the eldest end on every
-     * lookup, stopping at the first entry still fresh), so there is no cleanup thread. Breakers are
-     * created under the lock (their constructor runs no user code); the registry's listeners run after
-     * it is released.
-     */
+	/*
+	 * One lock per group guards an access-ordered LinkedHashMap: a lookup of an existing
+	 * child is a hash lookup and a relink, no allocation. Expiry is lazy (checked from
+	 * the eldest end on every lookup, stopping at the first entry still fresh), so there
+	 * is no cleanup thread. Breakers are created under the lock (their constructor runs
+	 * no user code); the registry's listeners run after it is released.
+	 */
 
-    private final BreakerRegistry.Children policy;
-    private final long idleNanos;
-    private final Ticker ticker;
-    private final long sweepEveryNanos;
-    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-    private long lastSweep;
+	private final BreakerRegistry.Children policy;
 
-    ChildBreakers(BreakerRegistry.Children policy, Ticker ticker) {
-        this.policy = policy;
-        this.idleNanos = policy.idleExpiry().toNanos();
-        this.sweepEveryNanos = Math.min(idleNanos, 1_000_000_000L);
-        this.ticker = ticker;
-        this.lastSweep = ticker.nanos();
-    }
+	private final long idleNanos;
 
-    /**
-     * The fresh child for {@code key}, refreshed, or null when the caller must take the slow path
-     * ({@link #get}): the child is missing or idle, or a sweep of idle children is due (at most
-     * every second, or every idleExpiry if shorter). Allocates nothing.
-     */
-    Breaker touch(String key) {
-        long now = ticker.nanos();
-        synchronized (entries) {
-            if (now - lastSweep >= sweepEveryNanos) {
-                return null;
-            }
-            Entry entry = entries.get(key);
-            if (entry == null || now - entry.lastUsed >= idleNanos) {
-                return null;
-            }
-            entry.lastUsed = now;
-            return entry.breaker;
-        }
-    }
+	private final Ticker ticker;
 
-    /** Returns the child for {@code key}, creating it with {@code factory}. */
-    Breaker get(String key, Function<String, Breaker> factory, List<Breaker> createdOut, List<Breaker> removedOut) {
-        long now = ticker.nanos();
-        synchronized (entries) {
-            lastSweep = now;
-            expire(now, removedOut);
-            Entry entry = entries.get(key);
-            if (entry != null) {
-                if (now - entry.lastUsed < idleNanos) {
-                    entry.lastUsed = now;
-                    return entry.breaker;
-                }
-                // idle, but not reached by expire(): touch() made it the most recently accessed entry
-                entries.remove(key);
-                removedOut.add(entry.breaker);
-            }
-            Breaker breaker = factory.apply(key);
-            entries.put(key, new Entry(breaker, now));
-            createdOut.add(breaker);
-            if (entries.size() > policy.maxEntries()) {
-                Iterator<Entry> eldest = entries.values().iterator();
-                removedOut.add(eldest.next().breaker);
-                eldest.remove();
-            }
-            return breaker;
-        }
-    }
+	private final long sweepEveryNanos;
 
-    /** The child for {@code key} if present and fresh, without refreshing it. */
-    Breaker find(String key) {
-        long now = ticker.nanos();
-        synchronized (entries) {
-            Entry entry = entries.get(key);
-            return entry == null || now - entry.lastUsed >= idleNanos ? null : entry.breaker;
-        }
-    }
+	private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
 
-    List<Breaker> all() {
-        synchronized (entries) {
-            List<Breaker> out = new ArrayList<>(entries.size());
-            entries.values().forEach(e -> out.add(e.breaker));
-            return out;
-        }
-    }
+	private long lastSweep;
 
-    private void expire(long now, List<Breaker> removedOut) {
-        Iterator<Entry> it = entries.values().iterator();
-        while (it.hasNext()) {
-            Entry eldest = it.next();
-            if (now - eldest.lastUsed < idleNanos) {
-                return;
-            }
-            removedOut.add(eldest.breaker);
-            it.remove();
-        }
-    }
+	ChildBreakers(BreakerRegistry.Children policy, Ticker ticker) {
+		this.policy = policy;
+		this.idleNanos = policy.idleExpiry().toNanos();
+		this.sweepEveryNanos = Math.min(idleNanos, 1_000_000_000L);
+		this.ticker = ticker;
+		this.lastSweep = ticker.nanos();
+	}
 
-    private static final class Entry {
-        final Breaker breaker;
-        long lastUsed;
+	/**
+	 * The fresh child for {@code key}, refreshed, or null when the caller must take the
+	 * slow path ({@link #get}): the child is missing or idle, or a sweep of idle children
+	 * is due (at most every second, or every idleExpiry if shorter). Allocates nothing.
+	 */
+	Breaker touch(String key) {
+		long now = ticker.nanos();
+		synchronized (entries) {
+			if (now - lastSweep >= sweepEveryNanos) {
+				return null;
+			}
+			Entry entry = entries.get(key);
+			if (entry == null || now - entry.lastUsed >= idleNanos) {
+				return null;
+			}
+			entry.lastUsed = now;
+			return entry.breaker;
+		}
+	}
 
-        Entry(Breaker breaker, long lastUsed) {
-            this.breaker = breaker;
-            this.lastUsed = lastUsed;
-        }
-    }
+	/** Returns the child for {@code key}, creating it with {@code factory}. */
+	Breaker get(String key, Function<String, Breaker> factory, List<Breaker> createdOut, List<Breaker> removedOut) {
+		long now = ticker.nanos();
+		synchronized (entries) {
+			lastSweep = now;
+			expire(now, removedOut);
+			Entry entry = entries.get(key);
+			if (entry != null) {
+				if (now - entry.lastUsed < idleNanos) {
+					entry.lastUsed = now;
+					return entry.breaker;
+				}
+				// idle, but not reached by expire(): touch() made it the most recently
+				// accessed entry
+				entries.remove(key);
+				removedOut.add(entry.breaker);
+			}
+			Breaker breaker = factory.apply(key);
+			entries.put(key, new Entry(breaker, now));
+			createdOut.add(breaker);
+			if (entries.size() > policy.maxEntries()) {
+				Iterator<Entry> eldest = entries.values().iterator();
+				removedOut.add(eldest.next().breaker);
+				eldest.remove();
+			}
+			return breaker;
+		}
+	}
+
+	/** The child for {@code key} if present and fresh, without refreshing it. */
+	Breaker find(String key) {
+		long now = ticker.nanos();
+		synchronized (entries) {
+			Entry entry = entries.get(key);
+			return entry == null || now - entry.lastUsed >= idleNanos ? null : entry.breaker;
+		}
+	}
+
+	List<Breaker> all() {
+		synchronized (entries) {
+			List<Breaker> out = new ArrayList<>(entries.size());
+			entries.values().forEach(e -> out.add(e.breaker));
+			return out;
+		}
+	}
+
+	private void expire(long now, List<Breaker> removedOut) {
+		Iterator<Entry> it = entries.values().iterator();
+		while (it.hasNext()) {
+			Entry eldest = it.next();
+			if (now - eldest.lastUsed < idleNanos) {
+				return;
+			}
+			removedOut.add(eldest.breaker);
+			it.remove();
+		}
+	}
+
+	private static final class Entry {
+
+		final Breaker breaker;
+
+		long lastUsed;
+
+		Entry(Breaker breaker, long lastUsed) {
+			this.breaker = breaker;
+			this.lastUsed = lastUsed;
+		}
+
+	}
+
 }

@@ -6,153 +6,177 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The retry budget of one breaker: over its window, retries may add {@code retryBudgetRatio} of the
- * first attempts the breaker saw, plus {@code retryBudgetMinPerSecond} per second of the window.
+ * The retry budget of one breaker: over its window, retries may add
+ * {@code retryBudgetRatio} of the first attempts the breaker saw, plus
+ * {@code retryBudgetMinPerSecond} per second of the window.
  */
 final class RetryBudget {
 
-    /*
-     * Invariant: no retry is granted unless, at the moment it is granted, the retries granted in the
-     * window (itself included) are at most the budget. `granted` (cumulative, never reset) is the one
-     * word every grant CASes: a grant reads it, checks the budget against the value read, and CASes
-     * that value up by one, so two grants can never both pass on the same count.
-     *
-     * Retries in the window are `granted` minus its value when the window began, which the ring
-     * `checkpoints` remembers: before its CAS, a grant makes sure its bucket has a checkpoint (the
-     * first to arrive in a bucket writes {epoch, granted read before the write}, one CAS on the slot).
-     * Any grant in that bucket sees the checkpoint before its own CAS, so its CAS comes after the value
-     * in the checkpoint was read: every grant of the window is counted. The count subtracts the least
-     * value of the live checkpoints (a stale thread may write an old bucket's checkpoint late, with a
-     * larger value; taking the least keeps that from hiding anyone's retries). Grants made by threads
-     * that read the time a bucket late are counted in the later bucket: the count may be one bucket too
-     * long for them, never too short. A thread whose bucket's slot already holds a later bucket (its
-     * time is a whole window behind) is refused: a refusal is always safe.
-     *
-     * With time standing still this is exact: a refusal happens only when the count read really is at
-     * the budget. The budget itself reads the breaker's window (the current state's era): the calls
-     * there, less the retries whose attempts the breaker recorded too (`recorded`, read without
-     * ordering: a stale read only shrinks the budget), so the share is of first attempts whether or not
-     * the breaker records each attempt. Checkpoints are small immutable objects made at most once per
-     * bucket, off the call path: a breaker allocates a budget at its first retry.
-     */
+	/*
+	 * Invariant: no retry is granted unless, at the moment it is granted, the retries
+	 * granted in the window (itself included) are at most the budget. `granted`
+	 * (cumulative, never reset) is the one word every grant CASes: a grant reads it,
+	 * checks the budget against the value read, and CASes that value up by one, so two
+	 * grants can never both pass on the same count.
+	 *
+	 * Retries in the window are `granted` minus its value when the window began, which
+	 * the ring `checkpoints` remembers: before its CAS, a grant makes sure its bucket has
+	 * a checkpoint (the first to arrive in a bucket writes {epoch, granted read before
+	 * the write}, one CAS on the slot). Any grant in that bucket sees the checkpoint
+	 * before its own CAS, so its CAS comes after the value in the checkpoint was read:
+	 * every grant of the window is counted. The count subtracts the least value of the
+	 * live checkpoints (a stale thread may write an old bucket's checkpoint late, with a
+	 * larger value; taking the least keeps that from hiding anyone's retries). Grants
+	 * made by threads that read the time a bucket late are counted in the later bucket:
+	 * the count may be one bucket too long for them, never too short. A thread whose
+	 * bucket's slot already holds a later bucket (its time is a whole window behind) is
+	 * refused: a refusal is always safe.
+	 *
+	 * With time standing still this is exact: a refusal happens only when the count read
+	 * really is at the budget. The budget itself reads the breaker's window (the current
+	 * state's era): the calls there, less the retries whose attempts the breaker recorded
+	 * too (`recorded`, read without ordering: a stale read only shrinks the budget), so
+	 * the share is of first attempts whether or not the breaker records each attempt.
+	 * Checkpoints are small immutable objects made at most once per bucket, off the call
+	 * path: a breaker allocates a budget at its first retry.
+	 */
 
-    private static final VarHandle CHECKPOINTS = MethodHandles.arrayElementVarHandle(Checkpoint[].class);
-    private static final int CALL_KINDS = BucketWindow.THROTTLED + 1;
+	private static final VarHandle CHECKPOINTS = MethodHandles.arrayElementVarHandle(Checkpoint[].class);
 
-    private final Breaker owner;
-    private final BucketWindow window;
-    private final BreakerTotals totals;
-    private final double ratio;
-    private final double floor;
-    private final Checkpoint[] checkpoints;
-    private final AtomicLong granted = new AtomicLong();
-    private final AtomicLong recorded = new AtomicLong();
+	private static final int CALL_KINDS = BucketWindow.THROTTLED + 1;
 
-    /** Retries granted (and of those, recorded by the breaker) before bucket {@code epoch} began. */
-    private record Checkpoint(long epoch, long granted, long recorded) {
-    }
+	private final Breaker owner;
 
-    RetryBudget(Breaker owner, BucketWindow window, BreakerTotals totals) {
-        this.owner = owner;
-        this.window = window;
-        this.totals = totals;
-        BreakerConfig config = owner.config();
-        this.ratio = config.retryBudgetRatio();
-        this.floor = config.retryBudgetMinPerSecond() * config.window().toNanos() / 1e9;
-        this.checkpoints = new Checkpoint[window.buckets()];
-    }
+	private final BucketWindow window;
 
-    /**
-     * Takes one retry from the budget if it allows one now.
-     *
-     * @param attemptRecorded whether the retry's attempt is recorded in the breaker's window as a call
-     */
-    boolean tryAcquire(long now, long era, boolean attemptRecorded) {
-        long epoch = window.epoch(now);
-        for (;;) {
-            long g = granted.get();
-            Checkpoint since = since(epoch, g);
-            if (since == null || g - since.granted >= allowed(now, era, recorded.get() - since.recorded)) {
-                totals.increment(BreakerTotals.RETRIES_REFUSED);
-                return false;
-            }
-            if (granted.compareAndSet(g, g + 1)) {
-                if (attemptRecorded) {
-                    recorded.incrementAndGet();
-                }
-                totals.increment(BreakerTotals.RETRIES);
-                return true;
-            }
-        }
-    }
+	private final BreakerTotals totals;
 
-    /** The budget's state now (allocates; for snapshots). */
-    Snapshot.RetryBudget snapshot(long now, long era) {
-        long epoch = window.epoch(now);
-        Checkpoint since = least(epoch);
-        long retries = since == null ? 0 : granted.get() - since.granted;
-        long recordedRetries = since == null ? 0 : recorded.get() - since.recorded;
-        return state(owner, window, now, era, retries, recordedRetries);
-    }
+	private final double ratio;
 
-    /** The state of a budget that has granted nothing yet (no budget allocated). */
-    static Snapshot.RetryBudget unused(Breaker owner, BucketWindow window, long now, long era) {
-        return state(owner, window, now, era, 0, 0);
-    }
+	private final double floor;
 
-    private static Snapshot.RetryBudget state(Breaker owner, BucketWindow window, long now, long era, long retries,
-                                              long recordedRetries) {
-        BreakerConfig config = owner.config();
-        long firstAttempts = Math.max(0, calls(window, now, era) - recordedRetries);
-        double floor = config.retryBudgetMinPerSecond() * config.window().toNanos() / 1e9;
-        long allowed = (long) Math.floor(config.retryBudgetRatio() * firstAttempts + floor);
-        return new Snapshot.RetryBudget(owner.name(), firstAttempts, allowed, retries);
-    }
+	private final Checkpoint[] checkpoints;
 
-    /** Retries allowed in the window ending at {@code now}: ratio x first attempts + floor. */
-    private double allowed(long now, long era, long recordedRetries) {
-        long firstAttempts = Math.max(0, calls(window, now, era) - recordedRetries);
-        return Math.floor(ratio * firstAttempts + floor);
-    }
+	private final AtomicLong granted = new AtomicLong();
 
-    private static long calls(BucketWindow window, long now, long era) {
-        long calls = 0;
-        for (int kind = 0; kind < CALL_KINDS; kind++) {
-            calls += window.sum(kind, now, era);
-        }
-        return calls;
-    }
+	private final AtomicLong recorded = new AtomicLong();
 
-    /**
-     * Makes sure bucket {@code epoch} has its checkpoint (with {@code g}, read before this call, if it is
-     * the first), then returns the live checkpoint with the fewest grants; null when this thread's time is
-     * a whole window behind another's.
-     */
-    private Checkpoint since(long epoch, long g) {
-        int slot = (int) Math.floorMod(epoch, (long) checkpoints.length);
-        for (;;) {
-            Checkpoint c = (Checkpoint) CHECKPOINTS.getVolatile(checkpoints, slot);
-            long ahead = c == null ? -1 : c.epoch - epoch;
-            if (ahead > 0) {
-                return null;
-            }
-            if (ahead == 0) {
-                return least(epoch);
-            }
-            CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g, recorded.get())); // then re-read
-        }
-    }
+	/**
+	 * Retries granted (and of those, recorded by the breaker) before bucket {@code epoch}
+	 * began.
+	 */
+	private record Checkpoint(long epoch, long granted, long recorded) {
+	}
 
-    /** The live checkpoint (inside the window ending at bucket {@code epoch}) with the fewest grants, or null. */
-    private Checkpoint least(long epoch) {
-        Checkpoint least = null;
-        for (int i = 0; i < checkpoints.length; i++) {
-            Checkpoint c = (Checkpoint) CHECKPOINTS.getVolatile(checkpoints, i);
-            if (c != null && c.epoch > epoch - checkpoints.length && c.epoch <= epoch
-                    && (least == null || c.granted < least.granted)) {
-                least = c;
-            }
-        }
-        return least;
-    }
+	RetryBudget(Breaker owner, BucketWindow window, BreakerTotals totals) {
+		this.owner = owner;
+		this.window = window;
+		this.totals = totals;
+		BreakerConfig config = owner.config();
+		this.ratio = config.retryBudgetRatio();
+		this.floor = config.retryBudgetMinPerSecond() * config.window().toNanos() / 1e9;
+		this.checkpoints = new Checkpoint[window.buckets()];
+	}
+
+	/**
+	 * Takes one retry from the budget if it allows one now.
+	 * @param attemptRecorded whether the retry's attempt is recorded in the breaker's
+	 * window as a call
+	 */
+	boolean tryAcquire(long now, long era, boolean attemptRecorded) {
+		long epoch = window.epoch(now);
+		for (;;) {
+			long g = granted.get();
+			Checkpoint since = since(epoch, g);
+			if (since == null || g - since.granted >= allowed(now, era, recorded.get() - since.recorded)) {
+				totals.increment(BreakerTotals.RETRIES_REFUSED);
+				return false;
+			}
+			if (granted.compareAndSet(g, g + 1)) {
+				if (attemptRecorded) {
+					recorded.incrementAndGet();
+				}
+				totals.increment(BreakerTotals.RETRIES);
+				return true;
+			}
+		}
+	}
+
+	/** The budget's state now (allocates; for snapshots). */
+	Snapshot.RetryBudget snapshot(long now, long era) {
+		long epoch = window.epoch(now);
+		Checkpoint since = least(epoch);
+		long retries = since == null ? 0 : granted.get() - since.granted;
+		long recordedRetries = since == null ? 0 : recorded.get() - since.recorded;
+		return state(owner, window, now, era, retries, recordedRetries);
+	}
+
+	/** The state of a budget that has granted nothing yet (no budget allocated). */
+	static Snapshot.RetryBudget unused(Breaker owner, BucketWindow window, long now, long era) {
+		return state(owner, window, now, era, 0, 0);
+	}
+
+	private static Snapshot.RetryBudget state(Breaker owner, BucketWindow window, long now, long era, long retries,
+			long recordedRetries) {
+		BreakerConfig config = owner.config();
+		long firstAttempts = Math.max(0, calls(window, now, era) - recordedRetries);
+		double floor = config.retryBudgetMinPerSecond() * config.window().toNanos() / 1e9;
+		long allowed = (long) Math.floor(config.retryBudgetRatio() * firstAttempts + floor);
+		return new Snapshot.RetryBudget(owner.name(), firstAttempts, allowed, retries);
+	}
+
+	/**
+	 * Retries allowed in the window ending at {@code now}: ratio x first attempts +
+	 * floor.
+	 */
+	private double allowed(long now, long era, long recordedRetries) {
+		long firstAttempts = Math.max(0, calls(window, now, era) - recordedRetries);
+		return Math.floor(ratio * firstAttempts + floor);
+	}
+
+	private static long calls(BucketWindow window, long now, long era) {
+		long calls = 0;
+		for (int kind = 0; kind < CALL_KINDS; kind++) {
+			calls += window.sum(kind, now, era);
+		}
+		return calls;
+	}
+
+	/**
+	 * Makes sure bucket {@code epoch} has its checkpoint (with {@code g}, read before
+	 * this call, if it is the first), then returns the live checkpoint with the fewest
+	 * grants; null when this thread's time is a whole window behind another's.
+	 */
+	private Checkpoint since(long epoch, long g) {
+		int slot = (int) Math.floorMod(epoch, (long) checkpoints.length);
+		for (;;) {
+			Checkpoint c = (Checkpoint) CHECKPOINTS.getVolatile(checkpoints, slot);
+			long ahead = c == null ? -1 : c.epoch - epoch;
+			if (ahead > 0) {
+				return null;
+			}
+			if (ahead == 0) {
+				return least(epoch);
+			}
+			CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g, recorded.get())); // then
+																										// re-read
+		}
+	}
+
+	/**
+	 * The live checkpoint (inside the window ending at bucket {@code epoch}) with the
+	 * fewest grants, or null.
+	 */
+	private Checkpoint least(long epoch) {
+		Checkpoint least = null;
+		for (int i = 0; i < checkpoints.length; i++) {
+			Checkpoint c = (Checkpoint) CHECKPOINTS.getVolatile(checkpoints, i);
+			if (c != null && c.epoch > epoch - checkpoints.length && c.epoch <= epoch
+					&& (least == null || c.granted < least.granted)) {
+				least = c;
+			}
+		}
+		return least;
+	}
+
 }

@@ -13,14 +13,17 @@ import java.time.Instant;
  * @param generation the generation of the new state (bumped on every transition)
  * @param remote whether a peer replica caused it (fleet mode)
  */
-public record Transition(String breaker, State from, State to, Instant at, String reason,
-                         long generation, boolean remote) {
+public record Transition(String breaker, State from, State to, Instant at, String reason, long generation,
+		boolean remote) {
 
-    /** The record's form, with the breaker's name and the reason printable ({@link BreakerNames#printable}). */
-    @Override
-    public String toString() {
-        return "Transition[breaker=" + BreakerNames.printable(breaker) + ", from=" + from + ", to=" + to + ", at=" + at
-                + ", reason=" + (reason == null ? null : BreakerNames.printable(reason)) + ", generation=" + generation
-                + ", remote=" + remote + "]";
-    }
+	/**
+	 * The record's form, with the breaker's name and the reason printable
+	 * ({@link BreakerNames#printable}).
+	 */
+	@Override
+	public String toString() {
+		return "Transition[breaker=" + BreakerNames.printable(breaker) + ", from=" + from + ", to=" + to + ", at=" + at
+				+ ", reason=" + (reason == null ? null : BreakerNames.printable(reason)) + ", generation=" + generation
+				+ ", remote=" + remote + "]";
+	}
 }

@@ -1,4 +1,7 @@
-/** The circuit breaker engine: {@link dev.breaker.core.Breaker}, its config, registry and snapshots. */
+/**
+ * The circuit breaker engine: {@link dev.breaker.core.Breaker}, its config, registry and
+ * snapshots.
+ */
 @NullMarked
 package dev.breaker.core;
 

@@ -5,35 +5,39 @@ import java.lang.management.ManagementFactory;
 /** Bytes allocated by the calling thread, from com.sun.management.ThreadMXBean. */
 final class Allocations {
 
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+	private static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory
+		.getThreadMXBean();
 
-    private Allocations() {
-    }
+	private Allocations() {
+	}
 
-    @SuppressWarnings("deprecation") // Thread.threadId() exists only from Java 19
-    static long allocatedByThisThread() {
-        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
+	@SuppressWarnings("deprecation") // Thread.threadId() exists only from Java 19
+	static long allocatedByThisThread() {
+		return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+	}
 
-    /**
-     * The least bytes {@code work} allocated on this thread over three runs: a steady per-call (or
-     * every-N-calls) allocation shows in every run, while a one-off JIT deoptimisation shows in one.
-     */
-    static long steady(Runnable work) {
-        long least = Long.MAX_VALUE;
-        for (int i = 0; i < 3 && least > 0; i++) {
-            least = Math.min(least, of(work));
-        }
-        return least;
-    }
+	/**
+	 * The least bytes {@code work} allocated on this thread over three runs: a steady
+	 * per-call (or every-N-calls) allocation shows in every run, while a one-off JIT
+	 * deoptimisation shows in one.
+	 */
+	static long steady(Runnable work) {
+		long least = Long.MAX_VALUE;
+		for (int i = 0; i < 3 && least > 0; i++) {
+			least = Math.min(least, of(work));
+		}
+		return least;
+	}
 
-    /** Bytes {@code work} allocates on this thread, minus what measuring itself allocates. */
-    static long of(Runnable work) {
-        long calibrate = allocatedByThisThread();
-        long calibrated = allocatedByThisThread() - calibrate;
-        long before = allocatedByThisThread();
-        work.run();
-        return allocatedByThisThread() - before - calibrated;
-    }
+	/**
+	 * Bytes {@code work} allocates on this thread, minus what measuring itself allocates.
+	 */
+	static long of(Runnable work) {
+		long calibrate = allocatedByThisThread();
+		long calibrated = allocatedByThisThread() - calibrate;
+		long before = allocatedByThisThread();
+		work.run();
+		return allocatedByThisThread() - before - calibrated;
+	}
+
 }

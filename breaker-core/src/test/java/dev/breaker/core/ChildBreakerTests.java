@@ -10,124 +10,136 @@ import org.junit.jupiter.api.Test;
 /** A registry child that consults its parent, and a registry's lookups over time. */
 class ChildBreakerTests {
 
-    private final Fixture fixture = new Fixture();
+	private final Fixture fixture = new Fixture();
 
-    private BreakerRegistry registry(BreakerConfig config) {
-        return BreakerRegistry.builder().defaults(config)
-                .children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(10), true)).build();
-    }
+	private BreakerRegistry registry(BreakerConfig config) {
+		return BreakerRegistry.builder()
+			.defaults(config)
+			.children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(10), true))
+			.build();
+	}
 
-    @Test
-    void aChildRejectedByItsParentCountsTheRejectionAndHoldsNothingInFlight() {
-        BreakerRegistry registry = registry(fixture.config().trackInFlight(true).build());
-        Breaker child = registry.breaker("recommendations", "user-1");
-        registry.breaker("recommendations").forceOpen();
-        assertThat(child.acquire().granted()).isFalse();
-        assertThat(child.totals().rejected()).isEqualTo(1);
-        assertThat(child.snapshot().inFlight()).isZero();
-    }
+	@Test
+	void aChildRejectedByItsParentCountsTheRejectionAndHoldsNothingInFlight() {
+		BreakerRegistry registry = registry(fixture.config().trackInFlight(true).build());
+		Breaker child = registry.breaker("recommendations", "user-1");
+		registry.breaker("recommendations").forceOpen();
+		assertThat(child.acquire().granted()).isFalse();
+		assertThat(child.totals().rejected()).isEqualTo(1);
+		assertThat(child.snapshot().inFlight()).isZero();
+	}
 
-    @Test
-    void aHalfOpenChildRejectedByItsParentGivesItsProbeSlotBack() {
-        BreakerRegistry registry = registry(fixture.config().build());
-        Breaker child = registry.breaker("recommendations", "user-1");
-        Breaker parent = registry.breaker("recommendations");
-        child.halfOpen();
-        parent.forceOpen();
-        assertThat(child.acquire().granted()).isFalse();
-        assertThat(child.snapshot().probes().inFlight()).isZero();
-        parent.reset();
-        Permit probe = child.acquire();
-        assertThat(probe.granted()).isTrue();
-        assertThat(probe.probe()).isTrue();
-    }
+	@Test
+	void aHalfOpenChildRejectedByItsParentGivesItsProbeSlotBack() {
+		BreakerRegistry registry = registry(fixture.config().build());
+		Breaker child = registry.breaker("recommendations", "user-1");
+		Breaker parent = registry.breaker("recommendations");
+		child.halfOpen();
+		parent.forceOpen();
+		assertThat(child.acquire().granted()).isFalse();
+		assertThat(child.snapshot().probes().inFlight()).isZero();
+		parent.reset();
+		Permit probe = child.acquire();
+		assertThat(probe.granted()).isTrue();
+		assertThat(probe.probe()).isTrue();
+	}
 
-    @Test
-    void aChildHandsTheSameCombinedPermitToEveryCallUntilTheParentChangesState() {
-        BreakerRegistry registry = registry(fixture.config().build());
-        Breaker child = registry.breaker("recommendations", "user-1");
-        Permit first = child.acquire();
-        assertThat(child.acquire()).isSameAs(first);
-        registry.breaker("recommendations").reset();
-        Permit after = child.acquire();
-        assertThat(after).isNotSameAs(first);
-        child.release(after, Outcome.FAILURE, 0);
-        assertThat(registry.breaker("recommendations").snapshot().failures()).isEqualTo(1);
-    }
+	@Test
+	void aChildHandsTheSameCombinedPermitToEveryCallUntilTheParentChangesState() {
+		BreakerRegistry registry = registry(fixture.config().build());
+		Breaker child = registry.breaker("recommendations", "user-1");
+		Permit first = child.acquire();
+		assertThat(child.acquire()).isSameAs(first);
+		registry.breaker("recommendations").reset();
+		Permit after = child.acquire();
+		assertThat(after).isNotSameAs(first);
+		child.release(after, Outcome.FAILURE, 0);
+		assertThat(registry.breaker("recommendations").snapshot().failures()).isEqualTo(1);
+	}
 
-    @Test
-    void aChildWithTheStallRuleHandsOnePermitPerBucket() {
-        BreakerRegistry registry = registry(fixture.config().stallCalls(5).build());
-        Breaker child = registry.breaker("recommendations", "user-1");
-        Permit first = child.acquire();
-        assertThat(child.acquire()).isSameAs(first);
-        fixture.advance(Duration.ofSeconds(1));
-        Permit next = child.acquire();
-        assertThat(next).isNotSameAs(first);
-        assertThat(child.acquire()).isSameAs(next);
-        for (Permit p : List.of(first, first, next, next)) {
-            child.release(p, Outcome.SUCCESS, 0);
-        }
-        assertThat(child.snapshot().inFlight()).isZero();
-    }
+	@Test
+	void aChildWithTheStallRuleHandsOnePermitPerBucket() {
+		BreakerRegistry registry = registry(fixture.config().stallCalls(5).build());
+		Breaker child = registry.breaker("recommendations", "user-1");
+		Permit first = child.acquire();
+		assertThat(child.acquire()).isSameAs(first);
+		fixture.advance(Duration.ofSeconds(1));
+		Permit next = child.acquire();
+		assertThat(next).isNotSameAs(first);
+		assertThat(child.acquire()).isSameAs(next);
+		for (Permit p : List.of(first, first, next, next)) {
+			child.release(p, Outcome.SUCCESS, 0);
+		}
+		assertThat(child.snapshot().inFlight()).isZero();
+	}
 
-    @Test
-    void aClosedBreakerWithTheStallRuleHandsOnePermitPerBucket() {
-        Breaker breaker = fixture.breaker(c -> c.stallCalls(5));
-        Permit first = breaker.acquire();
-        assertThat(breaker.acquire()).isSameAs(first);
-        fixture.advance(Duration.ofSeconds(1));
-        assertThat(breaker.acquire()).isNotSameAs(first);
-    }
+	@Test
+	void aClosedBreakerWithTheStallRuleHandsOnePermitPerBucket() {
+		Breaker breaker = fixture.breaker(c -> c.stallCalls(5));
+		Permit first = breaker.acquire();
+		assertThat(breaker.acquire()).isSameAs(first);
+		fixture.advance(Duration.ofSeconds(1));
+		assertThat(breaker.acquire()).isNotSameAs(first);
+	}
 
-    @Test
-    void aChildsProbesAreEachTheirOwn() {
-        BreakerRegistry registry = registry(fixture.config().halfOpenMaxProbes(2).build());
-        Breaker child = registry.breaker("recommendations", "user-1");
-        child.halfOpen();
-        Fixture.succeed(child, 1);
-        Permit a = child.acquire();
-        Permit b = child.acquire();
-        assertThat(a).isNotSameAs(b);
-        child.release(a, Outcome.SUCCESS, 0);
-        child.release(b, Outcome.SUCCESS, 0);
-        assertThat(child.snapshot().probes().successes()).isEqualTo(3);
-    }
+	@Test
+	void aChildsProbesAreEachTheirOwn() {
+		BreakerRegistry registry = registry(fixture.config().halfOpenMaxProbes(2).build());
+		Breaker child = registry.breaker("recommendations", "user-1");
+		child.halfOpen();
+		Fixture.succeed(child, 1);
+		Permit a = child.acquire();
+		Permit b = child.acquire();
+		assertThat(a).isNotSameAs(b);
+		child.release(a, Outcome.SUCCESS, 0);
+		child.release(b, Outcome.SUCCESS, 0);
+		assertThat(child.snapshot().probes().successes()).isEqualTo(3);
+	}
 
-    @Test
-    void findsATopLevelBreakerByName() {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().build())
-                .defaultChildren(new BreakerRegistry.Children(5, Duration.ofMinutes(1), false)).build();
-        Breaker payments = registry.breaker("payments");
-        assertThat(registry.find("payments")).containsSame(payments);
-        assertThat(registry.find("nothing")).isEmpty();
-    }
+	@Test
+	void findsATopLevelBreakerByName() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().build())
+			.defaultChildren(new BreakerRegistry.Children(5, Duration.ofMinutes(1), false))
+			.build();
+		Breaker payments = registry.breaker("payments");
+		assertThat(registry.find("payments")).containsSame(payments);
+		assertThat(registry.find("nothing")).isEmpty();
+	}
 
-    @Test
-    void aChildIdleForItsExpiryIsReplacedEvenBetweenSweeps() {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().build())
-                .children("tenants", new BreakerRegistry.Children(10, Duration.ofMinutes(10), false)).build();
-        List<String> removed = new ArrayList<>();
-        registry.onRemoved(b -> removed.add(b.key()));
-        fixture.advance(Duration.ofHours(1));
-        Breaker a = registry.breaker("tenants", "a");
-        fixture.advance(Duration.ofMinutes(10).minusMillis(500));
-        registry.breaker("tenants", "b"); // a sweep: a is still fresh
-        fixture.advance(Duration.ofMillis(500)); // a is idle for exactly its expiry; the next sweep is not due
-        assertThat(registry.breaker("tenants", "a")).isNotSameAs(a);
-        assertThat(removed).containsExactly("a");
-    }
+	@Test
+	void aChildIdleForItsExpiryIsReplacedEvenBetweenSweeps() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().build())
+			.children("tenants", new BreakerRegistry.Children(10, Duration.ofMinutes(10), false))
+			.build();
+		List<String> removed = new ArrayList<>();
+		registry.onRemoved(b -> removed.add(b.key()));
+		fixture.advance(Duration.ofHours(1));
+		Breaker a = registry.breaker("tenants", "a");
+		fixture.advance(Duration.ofMinutes(10).minusMillis(500));
+		registry.breaker("tenants", "b"); // a sweep: a is still fresh
+		fixture.advance(Duration.ofMillis(500)); // a is idle for exactly its expiry; the
+													// next sweep is not due
+		assertThat(registry.breaker("tenants", "a")).isNotSameAs(a);
+		assertThat(removed).containsExactly("a");
+	}
 
-    @Test
-    void aFreshChildIsFoundAndKeptAtAnyTime() {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().build())
-                .children("tenants", new BreakerRegistry.Children(10, Duration.ofMinutes(10), false)).build();
-        fixture.advance(Duration.ofHours(1));
-        Breaker a = registry.breaker("tenants", "a");
-        fixture.advance(Duration.ofMinutes(9));
-        assertThat(registry.find("tenants:a")).containsSame(a);
-        assertThat(registry.breaker("tenants", "a")).isSameAs(a); // a sweep is due: the slow path keeps it too
-        registry.breaker("tenants", "b");
-        assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("a", "b");
-    }
+	@Test
+	void aFreshChildIsFoundAndKeptAtAnyTime() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().build())
+			.children("tenants", new BreakerRegistry.Children(10, Duration.ofMinutes(10), false))
+			.build();
+		fixture.advance(Duration.ofHours(1));
+		Breaker a = registry.breaker("tenants", "a");
+		fixture.advance(Duration.ofMinutes(9));
+		assertThat(registry.find("tenants:a")).containsSame(a);
+		assertThat(registry.breaker("tenants", "a")).isSameAs(a); // a sweep is due: the
+																	// slow path keeps it
+																	// too
+		registry.breaker("tenants", "b");
+		assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("a", "b");
+	}
+
 }

@@ -9,74 +9,81 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
-/** A manual ticker, a wall clock that follows it, and helpers to drive a breaker through outcomes. */
+/**
+ * A manual ticker, a wall clock that follows it, and helpers to drive a breaker through
+ * outcomes.
+ */
 final class Fixture {
 
-    static final Instant EPOCH = Instant.parse("2026-11-29T21:00:00Z");
+	static final Instant EPOCH = Instant.parse("2026-11-29T21:00:00Z");
 
-    final ManualTicker ticker = new ManualTicker();
-    final Clock clock = new TickerClock(ticker);
-    final List<Transition> transitions = new CopyOnWriteArrayList<>();
+	final ManualTicker ticker = new ManualTicker();
 
-    /** Defaults, on the manual ticker, without jitter. */
-    BreakerConfig.Builder config() {
-        return BreakerConfig.builder().ticker(ticker).clock(clock).openWaitJitter(0);
-    }
+	final Clock clock = new TickerClock(ticker);
 
-    Breaker breaker(UnaryOperator<BreakerConfig.Builder> settings) {
-        Breaker breaker = Breaker.of("payments", settings.apply(config()).build());
-        breaker.onTransition(transitions::add);
-        return breaker;
-    }
+	final List<Transition> transitions = new CopyOnWriteArrayList<>();
 
-    void advance(Duration d) {
-        ticker.advance(d);
-    }
+	/** Defaults, on the manual ticker, without jitter. */
+	BreakerConfig.Builder config() {
+		return BreakerConfig.builder().ticker(ticker).clock(clock).openWaitJitter(0);
+	}
 
-    static void record(Breaker breaker, Outcome outcome, int times) {
-        for (int i = 0; i < times; i++) {
-            timed(breaker, outcome, 0L);
-        }
-    }
+	Breaker breaker(UnaryOperator<BreakerConfig.Builder> settings) {
+		Breaker breaker = Breaker.of("payments", settings.apply(config()).build());
+		breaker.onTransition(transitions::add);
+		return breaker;
+	}
 
-    static void timed(Breaker breaker, Outcome outcome, long elapsedNanos) {
-        Permit permit = breaker.acquire();
-        if (!permit.granted()) {
-            throw new AssertionError(breaker + " rejected a call that the test meant to make");
-        }
-        breaker.release(permit, outcome, elapsedNanos);
-    }
+	void advance(Duration d) {
+		ticker.advance(d);
+	}
 
-    static void succeed(Breaker breaker, int times) {
-        record(breaker, Outcome.SUCCESS, times);
-    }
+	static void record(Breaker breaker, Outcome outcome, int times) {
+		for (int i = 0; i < times; i++) {
+			timed(breaker, outcome, 0L);
+		}
+	}
 
-    static void fail(Breaker breaker, int times) {
-        record(breaker, Outcome.FAILURE, times);
-    }
+	static void timed(Breaker breaker, Outcome outcome, long elapsedNanos) {
+		Permit permit = breaker.acquire();
+		if (!permit.granted()) {
+			throw new AssertionError(breaker + " rejected a call that the test meant to make");
+		}
+		breaker.release(permit, outcome, elapsedNanos);
+	}
 
-    /** A clock at EPOCH plus the ticker's nanos. */
-    static final class TickerClock extends Clock {
+	static void succeed(Breaker breaker, int times) {
+		record(breaker, Outcome.SUCCESS, times);
+	}
 
-        private final Ticker ticker;
+	static void fail(Breaker breaker, int times) {
+		record(breaker, Outcome.FAILURE, times);
+	}
 
-        TickerClock(Ticker ticker) {
-            this.ticker = ticker;
-        }
+	/** A clock at EPOCH plus the ticker's nanos. */
+	static final class TickerClock extends Clock {
 
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
+		private final Ticker ticker;
 
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
+		TickerClock(Ticker ticker) {
+			this.ticker = ticker;
+		}
 
-        @Override
-        public Instant instant() {
-            return EPOCH.plusNanos(ticker.nanos());
-        }
-    }
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return EPOCH.plusNanos(ticker.nanos());
+		}
+
+	}
+
 }

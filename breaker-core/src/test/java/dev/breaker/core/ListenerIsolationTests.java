@@ -12,153 +12,160 @@ import org.junit.jupiter.api.Test;
 /** Whatever a listener does, the caller's call stays the caller's call. */
 class ListenerIsolationTests {
 
-    private final Fixture fixture = new Fixture();
+	private final Fixture fixture = new Fixture();
 
-    static final class ListenerBug extends Error {
-        ListenerBug() {
-            super("a listener's own error");
-        }
-    }
+	static final class ListenerBug extends Error {
 
-    @SuppressWarnings("unchecked")
-    private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
-        throw (E) e;
-    }
+		ListenerBug() {
+			super("a listener's own error");
+		}
 
-    @Test
-    void aListenerThrowingAnErrorNeverReplacesTheDependencysException() {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
-        breaker.onTransition(t -> {
-            throw new ListenerBug();
-        });
-        IOException down = new IOException("connection refused");
-        assertThatThrownBy(() -> breaker.call(() -> {
-            throw down;
-        })).isSameAs(down);
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
-    }
+	}
 
-    @Test
-    void aListenerThrowingASneakyCheckedExceptionNeverReachesTheCaller() throws Exception {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).halfOpenSuccessesToClose(1));
-        breaker.onTransition(t -> sneakyThrow(new IOException("listener")));
-        Fixture.fail(breaker, 1);
-        fixture.advance(Duration.ofSeconds(30));
-        assertThat(breaker.call(() -> "probe")).isEqualTo("probe");
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
-    }
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+		throw (E) e;
+	}
 
-    @Test
-    void aListenerThatThrowsOnAnOverrideNeverReachesTheOperator() {
-        Breaker breaker = fixture.breaker(c -> c);
-        breaker.onTransition(t -> {
-            throw new ListenerBug();
-        });
-        breaker.forceOpen();
-        breaker.reset();
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
-    }
+	@Test
+	void aListenerThrowingAnErrorNeverReplacesTheDependencysException() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+		breaker.onTransition(t -> {
+			throw new ListenerBug();
+		});
+		IOException down = new IOException("connection refused");
+		assertThatThrownBy(() -> breaker.call(() -> {
+			throw down;
+		})).isSameAs(down);
+		assertThat(breaker.state()).isEqualTo(State.OPEN);
+	}
 
-    @Test
-    void aListenerResettingOnEveryTransitionTerminatesAndTheCallKeepsItsOwnResult() {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
-        List<Transition> seen = new ArrayList<>();
-        breaker.onTransition(t -> {
-            seen.add(t);
-            breaker.reset();
-        });
-        IOException down = new IOException("down");
-        assertThatThrownBy(() -> breaker.call(() -> {
-            throw down;
-        })).isSameAs(down);
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
-        assertThat(seen).extracting(Transition::to).containsExactly(State.OPEN, State.CLOSED);
-    }
+	@Test
+	void aListenerThrowingASneakyCheckedExceptionNeverReachesTheCaller() throws Exception {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).halfOpenSuccessesToClose(1));
+		breaker.onTransition(t -> sneakyThrow(new IOException("listener")));
+		Fixture.fail(breaker, 1);
+		fixture.advance(Duration.ofSeconds(30));
+		assertThat(breaker.call(() -> "probe")).isEqualTo("probe");
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+	}
 
-    @Test
-    void aListenerStartingProbesOnEveryTransitionTerminates() {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
-        breaker.onTransition(t -> breaker.halfOpen());
-        Fixture.fail(breaker, 1);
-        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
-        assertThat(fixture.transitions).extracting(Transition::to).containsExactly(State.OPEN, State.HALF_OPEN);
-    }
+	@Test
+	void aListenerThatThrowsOnAnOverrideNeverReachesTheOperator() {
+		Breaker breaker = fixture.breaker(c -> c);
+		breaker.onTransition(t -> {
+			throw new ListenerBug();
+		});
+		breaker.forceOpen();
+		breaker.reset();
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+	}
 
-    @Test
-    void aTransitionCausedInsideAListenerIsDeliveredAfterThatListenerReturns() {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
-        List<String> order = new ArrayList<>();
-        breaker.onTransition(t -> {
-            order.add("first listener begins " + t.to());
-            if (t.to() == State.OPEN) {
-                breaker.forceOpen();
-            }
-            order.add("first listener ends " + t.to());
-        });
-        breaker.onTransition(t -> order.add("second listener " + t.to()));
-        Fixture.fail(breaker, 1);
-        assertThat(order).containsExactly(
-                "first listener begins OPEN", "first listener ends OPEN", "second listener OPEN",
-                "first listener begins FORCED_OPEN", "first listener ends FORCED_OPEN", "second listener FORCED_OPEN");
-        assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
-    }
+	@Test
+	void aListenerResettingOnEveryTransitionTerminatesAndTheCallKeepsItsOwnResult() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+		List<Transition> seen = new ArrayList<>();
+		breaker.onTransition(t -> {
+			seen.add(t);
+			breaker.reset();
+		});
+		IOException down = new IOException("down");
+		assertThatThrownBy(() -> breaker.call(() -> {
+			throw down;
+		})).isSameAs(down);
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+		assertThat(seen).extracting(Transition::to).containsExactly(State.OPEN, State.CLOSED);
+	}
 
-    @Test
-    void aChildWhoseListenerThrowsStillReleasesItsParentsProbe() throws Exception {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().consecutiveFailures(1).build())
-                .children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true)).build();
-        Breaker parent = registry.breaker("recommendations");
-        Breaker child = registry.breaker("recommendations", "user-1");
-        child.onTransition(t -> {
-            throw new ListenerBug();
-        });
-        parent.halfOpen();
-        IOException down = new IOException("down");
-        assertThatThrownBy(() -> child.call(() -> {
-            throw down;
-        })).isSameAs(down);
-        assertThat(child.state()).isEqualTo(State.OPEN);
-        assertThat(parent.snapshot().probes().inFlight()).isZero();
-        assertThat(parent.totals().probeFailures()).isEqualTo(1);
-    }
+	@Test
+	void aListenerStartingProbesOnEveryTransitionTerminates() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+		breaker.onTransition(t -> breaker.halfOpen());
+		Fixture.fail(breaker, 1);
+		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+		assertThat(fixture.transitions).extracting(Transition::to).containsExactly(State.OPEN, State.HALF_OPEN);
+	}
 
-    @Test
-    void aVirtualMachineErrorFromAListenerIsNotSwallowedButTheParentIsStillReleased() {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().consecutiveFailures(1).build())
-                .children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true)).build();
-        Breaker parent = registry.breaker("recommendations");
-        Breaker child = registry.breaker("recommendations", "user-1");
-        child.onTransition(t -> {
-            throw new OutOfMemoryError("simulated");
-        });
-        parent.halfOpen();
-        Permit p = child.acquire();
-        assertThatThrownBy(() -> child.release(p, Outcome.FAILURE, 0)).isInstanceOf(OutOfMemoryError.class);
-        assertThat(parent.snapshot().probes().inFlight()).isZero();
-    }
+	@Test
+	void aTransitionCausedInsideAListenerIsDeliveredAfterThatListenerReturns() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+		List<String> order = new ArrayList<>();
+		breaker.onTransition(t -> {
+			order.add("first listener begins " + t.to());
+			if (t.to() == State.OPEN) {
+				breaker.forceOpen();
+			}
+			order.add("first listener ends " + t.to());
+		});
+		breaker.onTransition(t -> order.add("second listener " + t.to()));
+		Fixture.fail(breaker, 1);
+		assertThat(order).containsExactly("first listener begins OPEN", "first listener ends OPEN",
+				"second listener OPEN", "first listener begins FORCED_OPEN", "first listener ends FORCED_OPEN",
+				"second listener FORCED_OPEN");
+		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
+	}
 
-    @Test
-    void aRegistryListenerThatThrowsAnErrorNeverBreaksALookup() {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().build()).build();
-        registry.onCreated(b -> {
-            throw new ListenerBug();
-        });
-        registry.onTransition(t -> {
-            throw new ListenerBug();
-        });
-        Breaker breaker = registry.breaker("payments");
-        breaker.forceOpen();
-        assertThat(registry.breaker("tenants", "a").name()).isEqualTo("tenants:a");
-        assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
-    }
+	@Test
+	void aChildWhoseListenerThrowsStillReleasesItsParentsProbe() throws Exception {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().consecutiveFailures(1).build())
+			.children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true))
+			.build();
+		Breaker parent = registry.breaker("recommendations");
+		Breaker child = registry.breaker("recommendations", "user-1");
+		child.onTransition(t -> {
+			throw new ListenerBug();
+		});
+		parent.halfOpen();
+		IOException down = new IOException("down");
+		assertThatThrownBy(() -> child.call(() -> {
+			throw down;
+		})).isSameAs(down);
+		assertThat(child.state()).isEqualTo(State.OPEN);
+		assertThat(parent.snapshot().probes().inFlight()).isZero();
+		assertThat(parent.totals().probeFailures()).isEqualTo(1);
+	}
 
-    @Test
-    void aThrowingClassifierNeverReplacesTheCallsResultAndStillReleasesThePermit() throws Exception {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).classifier((result, error) -> {
-            throw new IllegalStateException("classifier bug");
-        }));
-        breaker.halfOpen();
-        assertThat(breaker.call(() -> "ok")).isEqualTo("ok");
-        assertThat(breaker.snapshot().probes().inFlight()).isZero();
-    }
+	@Test
+	void aVirtualMachineErrorFromAListenerIsNotSwallowedButTheParentIsStillReleased() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().consecutiveFailures(1).build())
+			.children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true))
+			.build();
+		Breaker parent = registry.breaker("recommendations");
+		Breaker child = registry.breaker("recommendations", "user-1");
+		child.onTransition(t -> {
+			throw new OutOfMemoryError("simulated");
+		});
+		parent.halfOpen();
+		Permit p = child.acquire();
+		assertThatThrownBy(() -> child.release(p, Outcome.FAILURE, 0)).isInstanceOf(OutOfMemoryError.class);
+		assertThat(parent.snapshot().probes().inFlight()).isZero();
+	}
+
+	@Test
+	void aRegistryListenerThatThrowsAnErrorNeverBreaksALookup() {
+		BreakerRegistry registry = BreakerRegistry.builder().defaults(fixture.config().build()).build();
+		registry.onCreated(b -> {
+			throw new ListenerBug();
+		});
+		registry.onTransition(t -> {
+			throw new ListenerBug();
+		});
+		Breaker breaker = registry.breaker("payments");
+		breaker.forceOpen();
+		assertThat(registry.breaker("tenants", "a").name()).isEqualTo("tenants:a");
+		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
+	}
+
+	@Test
+	void aThrowingClassifierNeverReplacesTheCallsResultAndStillReleasesThePermit() throws Exception {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).classifier((result, error) -> {
+			throw new IllegalStateException("classifier bug");
+		}));
+		breaker.halfOpen();
+		assertThat(breaker.call(() -> "ok")).isEqualTo("ok");
+		assertThat(breaker.snapshot().probes().inFlight()).isZero();
+	}
+
 }

@@ -10,102 +10,106 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Races made deterministic: the wall clock is read between the moment the engine reads the state and
- * the moment it acts on it, so a clock that runs one action right then plays "another thread got
- * there first" exactly, every time.
+ * Races made deterministic: the wall clock is read between the moment the engine reads
+ * the state and the moment it acts on it, so a clock that runs one action right then
+ * plays "another thread got there first" exactly, every time.
  */
 class RaceInjectionTests {
 
-    private final ManualTicker ticker = new ManualTicker();
-    private final AtomicReference<Runnable> next = new AtomicReference<>();
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
+	private final ManualTicker ticker = new ManualTicker();
 
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
+	private final AtomicReference<Runnable> next = new AtomicReference<>();
 
-        @Override
-        public Instant instant() {
-            Runnable action = next.getAndSet(null);
-            if (action != null) {
-                action.run();
-            }
-            return Fixture.EPOCH.plusNanos(ticker.nanos());
-        }
-    };
+	private final Clock clock = new Clock() {
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
 
-    private Breaker breaker() {
-        return Breaker.of("race", BreakerConfig.builder().ticker(ticker).clock(clock).openWaitJitter(0)
-                .consecutiveFailures(1).build());
-    }
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
 
-    @Test
-    void anOverrideThatLosesItsRaceTriesAgainFromTheStateThatWon() {
-        Breaker breaker = breaker();
-        next.set(breaker::disable);
-        breaker.forceOpen();
-        assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
-        assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
-                .containsExactly(State.DISABLED, State.FORCED_OPEN);
-    }
+		@Override
+		public Instant instant() {
+			Runnable action = next.getAndSet(null);
+			if (action != null) {
+				action.run();
+			}
+			return Fixture.EPOCH.plusNanos(ticker.nanos());
+		}
+	};
 
-    @Test
-    void aPeerOpenThatLosesItsRaceToAnOperatorLeavesTheOperatorsState() {
-        Breaker breaker = breaker();
-        next.set(breaker::forceOpen);
-        breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
-        assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
-    }
+	private Breaker breaker() {
+		return Breaker.of("race",
+				BreakerConfig.builder().ticker(ticker).clock(clock).openWaitJitter(0).consecutiveFailures(1).build());
+	}
 
-    @Test
-    void aPeerCloseThatLosesItsRaceTriesAgain() {
-        Breaker breaker = breaker();
-        Fixture.fail(breaker, 1);
-        next.set(breaker::halfOpen);
-        breaker.closeFromPeer("peer");
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
-        assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
-                .containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
-    }
+	@Test
+	void anOverrideThatLosesItsRaceTriesAgainFromTheStateThatWon() {
+		Breaker breaker = breaker();
+		next.set(breaker::disable);
+		breaker.forceOpen();
+		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
+			.containsExactly(State.DISABLED, State.FORCED_OPEN);
+	}
 
-    @Test
-    void anAcquireThatFindsTheHalfOpenStateJustLeftAsksTheNewState() {
-        Breaker breaker = breaker();
-        breaker.halfOpen();
-        next.set(breaker::reset); // runs while the acquire is settling the HALF_OPEN state it read
-        Permit permit = breaker.acquire();
-        assertThat(permit.granted()).isTrue();
-        assertThat(permit.probe()).isFalse();
-        assertThat(breaker.currentState()).isEqualTo(State.CLOSED);
-    }
+	@Test
+	void aPeerOpenThatLosesItsRaceToAnOperatorLeavesTheOperatorsState() {
+		Breaker breaker = breaker();
+		next.set(breaker::forceOpen);
+		breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
+		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
+	}
 
-    @Test
-    void anAcquireThatFindsTheBreakerClosedWhileSettlingIsAClosedCall() {
-        Breaker breaker = breaker();
-        Fixture.fail(breaker, 1);
-        ticker.advanceNanos(java.time.Duration.ofSeconds(30).toNanos());
-        breaker.onTransition(t -> {
-            if (t.to() == State.HALF_OPEN) {
-                breaker.reset();
-            }
-        });
-        Permit permit = breaker.acquire();
-        assertThat(permit.granted()).isTrue();
-        assertThat(permit.probe()).isFalse();
-    }
+	@Test
+	void aPeerCloseThatLosesItsRaceTriesAgain() {
+		Breaker breaker = breaker();
+		Fixture.fail(breaker, 1);
+		next.set(breaker::halfOpen);
+		breaker.closeFromPeer("peer");
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+		assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
+			.containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
+	}
 
-    @Test
-    void aPeerOpenThatLosesItsRaceToAResetOpensTheNewClosedState() {
-        Breaker breaker = breaker();
-        next.set(breaker::reset);
-        breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
-        assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
-                .containsExactly(State.CLOSED, State.OPEN);
-    }
+	@Test
+	void anAcquireThatFindsTheHalfOpenStateJustLeftAsksTheNewState() {
+		Breaker breaker = breaker();
+		breaker.halfOpen();
+		next.set(breaker::reset); // runs while the acquire is settling the HALF_OPEN
+									// state it read
+		Permit permit = breaker.acquire();
+		assertThat(permit.granted()).isTrue();
+		assertThat(permit.probe()).isFalse();
+		assertThat(breaker.currentState()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void anAcquireThatFindsTheBreakerClosedWhileSettlingIsAClosedCall() {
+		Breaker breaker = breaker();
+		Fixture.fail(breaker, 1);
+		ticker.advanceNanos(java.time.Duration.ofSeconds(30).toNanos());
+		breaker.onTransition(t -> {
+			if (t.to() == State.HALF_OPEN) {
+				breaker.reset();
+			}
+		});
+		Permit permit = breaker.acquire();
+		assertThat(permit.granted()).isTrue();
+		assertThat(permit.probe()).isFalse();
+	}
+
+	@Test
+	void aPeerOpenThatLosesItsRaceToAResetOpensTheNewClosedState() {
+		Breaker breaker = breaker();
+		next.set(breaker::reset);
+		breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
+		assertThat(breaker.state()).isEqualTo(State.OPEN);
+		assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
+			.containsExactly(State.CLOSED, State.OPEN);
+	}
+
 }

@@ -8,108 +8,119 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The outcome that must never happen: more retries than the budget allows, whatever the threads race. */
+/**
+ * The outcome that must never happen: more retries than the budget allows, whatever the
+ * threads race.
+ */
 @Tag("stress")
 class RetryBudgetStressTests {
 
-    private static final int THREADS = 4;
-    private final Fixture fixture = new Fixture();
+	private static final int THREADS = 4;
 
-    @Test
-    void withTimeStandingStillManyThreadsGetExactlyTheBudget() {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0).failureRateThreshold(0)
-                .retryBudgetRatio(0.2).retryBudgetMinPerSecond(10));
-        int rounds = Rounds.count(200);
-        AtomicInteger granted = new AtomicInteger();
-        int perThread = 1_000;
-        // each round a whole window later, with 5000 calls in it: 0.2 x 5000 + 10 x 10 = 1100 retries
-        Rounds.run(rounds, round -> {
-            fixture.advance(Duration.ofSeconds(10));
-            Fixture.succeed(breaker, 5_000);
-        }, round -> {
-            assertThat(granted.getAndSet(0)).as("retries granted in round %d", round).isEqualTo(1100);
-        }, part(breaker, granted, perThread), part(breaker, granted, perThread), part(breaker, granted, perThread),
-                part(breaker, granted, perThread));
-        assertThat(breaker.totals().retries()).isEqualTo(1100L * rounds);
-        assertThat(breaker.totals().retriesRefused()).isEqualTo((long) rounds * (THREADS * perThread - 1100));
-    }
+	private final Fixture fixture = new Fixture();
 
-    private static Rounds.Part part(Breaker breaker, AtomicInteger granted, int attempts) {
-        return thread -> {
-            for (int i = 0; i < attempts; i++) {
-                if (breaker.tryRetry(false)) {
-                    granted.incrementAndGet();
-                }
-            }
-        };
-    }
+	@Test
+	void withTimeStandingStillManyThreadsGetExactlyTheBudget() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0)
+			.failureRateThreshold(0)
+			.retryBudgetRatio(0.2)
+			.retryBudgetMinPerSecond(10));
+		int rounds = Rounds.count(200);
+		AtomicInteger granted = new AtomicInteger();
+		int perThread = 1_000;
+		// each round a whole window later, with 5000 calls in it: 0.2 x 5000 + 10 x 10 =
+		// 1100 retries
+		Rounds.run(rounds, round -> {
+			fixture.advance(Duration.ofSeconds(10));
+			Fixture.succeed(breaker, 5_000);
+		}, round -> {
+			assertThat(granted.getAndSet(0)).as("retries granted in round %d", round).isEqualTo(1100);
+		}, part(breaker, granted, perThread), part(breaker, granted, perThread), part(breaker, granted, perThread),
+				part(breaker, granted, perThread));
+		assertThat(breaker.totals().retries()).isEqualTo(1100L * rounds);
+		assertThat(breaker.totals().retriesRefused()).isEqualTo((long) rounds * (THREADS * perThread - 1100));
+	}
 
-    @Test
-    void withTimeMovingNoWindowEverHoldsMoreRetriesThanTheBudget() {
-        // a floor of 10 a second, nothing else: 100 per 10-second window; each round is one bucket
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0).failureRateThreshold(0)
-                .retryBudgetRatio(0).retryBudgetMinPerSecond(10));
-        int rounds = Rounds.count(300);
-        AtomicIntegerArray perBucket = new AtomicIntegerArray(rounds);
-        AtomicInteger round = new AtomicInteger();
-        Rounds.Part part = thread -> {
-            int r = round.get();
-            for (int i = 0; i < 60; i++) {
-                if (breaker.tryRetry(false)) {
-                    perBucket.incrementAndGet(r);
-                }
-            }
-        };
-        Rounds.run(rounds, r -> round.set(r), r -> fixture.advance(Duration.ofSeconds(1)), part, part, part, part);
-        for (int end = 0; end < rounds; end++) {
-            int inWindow = 0;
-            for (int b = Math.max(0, end - 9); b <= end; b++) {
-                inWindow += perBucket.get(b);
-            }
-            assertThat(inWindow).as("retries in the window ending at bucket %d", end).isLessThanOrEqualTo(100);
-        }
-        // and the budget is used, not just withheld: every bucket that starts a window with room fills it
-        for (int b = 0; b < rounds; b += 10) {
-            assertThat(perBucket.get(b)).as("retries in bucket %d", b).isEqualTo(100);
-        }
-    }
+	private static Rounds.Part part(Breaker breaker, AtomicInteger granted, int attempts) {
+		return thread -> {
+			for (int i = 0; i < attempts; i++) {
+				if (breaker.tryRetry(false)) {
+					granted.incrementAndGet();
+				}
+			}
+		};
+	}
 
-    @Test
-    void withTimeMovingUnderTheThreadsNoWindowHoldsMoreThanTheBudget() {
-        Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0).failureRateThreshold(0)
-                .retryBudgetRatio(0).retryBudgetMinPerSecond(10));
-        int seconds = Rounds.count(40);
-        long stepNanos = Duration.ofMillis(1).toNanos();
-        java.util.Queue<long[]> grants = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        AtomicInteger done = new AtomicInteger();
-        Concurrently.run(THREADS + 1, i -> {
-            if (i == THREADS) {
-                for (long t = 0; t < seconds * 1000L; t++) {
-                    fixture.ticker.advanceNanos(stepNanos);
-                    long until = System.nanoTime() + 1_000;
-                    while (System.nanoTime() < until) {
-                        Thread.onSpinWait();
-                    }
-                }
-                done.set(1);
-                return;
-            }
-            while (done.get() == 0) {
-                long before = fixture.ticker.nanos() / 1_000_000_000L;
-                if (breaker.tryRetry(false)) {
-                    grants.add(new long[] {before, fixture.ticker.nanos() / 1_000_000_000L});
-                }
-            }
-        });
-        // a grant was judged at a time between the two reads around it: the grants surely judged inside
-        // a window (both reads in it) are at most the budget, in every window
-        for (int end = 0; end <= seconds; end++) {
-            int first = end - 9;
-            int last = end;
-            long surelyInside = grants.stream().filter(g -> g[0] >= first && g[1] <= last).count();
-            assertThat(surelyInside).as("retries surely judged in the window ending at second %d", end)
-                    .isLessThanOrEqualTo(100);
-        }
-        assertThat(breaker.totals().retries()).isEqualTo(grants.size()).isGreaterThanOrEqualTo(100);
-    }
+	@Test
+	void withTimeMovingNoWindowEverHoldsMoreRetriesThanTheBudget() {
+		// a floor of 10 a second, nothing else: 100 per 10-second window; each round is
+		// one bucket
+		Breaker breaker = fixture.breaker(
+				c -> c.consecutiveFailures(0).failureRateThreshold(0).retryBudgetRatio(0).retryBudgetMinPerSecond(10));
+		int rounds = Rounds.count(300);
+		AtomicIntegerArray perBucket = new AtomicIntegerArray(rounds);
+		AtomicInteger round = new AtomicInteger();
+		Rounds.Part part = thread -> {
+			int r = round.get();
+			for (int i = 0; i < 60; i++) {
+				if (breaker.tryRetry(false)) {
+					perBucket.incrementAndGet(r);
+				}
+			}
+		};
+		Rounds.run(rounds, r -> round.set(r), r -> fixture.advance(Duration.ofSeconds(1)), part, part, part, part);
+		for (int end = 0; end < rounds; end++) {
+			int inWindow = 0;
+			for (int b = Math.max(0, end - 9); b <= end; b++) {
+				inWindow += perBucket.get(b);
+			}
+			assertThat(inWindow).as("retries in the window ending at bucket %d", end).isLessThanOrEqualTo(100);
+		}
+		// and the budget is used, not just withheld: every bucket that starts a window
+		// with room fills it
+		for (int b = 0; b < rounds; b += 10) {
+			assertThat(perBucket.get(b)).as("retries in bucket %d", b).isEqualTo(100);
+		}
+	}
+
+	@Test
+	void withTimeMovingUnderTheThreadsNoWindowHoldsMoreThanTheBudget() {
+		Breaker breaker = fixture.breaker(
+				c -> c.consecutiveFailures(0).failureRateThreshold(0).retryBudgetRatio(0).retryBudgetMinPerSecond(10));
+		int seconds = Rounds.count(40);
+		long stepNanos = Duration.ofMillis(1).toNanos();
+		java.util.Queue<long[]> grants = new java.util.concurrent.ConcurrentLinkedQueue<>();
+		AtomicInteger done = new AtomicInteger();
+		Concurrently.run(THREADS + 1, i -> {
+			if (i == THREADS) {
+				for (long t = 0; t < seconds * 1000L; t++) {
+					fixture.ticker.advanceNanos(stepNanos);
+					long until = System.nanoTime() + 1_000;
+					while (System.nanoTime() < until) {
+						Thread.onSpinWait();
+					}
+				}
+				done.set(1);
+				return;
+			}
+			while (done.get() == 0) {
+				long before = fixture.ticker.nanos() / 1_000_000_000L;
+				if (breaker.tryRetry(false)) {
+					grants.add(new long[] { before, fixture.ticker.nanos() / 1_000_000_000L });
+				}
+			}
+		});
+		// a grant was judged at a time between the two reads around it: the grants surely
+		// judged inside
+		// a window (both reads in it) are at most the budget, in every window
+		for (int end = 0; end <= seconds; end++) {
+			int first = end - 9;
+			int last = end;
+			long surelyInside = grants.stream().filter(g -> g[0] >= first && g[1] <= last).count();
+			assertThat(surelyInside).as("retries surely judged in the window ending at second %d", end)
+				.isLessThanOrEqualTo(100);
+		}
+		assertThat(breaker.totals().retries()).isEqualTo(grants.size()).isGreaterThanOrEqualTo(100);
+	}
+
 }

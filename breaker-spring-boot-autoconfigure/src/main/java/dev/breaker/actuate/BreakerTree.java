@@ -15,13 +15,13 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 
 /**
- * Every breaker of a registry as groups: a top-level breaker with its per-tenant or per-host
- * children.
+ * Every breaker of a registry as groups: a top-level breaker with its per-tenant or
+ * per-host children.
  * <p>
  * The registry lists top-level breakers and the children of a name, but a name can have
- * children without a top-level breaker of its own (the {@code http:<host>} breakers have no
- * {@code http} breaker), so the names that ever had children are remembered here from the
- * moment this tree is created.
+ * children without a top-level breaker of its own (the {@code http:<host>} breakers have
+ * no {@code http} breaker), so the names that ever had children are remembered here from
+ * the moment this tree is created.
  */
 public class BreakerTree {
 
@@ -44,7 +44,8 @@ public class BreakerTree {
 	 * One group.
 	 *
 	 * @param name the group's name
-	 * @param breaker the top-level breaker of that name, null when only its children exist
+	 * @param breaker the top-level breaker of that name, null when only its children
+	 * exist
 	 * @param children the group's current children, in name order
 	 */
 	public record Group(String name, @Nullable Breaker breaker, List<Breaker> children) {

@@ -1,4 +1,7 @@
-/** What the endpoint, health contributor and meters share: every breaker of a registry, grouped. */
+/**
+ * What the endpoint, health contributor and meters share: every breaker of a registry,
+ * grouped.
+ */
 @NullMarked
 package dev.breaker.actuate;
 

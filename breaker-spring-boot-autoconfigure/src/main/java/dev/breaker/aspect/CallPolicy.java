@@ -3,8 +3,8 @@ package dev.breaker.aspect;
 import java.time.Duration;
 
 /**
- * What the aspect adds around a guarded call of one breaker: a timeout for asynchronous calls and
- * retries.
+ * What the aspect adds around a guarded call of one breaker: a timeout for asynchronous
+ * calls and retries.
  *
  * @param timeout how long an asynchronous call may take before it completes with a
  * {@link java.util.concurrent.TimeoutException}; {@code null} for no limit

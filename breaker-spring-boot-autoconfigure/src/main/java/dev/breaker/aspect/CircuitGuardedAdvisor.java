@@ -13,9 +13,10 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Applies the {@link CircuitGuardedInterceptor} to every {@link CircuitGuarded} method, like
- * Spring's own advisors for {@code @Transactional} or {@code @Cacheable}: an auto-proxy creator
- * picks it up, no AspectJ needed. Its order places the breaker among the other advisors of a bean.
+ * Applies the {@link CircuitGuardedInterceptor} to every {@link CircuitGuarded} method,
+ * like Spring's own advisors for {@code @Transactional} or {@code @Cacheable}: an
+ * auto-proxy creator picks it up, no AspectJ needed. Its order places the breaker among
+ * the other advisors of a bean.
  */
 public final class CircuitGuardedAdvisor extends AbstractPointcutAdvisor {
 
@@ -44,9 +45,9 @@ public final class CircuitGuardedAdvisor extends AbstractPointcutAdvisor {
 	}
 
 	/**
-	 * Matches what {@link GuardedMethodRegistry} guards: a method annotated itself, or a public instance
-	 * method of an annotated class, as declared on the target class. Matching only those keeps the
-	 * interceptor off every other method of a proxied bean.
+	 * Matches what {@link GuardedMethodRegistry} guards: a method annotated itself, or a
+	 * public instance method of an annotated class, as declared on the target class.
+	 * Matching only those keeps the interceptor off every other method of a proxied bean.
 	 */
 	private static final class GuardedMethodPointcut extends StaticMethodMatcherPointcut {
 

@@ -8,13 +8,14 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs every {@link CircuitGuarded} method through its breaker, with its fallbacks, retries and
- * timeout.
+ * Runs every {@link CircuitGuarded} method through its breaker, with its fallbacks,
+ * retries and timeout.
  *
- * <p>The guarded methods are looked up on the first call rather than when the interceptor is
- * created: the auto-proxy creator creates its advisors while the bean post-processors are still
- * being registered, and the registry behind the guarded methods (and the meter registry behind
- * their observers) must not be created that early.
+ * <p>
+ * The guarded methods are looked up on the first call rather than when the interceptor is
+ * created: the auto-proxy creator creates its advisors while the bean post-processors are
+ * still being registered, and the registry behind the guarded methods (and the meter
+ * registry behind their observers) must not be created that early.
  */
 public final class CircuitGuardedInterceptor implements MethodInterceptor {
 
@@ -24,7 +25,8 @@ public final class CircuitGuardedInterceptor implements MethodInterceptor {
 
 	/**
 	 * Create the interceptor.
-	 * @param methods the guarded methods, checked at start-up; asked for on the first call
+	 * @param methods the guarded methods, checked at start-up; asked for on the first
+	 * call
 	 */
 	public CircuitGuardedInterceptor(Supplier<GuardedMethodRegistry> methods) {
 		this.lookup = methods;

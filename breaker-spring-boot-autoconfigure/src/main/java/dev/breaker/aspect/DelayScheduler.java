@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.Future;
 
 /**
- * How the aspect waits: the pause before a retry and the timeout of an asynchronous call. Tests
- * replace it so nothing really sleeps.
+ * How the aspect waits: the pause before a retry and the timeout of an asynchronous call.
+ * Tests replace it so nothing really sleeps.
  */
 public interface DelayScheduler {
 
@@ -25,8 +25,8 @@ public interface DelayScheduler {
 	Future<?> schedule(Duration delay, Runnable task);
 
 	/**
-	 * The real clock: {@link Thread#sleep} and one shared daemon timer thread handing tasks to the
-	 * common fork-join pool.
+	 * The real clock: {@link Thread#sleep} and one shared daemon timer thread handing
+	 * tasks to the common fork-join pool.
 	 * @return a new scheduler; close it when done
 	 */
 	static SystemDelayScheduler system() {
@@ -34,9 +34,9 @@ public interface DelayScheduler {
 	}
 
 	/**
-	 * One real clock shared by everything made without a scheduler of its own (HTTP interceptors
-	 * and filters built by hand), created on first use and never closed: its timer thread is a
-	 * daemon.
+	 * One real clock shared by everything made without a scheduler of its own (HTTP
+	 * interceptors and filters built by hand), created on first use and never closed: its
+	 * timer thread is a daemon.
 	 * @return the shared scheduler
 	 */
 	static DelayScheduler shared() {

@@ -11,9 +11,9 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Resolves, at start-up, the fallback tiers a {@code @CircuitGuarded} method names: each name to
- * its overloads on the bean class that fit the guarded method, or a failure that says what was
- * expected.
+ * Resolves, at start-up, the fallback tiers a {@code @CircuitGuarded} method names: each
+ * name to its overloads on the bean class that fit the guarded method, or a failure that
+ * says what was expected.
  */
 final class FallbackResolver {
 
@@ -22,7 +22,8 @@ final class FallbackResolver {
 
 	/**
 	 * Resolves every named fallback on the bean's class against the guarded method.
-	 * @throws InvalidGuardedMethodException naming the bean, the method and the expected signature
+	 * @throws InvalidGuardedMethodException naming the bean, the method and the expected
+	 * signature
 	 */
 	static Fallbacks resolve(String beanName, Class<?> targetClass, Method guarded, String[] names,
 			boolean anyStageFits) {
@@ -65,9 +66,8 @@ final class FallbackResolver {
 		if (plain == null && typed.isEmpty()) {
 			String expected = "expected " + expected(guarded, name) + " on " + targetClass.getName();
 			String problem = named.isEmpty() ? "fallbackMethod '" + name + "' does not exist"
-					: "fallbackMethod '" + name + "' does not fit: found " + named.stream()
-						.map(FallbackResolver::describe)
-						.collect(Collectors.joining(", "));
+					: "fallbackMethod '" + name + "' does not fit: found "
+							+ named.stream().map(FallbackResolver::describe).collect(Collectors.joining(", "));
 			throw new InvalidGuardedMethodException(beanName, describe(guarded), problem, expected, null);
 		}
 		for (Method method : typed) {

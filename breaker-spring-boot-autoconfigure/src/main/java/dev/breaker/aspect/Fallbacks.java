@@ -11,10 +11,11 @@ import dev.breaker.core.CauseChain;
 import dev.breaker.core.Listeners;
 
 /**
- * The fallback tiers of one guarded method (resolved at start-up by {@link FallbackResolver}) and
- * the one way they run, for every return type: each tier in order, the first that succeeds wins,
- * the last one's exception reaches the caller. What "succeeds" means for a value, a
- * {@code CompletionStage} or a publisher is the {@link Results} adapter's to say.
+ * The fallback tiers of one guarded method (resolved at start-up by
+ * {@link FallbackResolver}) and the one way they run, for every return type: each tier in
+ * order, the first that succeeds wins, the last one's exception reaches the caller. What
+ * "succeeds" means for a value, a {@code CompletionStage} or a publisher is the
+ * {@link Results} adapter's to say.
  */
 final class Fallbacks {
 
@@ -41,7 +42,10 @@ final class Fallbacks {
 		return this.tiers.length == 0;
 	}
 
-	/** Every method of every tier: what runs reflectively, so what a native image must keep. */
+	/**
+	 * Every method of every tier: what runs reflectively, so what a native image must
+	 * keep.
+	 */
 	List<Method> methods() {
 		List<Method> methods = new ArrayList<>();
 		for (Tier tier : this.tiers) {
@@ -55,13 +59,14 @@ final class Fallbacks {
 
 	/**
 	 * How the result of a call of one return type comes out of the tiers.
+	 *
 	 * @param <R> what the call returns: the value itself, a future, a publisher
 	 */
 	interface Results<R> {
 
 		/**
-		 * A tier returned {@code value}: the call's result, once {@code tier} says whether it
-		 * succeeded (for a stage or publisher: when it completes).
+		 * A tier returned {@code value}: the call's result, once {@code tier} says
+		 * whether it succeeded (for a stage or publisher: when it completes).
 		 */
 		R returned(Object value, Outcome<R> tier) throws Throwable;
 
@@ -72,6 +77,7 @@ final class Fallbacks {
 
 	/**
 	 * What a tier's returned value ended with.
+	 *
 	 * @param <R> as for {@link Results}
 	 */
 	interface Outcome<R> {
@@ -79,7 +85,9 @@ final class Fallbacks {
 		/** It succeeded: the observers are told. */
 		void succeeded();
 
-		/** It failed with {@code error}: the observers are told, and the next tiers run. */
+		/**
+		 * It failed with {@code error}: the observers are told, and the next tiers run.
+		 */
 		R failed(Throwable error) throws Throwable;
 
 	}
@@ -87,8 +95,8 @@ final class Fallbacks {
 	/**
 	 * Runs the tiers.
 	 * @param results how the tiers' values become the call's result
-	 * @return the result of the first tier that succeeds, or what {@code results} makes of the
-	 * last failure ({@code cause} when no tier applies)
+	 * @return the result of the first tier that succeeds, or what {@code results} makes
+	 * of the last failure ({@code cause} when no tier applies)
 	 */
 	<R> R run(Object target, Object[] args, Throwable cause, String breaker, List<FallbackObserver> observers,
 			Results<R> results) throws Throwable {
@@ -168,7 +176,9 @@ final class Fallbacks {
 
 	}
 
-	/** One fallback name: its overload without a Throwable parameter and those with one. */
+	/**
+	 * One fallback name: its overload without a Throwable parameter and those with one.
+	 */
 	record Tier(String name, Method plain, Method[] typed, int arity) {
 
 		Method select(Throwable cause) {

@@ -21,12 +21,13 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 
 /**
- * One {@code @CircuitGuarded} method, resolved at start-up: its breaker, tenant expression,
- * fallbacks and call policy; runs a synchronous call.
+ * One {@code @CircuitGuarded} method, resolved at start-up: its breaker, tenant
+ * expression, fallbacks and call policy; runs a synchronous call.
  *
- * <p>The closed path of a synchronous call without tenant or retries allocates nothing: the
- * breaker was looked up at start-up, its permit is preallocated, the outcome is an enum and the
- * call is timed on the breaker's ticker.
+ * <p>
+ * The closed path of a synchronous call without tenant or retries allocates nothing: the
+ * breaker was looked up at start-up, its permit is preallocated, the outcome is an enum
+ * and the call is timed on the breaker's ticker.
  */
 final class GuardedMethod implements CompiledMethod {
 
@@ -35,7 +36,10 @@ final class GuardedMethod implements CompiledMethod {
 		/** Returns a value (or void): recorded when the call returns. */
 		PLAIN,
 
-		/** Returns a CompletionStage or CompletableFuture: recorded when the stage completes. */
+		/**
+		 * Returns a CompletionStage or CompletableFuture: recorded when the stage
+		 * completes.
+		 */
 		STAGE,
 
 		/** Returns a Mono: recorded when it terminates. */
@@ -125,9 +129,10 @@ final class GuardedMethod implements CompiledMethod {
 	}
 
 	/**
-	 * Runs the method once more: through a copy of the invocation, so that every attempt (and every
-	 * subscription, however late) passes through the advisors inside this one, as the first did. The
-	 * invocation itself is never proceeded with on these paths, so each copy starts from here.
+	 * Runs the method once more: through a copy of the invocation, so that every attempt
+	 * (and every subscription, however late) passes through the advisors inside this one,
+	 * as the first did. The invocation itself is never proceeded with on these paths, so
+	 * each copy starts from here.
 	 */
 	static Object attempt(MethodInvocation invocation) throws Throwable {
 		if (invocation instanceof ProxyMethodInvocation proxied) {
@@ -136,7 +141,9 @@ final class GuardedMethod implements CompiledMethod {
 		return invocation.proceed();
 	}
 
-	/** The breaker of this call: the tenant's child when the tenant expression names one. */
+	/**
+	 * The breaker of this call: the tenant's child when the tenant expression names one.
+	 */
 	Breaker breakerFor(MethodInvocation invocation) {
 		if (this.tenant == null) {
 			return this.breaker;
@@ -212,10 +219,11 @@ final class GuardedMethod implements CompiledMethod {
 	}
 
 	/**
-	 * Whether an attempt that ended with {@code outcome} is followed by another: retries left, an
-	 * outcome that retries, and the breaker's retry budget allows one (asked last: a granted retry
-	 * is counted). A retry the budget refuses is not made: the call ends as if its retries were
-	 * exhausted. Every retry loop (plain, CompletionStage, Reactor) decides here.
+	 * Whether an attempt that ended with {@code outcome} is followed by another: retries
+	 * left, an outcome that retries, and the breaker's retry budget allows one (asked
+	 * last: a granted retry is counted). A retry the budget refuses is not made: the call
+	 * ends as if its retries were exhausted. Every retry loop (plain, CompletionStage,
+	 * Reactor) decides here.
 	 * @param retries the retries made so far
 	 */
 	static boolean retryAgain(Breaker breaker, RetryPolicy retry, int retries, Outcome outcome) {
@@ -245,8 +253,9 @@ final class GuardedMethod implements CompiledMethod {
 	}
 
 	/**
-	 * The exception for a rejected call: the tenant child's own, or its parent's when the parent
-	 * rejected (a child that is closed or disabled cannot have rejected the call itself).
+	 * The exception for a rejected call: the tenant child's own, or its parent's when the
+	 * parent rejected (a child that is closed or disabled cannot have rejected the call
+	 * itself).
 	 */
 	static BreakerOpenException rejection(Breaker breaker) {
 		Breaker parent = breaker.parent();
@@ -259,7 +268,9 @@ final class GuardedMethod implements CompiledMethod {
 		return breaker.rejection();
 	}
 
-	/** Whether an outcome sends the call to its fallbacks: a failure the breaker counts. */
+	/**
+	 * Whether an outcome sends the call to its fallbacks: a failure the breaker counts.
+	 */
 	static boolean counted(Outcome outcome) {
 		return outcome == Outcome.FAILURE || outcome == Outcome.TIMEOUT;
 	}
@@ -271,7 +282,10 @@ final class GuardedMethod implements CompiledMethod {
 		}
 	}
 
-	/** The tiers' results for a call that returns a value: the first value returned, or the last exception thrown. */
+	/**
+	 * The tiers' results for a call that returns a value: the first value returned, or
+	 * the last exception thrown.
+	 */
 	private static final Fallbacks.Results<Object> VALUE = new Fallbacks.Results<>() {
 
 		@Override
@@ -291,7 +305,10 @@ final class GuardedMethod implements CompiledMethod {
 		return fallback(invocation, cause, VALUE);
 	}
 
-	/** Runs the fallbacks for a call that failed with {@code cause}, the result made by {@code results}. */
+	/**
+	 * Runs the fallbacks for a call that failed with {@code cause}, the result made by
+	 * {@code results}.
+	 */
 	<R> R fallback(MethodInvocation invocation, Throwable cause, Fallbacks.Results<R> results) throws Throwable {
 		observeRejection(cause);
 		return this.fallbacks.run(invocation.getThis(), invocation.getArguments(), cause, this.name, this.observers,

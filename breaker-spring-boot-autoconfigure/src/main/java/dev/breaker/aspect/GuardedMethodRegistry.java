@@ -32,9 +32,9 @@ import org.springframework.util.StringUtils;
 
 /**
  * The registry of compiled guarded methods: every {@code @CircuitGuarded} method of the
- * application, found, checked and compiled into a {@link GuardedMethod} when the singletons are
- * ready (so a broken fallback or tenant expression stops start-up), then looked up by the
- * interceptor on each call.
+ * application, found, checked and compiled into a {@link GuardedMethod} when the
+ * singletons are ready (so a broken fallback or tenant expression stops start-up), then
+ * looked up by the interceptor on each call.
  */
 public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -53,10 +53,16 @@ public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFa
 
 	private final CallObserver calls;
 
-	/** Keyed by the method the proxy reports; the entry is right when its target class matches. */
+	/**
+	 * Keyed by the method the proxy reports; the entry is right when its target class
+	 * matches.
+	 */
 	private final Map<Method, CompiledMethod> byMethod = new ConcurrentHashMap<>();
 
-	/** The rare rest: one method reached through several target classes, or not found by the scan. */
+	/**
+	 * The rare rest: one method reached through several target classes, or not found by
+	 * the scan.
+	 */
 	private final Map<MethodClassKey, CompiledMethod> byMethodAndClass = new ConcurrentHashMap<>();
 
 	private final Set<String> names = ConcurrentHashMap.newKeySet();
@@ -184,16 +190,17 @@ public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFa
 				? resolve("(bean of type " + userClass.getName() + ")", userClass, specific, annotation)
 				: new CompiledMethod.NotGuarded(userClass);
 		this.byMethodAndClass.putIfAbsent(key, compiled);
-		// the next call through the same method (an interface method of a JDK proxy, a method
+		// the next call through the same method (an interface method of a JDK proxy, a
+		// method
 		// not found by the scan) takes the fast path
 		this.byMethod.putIfAbsent(method, compiled);
 		return compiled;
 	}
 
 	/**
-	 * The annotation that guards a method as declared on a bean class: its own, or its class's for a
-	 * public instance method (not {@code equals}, {@code hashCode}, {@code toString}); the pointcut
-	 * and the scan both use this one rule.
+	 * The annotation that guards a method as declared on a bean class: its own, or its
+	 * class's for a public instance method (not {@code equals}, {@code hashCode},
+	 * {@code toString}); the pointcut and the scan both use this one rule.
 	 * @param method a method of a bean class
 	 * @return the annotation, or {@code null} when the method is not guarded
 	 */

@@ -19,11 +19,12 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Ahead-of-time processing of every bean with {@code @CircuitGuarded} methods: registers what the
- * interceptor reaches reflectively at run time, so a native image keeps it. The guarded methods
- * are introspected (found by the scan, their annotation and parameter names read), the fallbacks
- * invoked, and a tenant expression reads its arguments' (and the bean's) public methods. A fallback
- * that does not fit fails the processing with the start-up check's own message.
+ * Ahead-of-time processing of every bean with {@code @CircuitGuarded} methods: registers
+ * what the interceptor reaches reflectively at run time, so a native image keeps it. The
+ * guarded methods are introspected (found by the scan, their annotation and parameter
+ * names read), the fallbacks invoked, and a tenant expression reads its arguments' (and
+ * the bean's) public methods. A fallback that does not fit fails the processing with the
+ * start-up check's own message.
  */
 public final class GuardedMethodsAotProcessor implements BeanRegistrationAotProcessor {
 
@@ -49,12 +50,14 @@ public final class GuardedMethodsAotProcessor implements BeanRegistrationAotProc
 			CircuitGuarded annotation = GuardedMethodRegistry.annotation(method);
 			hints.reflection().registerMethod(method, ExecutableMode.INTROSPECT);
 			boolean anyStageFits = CompletionStage.class.isAssignableFrom(method.getReturnType());
-			for (Method fallback : FallbackResolver.resolve(beanName, type, method, annotation.fallbackMethod(), anyStageFits)
+			for (Method fallback : FallbackResolver
+				.resolve(beanName, type, method, annotation.fallbackMethod(), anyStageFits)
 				.methods()) {
 				hints.reflection().registerMethod(fallback, ExecutableMode.INVOKE);
 			}
 			if (StringUtils.hasText(annotation.tenant())) {
-				// the expression's root object is the bean; its variables are the arguments
+				// the expression's root object is the bean; its variables are the
+				// arguments
 				hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 				for (Class<?> parameter : method.getParameterTypes()) {
 					if (!parameter.isPrimitive() && !parameter.getName().startsWith("java.")) {

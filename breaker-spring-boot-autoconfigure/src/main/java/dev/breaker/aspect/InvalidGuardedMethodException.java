@@ -22,8 +22,7 @@ public class InvalidGuardedMethodException extends RuntimeException {
 	 * @param fix what would be right, e.g. the expected fallback signature
 	 * @param cause the underlying error, or {@code null}
 	 */
-	public InvalidGuardedMethodException(String beanName, String method, String problem, String fix,
-			Throwable cause) {
+	public InvalidGuardedMethodException(String beanName, String method, String problem, String fix, Throwable cause) {
 		super("@CircuitGuarded method " + method + " of bean '" + beanName + "': " + problem + "; " + fix, cause);
 		this.beanName = beanName;
 		this.method = method;

@@ -16,8 +16,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Guarded calls of methods returning {@link Mono} or {@link Flux}: nothing happens until
- * subscription; the outcome is recorded when the publisher terminates (a cancellation is recorded
- * as IGNORED, so a probe permit is never held forever). Loaded only when Reactor is present.
+ * subscription; the outcome is recorded when the publisher terminates (a cancellation is
+ * recorded as IGNORED, so a probe permit is never held forever). Loaded only when Reactor
+ * is present.
  */
 final class ReactorCalls {
 
@@ -43,10 +44,11 @@ final class ReactorCalls {
 	}
 
 	/**
-	 * The retry loop of a publisher call: an attempt, and after an error before any value (while
-	 * retries are left and allowed) the next one. With {@code eachAttempt} (the breaker inside the
-	 * retry) every attempt asks the breaker, is recorded, and the last one's counted failure goes to
-	 * the fallbacks; otherwise the attempts are recorded once around the whole sequence.
+	 * The retry loop of a publisher call: an attempt, and after an error before any value
+	 * (while retries are left and allowed) the next one. With {@code eachAttempt} (the
+	 * breaker inside the retry) every attempt asks the breaker, is recorded, and the last
+	 * one's counted failure goes to the fallbacks; otherwise the attempts are recorded
+	 * once around the whole sequence.
 	 */
 	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
 			int retries, boolean eachAttempt) {
@@ -97,8 +99,7 @@ final class ReactorCalls {
 			.doOnCancel(() -> release(breaker, permit, start, released, Outcome.IGNORED));
 	}
 
-	private static void release(Breaker breaker, Permit permit, long start, AtomicBoolean released,
-			Outcome outcome) {
+	private static void release(Breaker breaker, Permit permit, long start, AtomicBoolean released, Outcome outcome) {
 		if (released.compareAndSet(false, true)) {
 			breaker.release(permit, outcome, breaker.nanos() - start);
 		}
@@ -121,8 +122,8 @@ final class ReactorCalls {
 		if (timeout == null) {
 			return source;
 		}
-		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono.error(() -> new TimeoutException(
-				"breaker '" + method.name() + "': did not complete within " + timeout)));
+		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono
+			.error(() -> new TimeoutException("breaker '" + method.name() + "': did not complete within " + timeout)));
 		return source.takeUntilOther(expiry);
 	}
 
@@ -146,8 +147,8 @@ final class ReactorCalls {
 	}
 
 	/**
-	 * The tiers' results for a Mono or Flux call: a tier succeeds when its value (or publisher)
-	 * completes; an error moves on to the next tier.
+	 * The tiers' results for a Mono or Flux call: a tier succeeds when its value (or
+	 * publisher) completes; an error moves on to the next tier.
 	 */
 	private static final Fallbacks.Results<Flux<Object>> PUBLISHER = new Fallbacks.Results<>() {
 

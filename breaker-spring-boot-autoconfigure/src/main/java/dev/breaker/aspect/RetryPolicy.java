@@ -8,15 +8,18 @@ import java.util.Set;
 import dev.breaker.core.Outcome;
 
 /**
- * How a guarded call is retried: the pauses between attempts, their jitter and which outcomes
- * retry.
+ * How a guarded call is retried: the pauses between attempts, their jitter and which
+ * outcomes retry.
  *
- * @param intervals the pause before each retry; as many retries as intervals, empty for none
- * @param jitter each pause is drawn from {@code [interval * (1 - jitter), interval * (1 + jitter)]};
- * in [0, 1]
- * @param on the outcomes that retry (FAILURE, TIMEOUT, THROTTLED); a rejection never retries
- * @param recordEachAttempt {@code false} (the default): the breaker sits outside the retry and
- * records the whole sequence once; {@code true}: every attempt asks the breaker and is recorded
+ * @param intervals the pause before each retry; as many retries as intervals, empty for
+ * none
+ * @param jitter each pause is drawn from
+ * {@code [interval * (1 - jitter), interval * (1 + jitter)]}; in [0, 1]
+ * @param on the outcomes that retry (FAILURE, TIMEOUT, THROTTLED); a rejection never
+ * retries
+ * @param recordEachAttempt {@code false} (the default): the breaker sits outside the
+ * retry and records the whole sequence once; {@code true}: every attempt asks the breaker
+ * and is recorded
  */
 public record RetryPolicy(List<Duration> intervals, double jitter, Set<Outcome> on, boolean recordEachAttempt) {
 

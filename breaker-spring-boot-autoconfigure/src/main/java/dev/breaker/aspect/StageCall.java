@@ -13,9 +13,9 @@ import dev.breaker.core.Permit;
 import org.aopalliance.intercept.MethodInvocation;
 
 /**
- * One guarded call of a method returning a {@link CompletionStage}: the outcome is recorded when
- * the stage completes, a timeout completes it with a {@link TimeoutException}, retries are
- * scheduled rather than slept.
+ * One guarded call of a method returning a {@link CompletionStage}: the outcome is
+ * recorded when the stage completes, a timeout completes it with a
+ * {@link TimeoutException}, retries are scheduled rather than slept.
  */
 final class StageCall {
 
@@ -45,7 +45,9 @@ final class StageCall {
 		this.timeout = method.policy().timeout();
 	}
 
-	/** The stage of the attempt in progress, cancelled when the caller cancels the result. */
+	/**
+	 * The stage of the attempt in progress, cancelled when the caller cancels the result.
+	 */
 	private volatile CompletionStage<?> current;
 
 	CompletableFuture<Object> start() {
@@ -91,9 +93,12 @@ final class StageCall {
 			cancel(stage);
 		}
 		CompletableFuture<Object> attempt = new CompletableFuture<>();
-		Future<?> timer = (this.timeout != null) ? this.method.delays()
-			.schedule(this.timeout, () -> attempt.completeExceptionally(new TimeoutException(
-					"breaker '" + this.method.name() + "': did not complete within " + this.timeout))) : null;
+		Future<?> timer = (this.timeout != null)
+				? this.method.delays()
+					.schedule(this.timeout,
+							() -> attempt.completeExceptionally(new TimeoutException(
+									"breaker '" + this.method.name() + "': did not complete within " + this.timeout)))
+				: null;
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {
 			if (error != null) {
@@ -119,13 +124,15 @@ final class StageCall {
 			stage.toCompletableFuture().cancel(true);
 		}
 		catch (UnsupportedOperationException ex) {
-			// a stage that cannot be cancelled runs to its end; its result is no longer awaited
+			// a stage that cannot be cancelled runs to its end; its result is no longer
+			// awaited
 		}
 	}
 
 	private void finished(Object value, Throwable error) {
 		if (this.result.isCancelled()) {
-			// the caller gave up: the dependency did not fail, so the call counts neither way
+			// the caller gave up: the dependency did not fail, so the call counts neither
+			// way
 			this.breaker.release(this.permit, Outcome.IGNORED, this.breaker.nanos() - this.start);
 			return;
 		}
@@ -155,15 +162,16 @@ final class StageCall {
 			this.method.fallback(this.invocation, cause, this.results);
 		}
 		catch (Throwable unexpected) {
-			// the stage results never throw; kept so that a bug here still completes the call
+			// the stage results never throw; kept so that a bug here still completes the
+			// call
 			this.result.completeExceptionally(unexpected);
 		}
 	}
 
 	/**
-	 * The tiers' results for a CompletionStage call: a tier succeeds when it returns a value, or a
-	 * stage that completes normally; the call's future completes with the first success or the last
-	 * failure.
+	 * The tiers' results for a CompletionStage call: a tier succeeds when it returns a
+	 * value, or a stage that completes normally; the call's future completes with the
+	 * first success or the last failure.
 	 */
 	private final Fallbacks.Results<CompletableFuture<Object>> results = new Fallbacks.Results<>() {
 

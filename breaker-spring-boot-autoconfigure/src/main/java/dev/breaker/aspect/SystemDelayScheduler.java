@@ -7,9 +7,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real {@link DelayScheduler}: sleeps with {@link TimeUnit#sleep}, schedules on one daemon
- * timer thread and runs the tasks on the common fork-join pool, so a slow retry never holds the
- * timer.
+ * The real {@link DelayScheduler}: sleeps with {@link TimeUnit#sleep}, schedules on one
+ * daemon timer thread and runs the tasks on the common fork-join pool, so a slow retry
+ * never holds the timer.
  */
 public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable {
 

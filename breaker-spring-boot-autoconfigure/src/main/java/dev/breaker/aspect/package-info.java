@@ -1,5 +1,6 @@
 /**
- * The advisor behind {@code @CircuitGuarded}: its interceptor, fallback resolution, retries, timeouts, tenants.
+ * The advisor behind {@code @CircuitGuarded}: its interceptor, fallback resolution,
+ * retries, timeouts, tenants.
  */
 @NullMarked
 package dev.breaker.aspect;

@@ -22,8 +22,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Auto-configuration of the breaker registry from {@code breaker.*}, its transition events and the
- * {@code @CircuitGuarded} advisor; every key under {@code breaker.*} is checked at start-up.
+ * Auto-configuration of the breaker registry from {@code breaker.*}, its transition
+ * events and the {@code @CircuitGuarded} advisor; every key under {@code breaker.*} is
+ * checked at start-up.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "breaker.enabled", matchIfMissing = true)

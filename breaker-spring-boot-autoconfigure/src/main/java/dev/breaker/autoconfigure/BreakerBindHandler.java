@@ -17,10 +17,11 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionException;
 
 /**
- * Binds {@code breaker.*} so that an enum-valued property with a value that is not allowed is
- * reported by breaker itself ({@link InvalidBreakerPropertyException}): the value as the user
- * typed it, and the values allowed there. Other properties bind as usual; a list of outcomes
- * narrower than its enum ({@code retry.on}) binds as text and is checked where it is read.
+ * Binds {@code breaker.*} so that an enum-valued property with a value that is not
+ * allowed is reported by breaker itself ({@link InvalidBreakerPropertyException}): the
+ * value as the user typed it, and the values allowed there. Other properties bind as
+ * usual; a list of outcomes narrower than its enum ({@code retry.on}) binds as text and
+ * is checked where it is read.
  */
 class BreakerBindHandler extends AbstractBindHandler {
 
@@ -46,8 +47,8 @@ class BreakerBindHandler extends AbstractBindHandler {
 	}
 
 	/**
-	 * The report for a bad value: for a list written as one comma-separated value, the element that
-	 * is bad, with its index; else the whole value.
+	 * The report for a bad value: for a list written as one comma-separated value, the
+	 * element that is bad, with its index; else the whole value.
 	 */
 	private static InvalidBreakerPropertyException invalid(ConfigurationPropertyName name, boolean list, Object raw,
 			Predicate<String> bad, String allowed, Exception cause) {
@@ -70,7 +71,10 @@ class BreakerBindHandler extends AbstractBindHandler {
 		return resolved != null && (Collection.class.isAssignableFrom(resolved) || resolved.isArray());
 	}
 
-	/** The enum a property binds to: the type itself, or the element type of a collection or array. */
+	/**
+	 * The enum a property binds to: the type itself, or the element type of a collection
+	 * or array.
+	 */
 	private static Class<?> enumType(ResolvableType type) {
 		Class<?> resolved = type.resolve();
 		if (resolved == null) {

@@ -4,9 +4,9 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesBindHa
 import org.springframework.boot.context.properties.bind.BindHandler;
 
 /**
- * Binds every {@code @ConfigurationProperties} bean through {@link BreakerBindHandler}, so a bad
- * enum value under {@code breaker.*} gets breaker's report rather than the binder's; other
- * properties are left alone.
+ * Binds every {@code @ConfigurationProperties} bean through {@link BreakerBindHandler},
+ * so a bad enum value under {@code breaker.*} gets breaker's report rather than the
+ * binder's; other properties are left alone.
  */
 class BreakerBindHandlerAdvisor implements ConfigurationPropertiesBindHandlerAdvisor {
 

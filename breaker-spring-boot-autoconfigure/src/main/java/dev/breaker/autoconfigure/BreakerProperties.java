@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
@@ -20,7 +19,10 @@ public class BreakerProperties {
 	/** The prefix of the settings every breaker starts from. */
 	public static final String DEFAULTS_PREFIX = "breaker.defaults";
 
-	/** The default of {@code breaker.advisor-order}: just inside Spring's lowest precedence. */
+	/**
+	 * The default of {@code breaker.advisor-order}: just inside Spring's lowest
+	 * precedence.
+	 */
 	public static final int DEFAULT_ADVISOR_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
 	/**
@@ -29,15 +31,17 @@ public class BreakerProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Order of the @CircuitGuarded advisor among the other advisors of a bean: lower values run
-	 * outside (before) higher ones. The default runs the breaker outside the advisors of
-	 * transactional and cacheable methods (Ordered.LOWEST_PRECEDENCE unless set otherwise); the
-	 * advisors of Spring's Retryable and ConcurrencyLimit always run outside the breaker.
+	 * Order of the @CircuitGuarded advisor among the other advisors of a bean: lower
+	 * values run outside (before) higher ones. The default runs the breaker outside the
+	 * advisors of transactional and cacheable methods (Ordered.LOWEST_PRECEDENCE unless
+	 * set otherwise); the advisors of Spring's Retryable and ConcurrencyLimit always run
+	 * outside the breaker.
 	 */
 	private int advisorOrder = DEFAULT_ADVISOR_ORDER;
 
 	/**
-	 * Settings every breaker starts from; a setting left out here takes the engine's default.
+	 * Settings every breaker starts from; a setting left out here takes the engine's
+	 * default.
 	 */
 	@NestedConfigurationProperty
 	private Instance defaults = new Instance();
@@ -80,7 +84,8 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * The settings of one breaker name: its own instance, or an empty one that inherits everything.
+	 * The settings of one breaker name: its own instance, or an empty one that inherits
+	 * everything.
 	 * @param name a breaker name
 	 * @return the instance settings, never {@code null}
 	 */
@@ -90,8 +95,9 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * The property prefix of one breaker name, as a user writes it and error messages print it: a
-	 * name that is not a single plain element ({@code recommendations:user-42}) is in brackets.
+	 * The property prefix of one breaker name, as a user writes it and error messages
+	 * print it: a name that is not a single plain element
+	 * ({@code recommendations:user-42}) is in brackets.
 	 * @param name a breaker name
 	 * @return e.g. {@code breaker.instances.payments}
 	 */
@@ -115,14 +121,14 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * Every setting of one breaker; {@code null} means inherited from {@code breaker.defaults} (and,
-	 * there, the engine's default).
+	 * Every setting of one breaker; {@code null} means inherited from
+	 * {@code breaker.defaults} (and, there, the engine's default).
 	 */
 	public static class Instance {
 
 		/**
-		 * Length of the sliding window the rates are computed over. Must be a whole multiple of the
-		 * bucket.
+		 * Length of the sliding window the rates are computed over. Must be a whole
+		 * multiple of the bucket.
 		 */
 		private Duration window;
 
@@ -137,51 +143,54 @@ public class BreakerProperties {
 		private Integer consecutiveFailures;
 
 		/**
-		 * Trip when this percentage of the calls in the window failed (timeouts weighted), once the
-		 * window holds minimum-calls calls; in (0, 100], 0 turns the rule off.
+		 * Trip when this percentage of the calls in the window failed (timeouts
+		 * weighted), once the window holds minimum-calls calls; in (0, 100], 0 turns the
+		 * rule off.
 		 */
 		private Double failureRateThreshold;
 
 		/**
-		 * Calls the window must hold before the failure-rate and slow-call-rate rules apply.
+		 * Calls the window must hold before the failure-rate and slow-call-rate rules
+		 * apply.
 		 */
 		private Integer minimumCalls;
 
 		/**
-		 * Raises minimum-calls with traffic: the failure-rate and slow-call-rate rules need at least
-		 * max(minimum-calls, ratio x the peak calls per window over the last hour). In [0, 1); 0
-		 * turns it off.
+		 * Raises minimum-calls with traffic: the failure-rate and slow-call-rate rules
+		 * need at least max(minimum-calls, ratio x the peak calls per window over the
+		 * last hour). In [0, 1); 0 turns it off.
 		 */
 		private Double minimumCallsRatio;
 
 		/**
-		 * A call that takes longer than this is slow; also the age after which an unfinished call
-		 * counts toward the stall rule.
+		 * A call that takes longer than this is slow; also the age after which an
+		 * unfinished call counts toward the stall rule.
 		 */
 		private Duration slowCallDuration;
 
 		/**
-		 * Trip when this percentage of the calls in the window were slow; in (0, 100], 0 turns the
-		 * rule off.
+		 * Trip when this percentage of the calls in the window were slow; in (0, 100], 0
+		 * turns the rule off.
 		 */
 		private Double slowCallRateThreshold;
 
 		/**
-		 * Trip when at least this many calls are in flight for longer than slow-call-duration (a
-		 * wedged dependency); 0 turns the rule off.
+		 * Trip when at least this many calls are in flight for longer than
+		 * slow-call-duration (a wedged dependency); 0 turns the rule off.
 		 */
 		private Integer stallCalls;
 
 		/**
-		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs one more
-		 * atomic update per call. Always on when stall-calls is on.
+		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs
+		 * one more atomic update per call. Always on when stall-calls is on.
 		 */
 		private Boolean trackInFlight;
 
 		/**
 		 * Whether call durations are kept: latency percentiles in the snapshot, the
-		 * breaker_call_duration_seconds histogram, the history's p50/p99. Costs a timed call a few
-		 * atomic adds and each breaker about 6.5 KiB; per-tenant children leave it to their group.
+		 * breaker_call_duration_seconds histogram, the history's p50/p99. Costs a timed
+		 * call a few atomic adds and each breaker about 6.5 KiB; per-tenant children
+		 * leave it to their group.
 		 */
 		private Boolean recordLatency;
 
@@ -206,8 +215,8 @@ public class BreakerProperties {
 		private Duration maxOpenWait;
 
 		/**
-		 * Random spread of the open wait, as a fraction of it, so replicas do not return in
-		 * lockstep; 0 for none.
+		 * Random spread of the open wait, as a fraction of it, so replicas do not return
+		 * in lockstep; 0 for none.
 		 */
 		private Double openWaitJitter;
 
@@ -218,21 +227,24 @@ public class BreakerProperties {
 		private HalfOpen halfOpen = new HalfOpen();
 
 		/**
-		 * Fully qualified exception class names that count as failures; when set, any other
-		 * exception is ignored (neither success nor failure). Timeouts always count.
+		 * Fully qualified exception class names that count as failures; when set, any
+		 * other exception is ignored (neither success nor failure). Timeouts always
+		 * count.
 		 */
 		private List<String> recordExceptions;
 
 		/**
-		 * Fully qualified exception class names that are the caller's fault: ignored by the breaker
-		 * and passed to the caller unchanged, without fallback. Wins over record-exceptions.
+		 * Fully qualified exception class names that are the caller's fault: ignored by
+		 * the breaker and passed to the caller unchanged, without fallback. Wins over
+		 * record-exceptions.
 		 */
 		private List<String> ignoreExceptions;
 
 		/**
-		 * How long an asynchronous call (CompletionStage, Mono, Flux) may take before it completes
-		 * with a TimeoutException, recorded as TIMEOUT. Synchronous calls cannot be interrupted
-		 * safely: the slow-call and stall rules cover them. Unset for no limit.
+		 * How long an asynchronous call (CompletionStage, Mono, Flux) may take before it
+		 * completes with a TimeoutException, recorded as TIMEOUT. Synchronous calls
+		 * cannot be interrupted safely: the slow-call and stall rules cover them. Unset
+		 * for no limit.
 		 */
 		private Duration timeout;
 
@@ -445,9 +457,10 @@ public class BreakerProperties {
 	public static class HalfOpen {
 
 		/**
-		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as probes succeed.
-		 * An integer in [1, 32], or 'auto': 10% of the breaker's peak concurrent calls over the last
-		 * hour, in [1, 32], sized when each half-open episode begins.
+		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as
+		 * probes succeed. An integer in [1, 32], or 'auto': 10% of the breaker's peak
+		 * concurrent calls over the last hour, in [1, 32], sized when each half-open
+		 * episode begins.
 		 */
 		private String maxProbes;
 
@@ -462,8 +475,9 @@ public class BreakerProperties {
 		private Integer failuresToReopen;
 
 		/**
-		 * Reopen when a probe has been in flight this long without a verdict (timed from the oldest
-		 * probe in flight; with no probe in flight the breaker waits for traffic). At most 24h.
+		 * Reopen when a probe has been in flight this long without a verdict (timed from
+		 * the oldest probe in flight; with no probe in flight the breaker waits for
+		 * traffic). At most 24h.
 		 */
 		private Duration maxWait;
 
@@ -507,32 +521,33 @@ public class BreakerProperties {
 	public static class Retry {
 
 		/**
-		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as intervals.
-		 * Empty for no retries.
+		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as
+		 * intervals. Empty for no retries.
 		 */
 		private List<Duration> intervals;
 
 		/**
-		 * Random spread of each pause as a fraction of it: a pause is drawn from [interval * (1 -
-		 * jitter), interval * (1 + jitter)]. In [0, 1].
+		 * Random spread of each pause as a fraction of it: a pause is drawn from
+		 * [interval * (1 - jitter), interval * (1 + jitter)]. In [0, 1].
 		 */
 		private Double jitter;
 
 		/**
-		 * The outcomes that retry: failure, timeout, throttled. A rejection by the breaker never
-		 * retries.
+		 * The outcomes that retry: failure, timeout, throttled. A rejection by the
+		 * breaker never retries.
 		 */
 		private List<String> on;
 
 		/**
-		 * Whether every attempt asks the breaker and is recorded (breaker inside the retry). By
-		 * default the breaker sits outside the retry and records the whole sequence once.
+		 * Whether every attempt asks the breaker and is recorded (breaker inside the
+		 * retry). By default the breaker sits outside the retry and records the whole
+		 * sequence once.
 		 */
 		private Boolean recordEachAttempt;
 
 		/**
-		 * How many retries the breaker allows, whoever makes them (@CircuitGuarded methods, HTTP
-		 * clients): a retry the budget refuses is not made.
+		 * How many retries the breaker allows, whoever makes them (@CircuitGuarded
+		 * methods, HTTP clients): a retry the budget refuses is not made.
 		 */
 		@NestedConfigurationProperty
 		private Budget budget = new Budget();
@@ -580,20 +595,21 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * The retry budget of one breaker: over its window, retries may add {@code ratio} of the calls
-	 * it saw (first attempts), plus {@code min-per-second} per second of the window.
+	 * The retry budget of one breaker: over its window, retries may add {@code ratio} of
+	 * the calls it saw (first attempts), plus {@code min-per-second} per second of the
+	 * window.
 	 */
 	public static class Budget {
 
 		/**
-		 * Share of the first attempts in the window that retries may add, e.g. 0.2: at most 20%
-		 * more calls than without retries. In [0, 1000].
+		 * Share of the first attempts in the window that retries may add, e.g. 0.2: at
+		 * most 20% more calls than without retries. In [0, 1000].
 		 */
 		private Double ratio;
 
 		/**
-		 * Retries per second of the window allowed whatever the traffic, so a quiet service can
-		 * still retry. In [0, 1000000].
+		 * Retries per second of the window allowed whatever the traffic, so a quiet
+		 * service can still retry. In [0, 1000000].
 		 */
 		private Double minPerSecond;
 
@@ -631,15 +647,15 @@ public class BreakerProperties {
 		private Duration idleExpiry;
 
 		/**
-		 * The breaker itself trips only when the failures behind its rule came from at least
-		 * this many tenants within its window, so one failing tenant opens only its own breaker.
-		 * 1 lets any tenant's failures trip it. In [1, 100].
+		 * The breaker itself trips only when the failures behind its rule came from at
+		 * least this many tenants within its window, so one failing tenant opens only its
+		 * own breaker. 1 lets any tenant's failures trip it. In [1, 100].
 		 */
 		private Integer minFailing;
 
 		/**
-		 * Tenant keys longer than this are shortened to a prefix, a tilde and a 16-digit hash of
-		 * the whole key (the same on every replica). In [32, 1024].
+		 * Tenant keys longer than this are shortened to a prefix, a tilde and a 16-digit
+		 * hash of the whole key (the same on every replica). In [32, 1024].
 		 */
 		private Integer maxKeyLength;
 

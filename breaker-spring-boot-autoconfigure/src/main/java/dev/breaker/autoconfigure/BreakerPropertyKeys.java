@@ -15,13 +15,16 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.core.ResolvableType;
 
 /**
- * The keys breaker accepts under {@code breaker.*}, read off its {@code @ConfigurationProperties}
- * classes (Java bean properties, nested groups and maps), and the one closest to a key it does not
- * know: what a "did you mean" names.
+ * The keys breaker accepts under {@code breaker.*}, read off its
+ * {@code @ConfigurationProperties} classes (Java bean properties, nested groups and
+ * maps), and the one closest to a key it does not know: what a "did you mean" names.
  */
 final class BreakerPropertyKeys {
 
-	/** A place in the tree of keys: named children, or a map whose values have children, or a value. */
+	/**
+	 * A place in the tree of keys: named children, or a map whose values have children,
+	 * or a value.
+	 */
 	private static final class Node {
 
 		/** By uniform name (lower case, no dashes): the dashed name and the node. */
@@ -30,7 +33,10 @@ final class BreakerPropertyKeys {
 		/** For a map of groups ({@code instances}): any key, then this. */
 		Node mapValues;
 
-		/** For a value: how it is listed after its name ({@code ""}, or {@code ".<key>"} for a map of values). */
+		/**
+		 * For a value: how it is listed after its name ({@code ""}, or {@code ".<key>"}
+		 * for a map of values).
+		 */
 		String valueSuffix;
 
 	}
@@ -39,7 +45,10 @@ final class BreakerPropertyKeys {
 
 	}
 
-	/** A valid key near a key that is not: the candidate's path from the node, how it is listed, its length in elements. */
+	/**
+	 * A valid key near a key that is not: the candidate's path from the node, how it is
+	 * listed, its length in elements.
+	 */
 	private record Candidate(String path, String listed, int elements, boolean map) {
 
 	}
@@ -47,9 +56,11 @@ final class BreakerPropertyKeys {
 	/**
 	 * What breaker can say about a key it does not know.
 	 *
-	 * @param parent where the unknown element was met, as written ({@code breaker.instances.payments})
+	 * @param parent where the unknown element was met, as written
+	 * ({@code breaker.instances.payments})
 	 * @param meant the closest valid key from there ({@code open-wait})
-	 * @param closest the closest valid key in full ({@code breaker.instances.payments.open-wait})
+	 * @param closest the closest valid key in full
+	 * ({@code breaker.instances.payments.open-wait})
 	 * @param keys the keys under {@code parent}, as listed to the user, sorted
 	 */
 	record Suggestion(String parent, String meant, String closest, List<String> keys) {
@@ -59,8 +70,8 @@ final class BreakerPropertyKeys {
 	private final Node root = new Node();
 
 	/**
-	 * @param roots each {@code @ConfigurationProperties} class by its prefix, {@code breaker} or
-	 * below it
+	 * @param roots each {@code @ConfigurationProperties} class by its prefix,
+	 * {@code breaker} or below it
 	 */
 	BreakerPropertyKeys(Map<String, Class<?>> roots) {
 		roots.forEach((prefix, type) -> {
@@ -74,7 +85,10 @@ final class BreakerPropertyKeys {
 		});
 	}
 
-	/** The suggestion for {@code unknown}, a name under {@code breaker} that no properties class binds. */
+	/**
+	 * The suggestion for {@code unknown}, a name under {@code breaker} that no properties
+	 * class binds.
+	 */
 	Suggestion suggest(ConfigurationPropertyName unknown) {
 		int count = unknown.getNumberOfElements();
 		Node node = this.root;
@@ -100,8 +114,9 @@ final class BreakerPropertyKeys {
 	}
 
 	/**
-	 * A map key with dots written without brackets ({@code instances.stock.acme.com.open-wait}) binds
-	 * {@code stock} as the key: when some longer key leaves a valid rest, suggest it in brackets.
+	 * A map key with dots written without brackets
+	 * ({@code instances.stock.acme.com.open-wait}) binds {@code stock} as the key: when
+	 * some longer key leaves a valid rest, suggest it in brackets.
 	 */
 	private Suggestion bracketed(ConfigurationPropertyName unknown, int key, Node values) {
 		int count = unknown.getNumberOfElements();
@@ -142,9 +157,10 @@ final class BreakerPropertyKeys {
 	}
 
 	/**
-	 * How far the elements from {@code from} are from a candidate: the optimal string alignment
-	 * distance of their uniform forms (a transposed pair of letters is one step). A map candidate
-	 * is compared with as many elements as it has, since its key and the key's settings follow.
+	 * How far the elements from {@code from} are from a candidate: the optimal string
+	 * alignment distance of their uniform forms (a transposed pair of letters is one
+	 * step). A map candidate is compared with as many elements as it has, since its key
+	 * and the key's settings follow.
 	 */
 	private static int distance(ConfigurationPropertyName unknown, int from, Candidate candidate) {
 		int to = candidate.map() ? Math.min(unknown.getNumberOfElements(), from + candidate.elements())
@@ -223,7 +239,10 @@ final class BreakerPropertyKeys {
 		return candidates.stream().map(Candidate::listed).sorted().toList();
 	}
 
-	/** The first {@code count} elements as the user wrote them, map keys in brackets where they were. */
+	/**
+	 * The first {@code count} elements as the user wrote them, map keys in brackets where
+	 * they were.
+	 */
 	private static String written(ConfigurationPropertyName name, int count) {
 		StringBuilder out = new StringBuilder();
 		for (int i = 0; i < count; i++) {
@@ -291,7 +310,10 @@ final class BreakerPropertyKeys {
 		return node;
 	}
 
-	/** A group of settings: one of breaker's own classes that is not an enum (collections and values are not). */
+	/**
+	 * A group of settings: one of breaker's own classes that is not an enum (collections
+	 * and values are not).
+	 */
 	private static boolean isGroup(Class<?> type) {
 		return type != null && !type.isEnum() && !type.isInterface() && !type.isArray()
 				&& !Collection.class.isAssignableFrom(type) && type.getName().startsWith("dev.breaker.");

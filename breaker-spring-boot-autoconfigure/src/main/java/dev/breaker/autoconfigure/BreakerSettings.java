@@ -29,12 +29,15 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 	 * @param path the property prefix of {@code own} for error messages, e.g.
 	 * {@code breaker.instances.payments}
 	 * @param own the instance's own settings
-	 * @param defaults the settings it inherits ({@code breaker.defaults}), or {@code null} for none
+	 * @param defaults the settings it inherits ({@code breaker.defaults}), or
+	 * {@code null} for none
 	 * @param ticker the time source of the breaker
-	 * @param classifier the base classifier; record-exceptions and ignore-exceptions refine it
+	 * @param classifier the base classifier; record-exceptions and ignore-exceptions
+	 * refine it
 	 * @param classLoader where exception class names are looked up
 	 * @return the merged settings
-	 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+	 * @throws InvalidBreakerPropertyException naming the property, the value and what is
+	 * allowed
 	 */
 	public static BreakerSettings merge(String path, Instance own, @Nullable Instance defaults, Ticker ticker,
 			OutcomeClassifier classifier, ClassLoader classLoader) {
@@ -42,15 +45,16 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 	}
 
 	/**
-	 * The engine configuration alone of {@code own} over {@code defaults}, with the default
-	 * classifier: for settings whose other parts mean something else (a host of
+	 * The engine configuration alone of {@code own} over {@code defaults}, with the
+	 * default classifier: for settings whose other parts mean something else (a host of
 	 * {@code breaker.http.instances}).
 	 * @param path the property prefix of {@code own} for error messages
 	 * @param own the settings
 	 * @param defaults the settings it inherits, or {@code null} for none
 	 * @param ticker the time source of the breaker
 	 * @return the engine configuration
-	 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+	 * @throws InvalidBreakerPropertyException naming the property, the value and what is
+	 * allowed
 	 */
 	public static BreakerConfig config(String path, Instance own, @Nullable Instance defaults, Ticker ticker) {
 		return new MergedInstance(path, own, defaults).toConfig(ticker, OutcomeClassifier.defaults(),

@@ -5,8 +5,8 @@ import dev.breaker.core.Transition;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * Published for every state change of every breaker (tenant children too), on the thread that
- * caused it.
+ * Published for every state change of every breaker (tenant children too), on the thread
+ * that caused it.
  */
 public class BreakerTransitionEvent extends ApplicationEvent {
 

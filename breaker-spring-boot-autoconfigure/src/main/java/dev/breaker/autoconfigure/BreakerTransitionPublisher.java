@@ -5,7 +5,8 @@ import dev.breaker.core.BreakerRegistry;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Publishes every transition of every breaker of a registry as a {@link BreakerTransitionEvent}.
+ * Publishes every transition of every breaker of a registry as a
+ * {@link BreakerTransitionEvent}.
  */
 public class BreakerTransitionPublisher {
 

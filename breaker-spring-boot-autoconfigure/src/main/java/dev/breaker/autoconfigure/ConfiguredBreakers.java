@@ -10,8 +10,9 @@ import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
 
 /**
- * The settings of {@code breaker.defaults} and of every {@code breaker.instances.<name>}, each
- * merged once at start-up: what the registry, the guarded methods and the health contributor read.
+ * The settings of {@code breaker.defaults} and of every {@code breaker.instances.<name>},
+ * each merged once at start-up: what the registry, the guarded methods and the health
+ * contributor read.
  */
 public final class ConfiguredBreakers {
 
@@ -25,7 +26,8 @@ public final class ConfiguredBreakers {
 	 * @param ticker the time source of the breakers
 	 * @param classifier the base classifier
 	 * @param classLoader where exception class names are looked up
-	 * @throws InvalidBreakerPropertyException naming the property, the value and what is allowed
+	 * @throws InvalidBreakerPropertyException naming the property, the value and what is
+	 * allowed
 	 */
 	public ConfiguredBreakers(BreakerProperties properties, Ticker ticker, OutcomeClassifier classifier,
 			ClassLoader classLoader) {
@@ -38,7 +40,10 @@ public final class ConfiguredBreakers {
 		this.instances = Collections.unmodifiableMap(merged);
 	}
 
-	/** The settings of {@code breaker.defaults}: of every name without an instance of its own. */
+	/**
+	 * The settings of {@code breaker.defaults}: of every name without an instance of its
+	 * own.
+	 */
 	public BreakerSettings defaults() {
 		return this.defaults;
 	}
@@ -58,8 +63,8 @@ public final class ConfiguredBreakers {
 	}
 
 	/**
-	 * The settings that apply to a breaker: its own name's instance, else its group's (for a
-	 * per-tenant or per-host child), else the defaults.
+	 * The settings that apply to a breaker: its own name's instance, else its group's
+	 * (for a per-tenant or per-host child), else the defaults.
 	 * @param breaker a breaker of the registry
 	 * @return the settings, never {@code null}
 	 */

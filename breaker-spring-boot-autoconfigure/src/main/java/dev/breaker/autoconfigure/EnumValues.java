@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Enum values the way a user writes them in {@code application.yml} ({@code out-of-service}),
- * and read the way Spring Boot reads them (case, dashes and underscores do not matter).
+ * Enum values the way a user writes them in {@code application.yml}
+ * ({@code out-of-service}), and read the way Spring Boot reads them (case, dashes and
+ * underscores do not matter).
  */
 final class EnumValues {
 
@@ -27,7 +28,9 @@ final class EnumValues {
 		return String.join(", ", typed.subList(0, typed.size() - 1)) + " or " + typed.get(typed.size() - 1);
 	}
 
-	/** The constant of {@code type} that Spring Boot would bind {@code text} to, or null. */
+	/**
+	 * The constant of {@code type} that Spring Boot would bind {@code text} to, or null.
+	 */
 	static Enum<?> parse(Class<?> type, String text) {
 		String canonical = canonical(text);
 		for (Object constant : type.getEnumConstants()) {

@@ -16,10 +16,11 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Registers the exception classes named in {@code record-exceptions} and {@code ignore-exceptions}
- * (loaded by name at start-up) with the configuration the application is processed with. A class
- * named only in configuration given at run time is not known here; a native image then reports it
- * missing at start-up, with the property's name.
+ * Registers the exception classes named in {@code record-exceptions} and
+ * {@code ignore-exceptions} (loaded by name at start-up) with the configuration the
+ * application is processed with. A class named only in configuration given at run time is
+ * not known here; a native image then reports it missing at start-up, with the property's
+ * name.
  */
 final class ExceptionClassesAotProcessor implements BeanFactoryInitializationAotProcessor {
 

@@ -7,10 +7,10 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 
 /**
- * Refines a base classifier with {@code record-exceptions} and {@code ignore-exceptions}: an
- * ignored exception anywhere in the cause chain is IGNORED; when record-exceptions is not empty,
- * an exception with none of them in its cause chain is IGNORED unless the base classifier calls it
- * a TIMEOUT; everything else is what the base classifier says.
+ * Refines a base classifier with {@code record-exceptions} and {@code ignore-exceptions}:
+ * an ignored exception anywhere in the cause chain is IGNORED; when record-exceptions is
+ * not empty, an exception with none of them in its cause chain is IGNORED unless the base
+ * classifier calls it a TIMEOUT; everything else is what the base classifier says.
  */
 final class ExceptionListClassifier implements OutcomeClassifier {
 

@@ -3,8 +3,9 @@ package dev.breaker.autoconfigure;
 import org.springframework.util.ClassUtils;
 
 /**
- * Fleet mode asked for ({@code breaker.shared.redis.enabled=true}) needs Spring Data Redis with
- * Lettuce; without them every replica would quietly run alone, so start-up stops instead.
+ * Fleet mode asked for ({@code breaker.shared.redis.enabled=true}) needs Spring Data
+ * Redis with Lettuce; without them every replica would quietly run alone, so start-up
+ * stops instead.
  */
 final class FleetModeRequirement {
 

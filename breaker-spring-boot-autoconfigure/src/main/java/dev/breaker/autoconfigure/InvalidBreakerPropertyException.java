@@ -5,8 +5,8 @@ import java.time.Duration;
 import dev.breaker.core.Numbers;
 
 /**
- * A {@code breaker.*} property holds a value that is not allowed; stops start-up with a report
- * naming the property, the value and what is allowed.
+ * A {@code breaker.*} property holds a value that is not allowed; stops start-up with a
+ * report naming the property, the value and what is allowed.
  */
 public class InvalidBreakerPropertyException extends RuntimeException {
 
@@ -66,7 +66,8 @@ public class InvalidBreakerPropertyException extends RuntimeException {
 	}
 
 	/**
-	 * The value as a user would write it in YAML: {@code 120}, {@code -1s}, {@code 'com.acme.Nope'}.
+	 * The value as a user would write it in YAML: {@code 120}, {@code -1s},
+	 * {@code 'com.acme.Nope'}.
 	 * @param value a bound value
 	 * @return its description
 	 */

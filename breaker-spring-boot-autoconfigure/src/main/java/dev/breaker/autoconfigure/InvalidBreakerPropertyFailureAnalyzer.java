@@ -19,7 +19,10 @@ class InvalidBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Inva
 		return new FailureAnalysis(description, action, cause);
 	}
 
-	/** Before Spring Boot's own binding analysis, which would report a bad enum value of ours with every constant. */
+	/**
+	 * Before Spring Boot's own binding analysis, which would report a bad enum value of
+	 * ours with every constant.
+	 */
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE;

@@ -30,16 +30,16 @@ import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * One breaker's settings: its own instance over {@code breaker.defaults}, over the defaults of
- * the table ({@link BreakerSetting}); merged in one pass into the engine config, the tenant policy
- * and the call policy, and validated on the way, each error naming the property where the bad
- * value was written.
+ * One breaker's settings: its own instance over {@code breaker.defaults}, over the
+ * defaults of the table ({@link BreakerSetting}); merged in one pass into the engine
+ * config, the tenant policy and the call policy, and validated on the way, each error
+ * naming the property where the bad value was written.
  */
 final class MergedInstance {
 
 	/** The outcomes {@code retry.on} may name: the ones worth another attempt. */
-	static final Set<Outcome> RETRYABLE = Collections.unmodifiableSet(
-			EnumSet.of(Outcome.FAILURE, Outcome.TIMEOUT, Outcome.THROTTLED));
+	static final Set<Outcome> RETRYABLE = Collections
+		.unmodifiableSet(EnumSet.of(Outcome.FAILURE, Outcome.TIMEOUT, Outcome.THROTTLED));
 
 	/** Longest pause between two attempts. */
 	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
@@ -56,7 +56,8 @@ final class MergedInstance {
 	/**
 	 * @param path the instance's property prefix, e.g. {@code breaker.instances.payments}
 	 * @param own the instance's own settings
-	 * @param defaults the settings it inherits, or {@code null} for none (the defaults themselves)
+	 * @param defaults the settings it inherits, or {@code null} for none (the defaults
+	 * themselves)
 	 */
 	MergedInstance(String path, Instance own, @Nullable Instance defaults) {
 		this.path = path;
@@ -137,7 +138,8 @@ final class MergedInstance {
 				Enum<?> outcome = (typed != null) ? EnumValues.parse(Outcome.class, typed) : null;
 				if (!RETRYABLE.contains(outcome)) {
 					throw new InvalidBreakerPropertyException(property(BreakerSetting.RETRY_ON) + "[" + i + "]",
-							(typed != null) ? BreakerNames.printable(typed.trim()) : null, EnumValues.allowed(RETRYABLE));
+							(typed != null) ? BreakerNames.printable(typed.trim()) : null,
+							EnumValues.allowed(RETRYABLE));
 				}
 				outcomes.add((Outcome) outcome);
 			}
@@ -146,7 +148,10 @@ final class MergedInstance {
 		return new RetryPolicy(intervals, jitter, outcomes, recordEachAttempt);
 	}
 
-	/** The pauses between attempts: none when unset; each in [0, 24h] (so no pause overflows). */
+	/**
+	 * The pauses between attempts: none when unset; each in [0, 24h] (so no pause
+	 * overflows).
+	 */
 	static List<Duration> intervals(@Nullable List<Duration> intervals, String source) {
 		if (intervals == null) {
 			return List.of();
@@ -201,8 +206,8 @@ final class MergedInstance {
 
 	private OpenHealth healthWhenOpen() {
 		OpenHealth health = pick(BreakerSetting.HEALTH_WHEN_OPEN);
-		return (health != null) ? health : OpenHealth.valueOf(
-				BreakerSetting.HEALTH_WHEN_OPEN.<String>defaultAs().toUpperCase(Locale.ROOT).replace('-', '_'));
+		return (health != null) ? health : OpenHealth
+			.valueOf(BreakerSetting.HEALTH_WHEN_OPEN.<String>defaultAs().toUpperCase(Locale.ROOT).replace('-', '_'));
 	}
 
 	/** The instance's value of a setting, else the inherited one, else {@code null}. */
@@ -220,7 +225,10 @@ final class MergedInstance {
 		return (value != null) ? value : (T) setting.defaultValue();
 	}
 
-	/** The prefix of the property a merged value came from: the instance's, or the defaults'. */
+	/**
+	 * The prefix of the property a merged value came from: the instance's, or the
+	 * defaults'.
+	 */
 	private String source(BreakerSetting setting) {
 		String beanPath = beanPath(setting);
 		if (this.own.getPropertyValue(beanPath) == null && this.defaults.getPropertyValue(beanPath) != null) {
@@ -234,7 +242,10 @@ final class MergedInstance {
 		return source(setting) + "." + setting.property();
 	}
 
-	/** {@code half-open.max-probes} reads {@code halfOpen.maxProbes} on an {@link Instance}. */
+	/**
+	 * {@code half-open.max-probes} reads {@code halfOpen.maxProbes} on an
+	 * {@link Instance}.
+	 */
 	static String beanPath(BreakerSetting setting) {
 		StringBuilder path = new StringBuilder();
 		boolean upper = false;
@@ -276,7 +287,10 @@ final class MergedInstance {
 		return classes;
 	}
 
-	/** An engine error as a property error, naming the property where the bad value was written. */
+	/**
+	 * An engine error as a property error, naming the property where the bad value was
+	 * written.
+	 */
 	private InvalidBreakerPropertyException invalid(InvalidBreakerConfigException ex, Scope scope) {
 		for (BreakerSetting setting : BreakerSetting.of(scope)) {
 			if (setting.settingName().equals(ex.setting())) {

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Keys under {@code breaker.*} that breaker does not know: each would be ignored, leaving the
- * setting it was meant for at its default, so start-up stops with a report naming the key as
- * written and the closest valid key. Values are never part of the report (a key may hold a secret).
+ * Keys under {@code breaker.*} that breaker does not know: each would be ignored, leaving
+ * the setting it was meant for at its default, so start-up stops with a report naming the
+ * key as written and the closest valid key. Values are never part of the report (a key
+ * may hold a secret).
  */
 public class UnknownBreakerPropertyException extends RuntimeException {
 

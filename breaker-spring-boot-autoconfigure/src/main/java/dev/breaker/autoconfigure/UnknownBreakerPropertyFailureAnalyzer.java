@@ -9,8 +9,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 
 /**
- * Reports keys under {@code breaker.*} that breaker does not know: each key as written, where it
- * was written, the closest valid key and the keys allowed there.
+ * Reports keys under {@code breaker.*} that breaker does not know: each key as written,
+ * where it was written, the closest valid key and the keys allowed there.
  */
 class UnknownBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnknownBreakerPropertyException>
 		implements Ordered {
@@ -18,13 +18,17 @@ class UnknownBreakerPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unkn
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnknownBreakerPropertyException cause) {
 		String title = (cause.unknown().size() == 1) ? "Unknown breaker property:" : "Unknown breaker properties:";
-		String properties = cause.unknown().stream().map(UnknownBreakerPropertyFailureAnalyzer::describe)
+		String properties = cause.unknown()
+			.stream()
+			.map(UnknownBreakerPropertyFailureAnalyzer::describe)
 			.collect(Collectors.joining("%n".formatted()));
 		String description = "%s%n%n%s%nbreaker would ignore %s and leave the setting%s meant for at %s default.%n"
 			.formatted(title, properties, (cause.unknown().size() == 1) ? "it" : "them",
 					(cause.unknown().size() == 1) ? " it was" : "s they were",
 					(cause.unknown().size() == 1) ? "its" : "their");
-		String action = cause.unknown().stream().map(UnknownBreakerPropertyFailureAnalyzer::fix)
+		String action = cause.unknown()
+			.stream()
+			.map(UnknownBreakerPropertyFailureAnalyzer::fix)
 			.collect(Collectors.joining("%n%n".formatted()));
 		return new FailureAnalysis(description, action, cause);
 	}

@@ -39,15 +39,16 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Stops start-up when a key under {@code breaker.*} is not one breaker knows: a typo would
- * otherwise leave a default in place without a word.
+ * Stops start-up when a key under {@code breaker.*} is not one breaker knows: a typo
+ * would otherwise leave a default in place without a word.
  * <p>
- * The known keys are the ones breaker's {@code @ConfigurationProperties} classes bind: every class
- * that one of breaker's auto-configurations enables, found through the auto-configuration imports
- * (so a class added there is checked with no list to update) and bound here whether or not its
- * auto-configuration runs: a typo under {@code breaker.shared.redis} matters most while fleet mode
- * is off because of it. Unknown keys from environment variables are only logged: a platform sets
- * variables of its own there ({@code BREAKER_SERVICE_HOST} on Kubernetes, for a service named
+ * The known keys are the ones breaker's {@code @ConfigurationProperties} classes bind:
+ * every class that one of breaker's auto-configurations enables, found through the
+ * auto-configuration imports (so a class added there is checked with no list to update)
+ * and bound here whether or not its auto-configuration runs: a typo under
+ * {@code breaker.shared.redis} matters most while fleet mode is off because of it.
+ * Unknown keys from environment variables are only logged: a platform sets variables of
+ * its own there ({@code BREAKER_SERVICE_HOST} on Kubernetes, for a service named
  * breaker).
  */
 public final class UnknownPropertiesCheck {
@@ -105,22 +106,26 @@ public final class UnknownPropertiesCheck {
 	}
 
 	/**
-	 * Whether a source holds the process's environment variables, which a platform fills too
-	 * (Spring Boot's own unknown-field check leaves them alone for the same reason).
+	 * Whether a source holds the process's environment variables, which a platform fills
+	 * too (Spring Boot's own unknown-field check leaves them alone for the same reason).
 	 */
 	private static boolean isEnvironmentVariables(ConfigurationPropertySource source) {
 		return source.getUnderlyingSource() instanceof PropertySource<?> propertySource
 				&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(propertySource.getName());
 	}
 
-	private static Unknown unknown(ConfigurationPropertyName name, ConfigurationProperty property, Suggestion suggestion) {
+	private static Unknown unknown(ConfigurationPropertyName name, ConfigurationProperty property,
+			Suggestion suggestion) {
 		String origin = (property != null && property.getOrigin() != null) ? property.getOrigin().toString() : null;
 		return new Unknown(printable(BreakerPropertyKeys.written(name)), (origin != null) ? printable(origin) : null,
 				printable(suggestion.parent()), printable(suggestion.meant()), printable(suggestion.closest()),
 				suggestion.keys(), hint(name));
 	}
 
-	/** YAML 1.1 reads an unquoted {@code on} (as in {@code retry.on}), {@code off}, {@code yes} or {@code no} key as a boolean. */
+	/**
+	 * YAML 1.1 reads an unquoted {@code on} (as in {@code retry.on}), {@code off},
+	 * {@code yes} or {@code no} key as a boolean.
+	 */
 	private static String hint(ConfigurationPropertyName name) {
 		for (int i = 0; i < name.getNumberOfElements(); i++) {
 			String element = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
@@ -136,9 +141,9 @@ public final class UnknownPropertiesCheck {
 	}
 
 	/**
-	 * The {@code @ConfigurationProperties} classes breaker's auto-configurations enable, by prefix.
-	 * Their annotations are read without loading them, since an auto-configuration may name
-	 * classes that are not on the classpath.
+	 * The {@code @ConfigurationProperties} classes breaker's auto-configurations enable,
+	 * by prefix. Their annotations are read without loading them, since an
+	 * auto-configuration may name classes that are not on the classpath.
 	 */
 	static Map<String, Class<?>> propertiesClasses(ClassLoader classLoader) {
 		MetadataReaderFactory readers = new CachingMetadataReaderFactory(classLoader);
@@ -179,7 +184,9 @@ public final class UnknownPropertiesCheck {
 		}
 	}
 
-	/** Binds through {@link BreakerBindHandler}, remembering every name the binder tried. */
+	/**
+	 * Binds through {@link BreakerBindHandler}, remembering every name the binder tried.
+	 */
 	private static final class Recording extends BreakerBindHandler {
 
 		private final Set<ConfigurationPropertyName> attempted;

@@ -14,7 +14,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Warns once at start-up about each name under {@code breaker.instances} that no
- * {@code @CircuitGuarded} method uses and no bean has created a breaker for: most likely a typo.
+ * {@code @CircuitGuarded} method uses and no bean has created a breaker for: most likely
+ * a typo.
  */
 public class UnusedInstancesWarning implements SmartInitializingSingleton {
 
@@ -33,7 +34,8 @@ public class UnusedInstancesWarning implements SmartInitializingSingleton {
 	 * @param properties the configured instances
 	 * @param registry the registry, holding the breakers beans created at start-up
 	 * @param guardedMethods the guarded methods, when the advisor is on
-	 * @param namesInUse names other parts of the application use, such as the HTTP breakers' group
+	 * @param namesInUse names other parts of the application use, such as the HTTP
+	 * breakers' group
 	 */
 	public UnusedInstancesWarning(BreakerProperties properties, BreakerRegistry registry,
 			ObjectProvider<GuardedMethodRegistry> guardedMethods, ObjectProvider<BreakerNamesInUse> namesInUse) {

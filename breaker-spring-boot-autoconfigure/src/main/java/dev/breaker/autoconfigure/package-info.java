@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of the breaker registry, its properties, events and start-up failure reports.
+ * Auto-configuration of the breaker registry, its properties, events and start-up failure
+ * reports.
  */
 @NullMarked
 package dev.breaker.autoconfigure;

@@ -85,7 +85,8 @@ final class GuardedResponse implements ClientHttpResponse {
 	}
 
 	private void bodyFailed(IOException ex) {
-		// A timeout or reset half way through the body is the host's fault, whatever the status said.
+		// A timeout or reset half way through the body is the host's fault, whatever the
+		// status said.
 		Outcome failed = this.breakers.classify(this.breaker, ex);
 		if (failed != Outcome.IGNORED) {
 			this.outcome = failed;

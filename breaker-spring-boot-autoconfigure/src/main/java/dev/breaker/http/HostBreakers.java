@@ -16,11 +16,13 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 
 /**
- * The breakers of remote hosts, one per host ({@code http:<host>}, or {@code http:<host>:<port>}
- * off the scheme's default port), and how an exchange with each host is judged.
+ * The breakers of remote hosts, one per host ({@code http:<host>}, or
+ * {@code http:<host>:<port>} off the scheme's default port), and how an exchange with
+ * each host is judged.
  *
- * <p>Breakers are children of the registry's {@value #GROUP} group, so their number is bounded
- * by the children policy registered for that group.
+ * <p>
+ * Breakers are children of the registry's {@value #GROUP} group, so their number is
+ * bounded by the children policy registered for that group.
  */
 public final class HostBreakers {
 
@@ -43,7 +45,8 @@ public final class HostBreakers {
 	 * @param hostClassifiers how a host's exchanges are judged instead, by host key
 	 * ({@code api.acme.com}, {@code api.acme.com:8443})
 	 */
-	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier, Map<String, HttpClassifier> hostClassifiers) {
+	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier,
+			Map<String, HttpClassifier> hostClassifiers) {
 		this(registry, classifier, hostClassifiers, HttpRetryPolicy.NONE, Map.of());
 	}
 
@@ -54,8 +57,9 @@ public final class HostBreakers {
 	 * @param retry how every host's requests are retried
 	 * @param hostRetries how a host's requests are retried instead, by host key
 	 */
-	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier, Map<String, HttpClassifier> hostClassifiers,
-			HttpRetryPolicy retry, Map<String, HttpRetryPolicy> hostRetries) {
+	public HostBreakers(BreakerRegistry registry, HttpClassifier classifier,
+			Map<String, HttpClassifier> hostClassifiers, HttpRetryPolicy retry,
+			Map<String, HttpRetryPolicy> hostRetries) {
 		this.registry = registry;
 		this.defaultClassifier = classifier;
 		this.hostClassifiers = Map.copyOf(hostClassifiers);
@@ -64,8 +68,8 @@ public final class HostBreakers {
 	}
 
 	/**
-	 * The host key of a request URI: the lower-cased host, with {@code :port} when the port is
-	 * not the scheme's default; {@code null} for a URI without a host.
+	 * The host key of a request URI: the lower-cased host, with {@code :port} when the
+	 * port is not the scheme's default; {@code null} for a URI without a host.
 	 */
 	public static String hostKey(URI uri) {
 		String host = uri.getHost();
@@ -91,7 +95,10 @@ public final class HostBreakers {
 		};
 	}
 
-	/** The breaker guarding requests to this URI's host; {@code null} for a URI without a host. */
+	/**
+	 * The breaker guarding requests to this URI's host; {@code null} for a URI without a
+	 * host.
+	 */
 	public Breaker breaker(URI uri) {
 		String key = hostKey(uri);
 		return (key != null) ? this.registry.breaker(GROUP, key) : null;
@@ -102,7 +109,9 @@ public final class HostBreakers {
 		return classifier(breaker).classify(status, headers.containsHeader(HttpHeaders.RETRY_AFTER));
 	}
 
-	/** The outcome of an exchange with the breaker's host that ended with this exception. */
+	/**
+	 * The outcome of an exchange with the breaker's host that ended with this exception.
+	 */
 	public Outcome classify(Breaker breaker, Throwable error) {
 		return classifier(breaker).classify(error);
 	}
@@ -119,8 +128,8 @@ public final class HostBreakers {
 	}
 
 	/**
-	 * Passes a 429's or 503's {@code Retry-After} to the breaker, so that if it is open or
-	 * trips now, it stays open at least that long. The hint is capped at the breaker's
+	 * Passes a 429's or 503's {@code Retry-After} to the breaker, so that if it is open
+	 * or trips now, it stays open at least that long. The hint is capped at the breaker's
 	 * {@code maxOpenWait}: a server cannot park the breaker for a day.
 	 */
 	public void honourRetryAfter(Breaker breaker, int status, HttpHeaders headers) {
@@ -132,8 +141,8 @@ public final class HostBreakers {
 	}
 
 	/**
-	 * The wait a 429's or 503's {@code Retry-After} asks for, read on the breaker's clock; {@code null}
-	 * for any other status, or without a readable, future value.
+	 * The wait a 429's or 503's {@code Retry-After} asks for, read on the breaker's
+	 * clock; {@code null} for any other status, or without a readable, future value.
 	 */
 	public @Nullable Duration retryAfter(Breaker breaker, int status, HttpHeaders headers) {
 		if (status != 429 && status != 503) {

@@ -17,23 +17,27 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
 
 /**
- * Guards every exchange of a {@code WebClient} with the breaker of its host: an exchange the
- * breaker refuses fails with {@link BreakerRejectedException} before anything is sent.
+ * Guards every exchange of a {@code WebClient} with the breaker of its host: an exchange
+ * the breaker refuses fails with {@link BreakerRejectedException} before anything is
+ * sent.
  *
- * <p>The call is timed from subscription to the end of the response body, so a server that
- * sends its headers and then stalls is a slow call, and an error while the body streams counts
- * against the host. A subscriber that cancels before the headers arrive (for example
- * {@code Mono.timeout}) gave up waiting on the host, which counts as a {@link Outcome#TIMEOUT};
- * one that cancels the body part way keeps the verdict of the status.
+ * <p>
+ * The call is timed from subscription to the end of the response body, so a server that
+ * sends its headers and then stalls is a slow call, and an error while the body streams
+ * counts against the host. A subscriber that cancels before the headers arrive (for
+ * example {@code Mono.timeout}) gave up waiting on the host, which counts as a
+ * {@link Outcome#TIMEOUT}; one that cancels the body part way keeps the verdict of the
+ * status.
  *
- * <p>With retries configured for the host ({@link HttpRetryPolicy}), an exchange that may repeat
- * is made again after a failed attempt, the pause scheduled rather than slept: each attempt asks
- * the breaker (while it rejects there is no retry: the exchange fails with
- * {@link BreakerRejectedException}) and the breaker's retry budget (a retry it refuses is not
- * made: the caller gets the last answer). The body of an answer that is retried is released
- * unread. The request body of an exchange that may be retried is kept as the first attempt writes
- * it, so every attempt sends it whole (see {@link ReplayableBody}); other exchanges stream theirs
- * as before.
+ * <p>
+ * With retries configured for the host ({@link HttpRetryPolicy}), an exchange that may
+ * repeat is made again after a failed attempt, the pause scheduled rather than slept:
+ * each attempt asks the breaker (while it rejects there is no retry: the exchange fails
+ * with {@link BreakerRejectedException}) and the breaker's retry budget (a retry it
+ * refuses is not made: the caller gets the last answer). The body of an answer that is
+ * retried is released unread. The request body of an exchange that may be retried is kept
+ * as the first attempt writes it, so every attempt sends it whole (see
+ * {@link ReplayableBody}); other exchanges stream theirs as before.
  */
 public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
@@ -43,7 +47,9 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 	private final CallObserver calls;
 
-	/** A filter whose retries (if its breakers have any) wait on a shared timer thread. */
+	/**
+	 * A filter whose retries (if its breakers have any) wait on a shared timer thread.
+	 */
 	public HttpBreakerFilter(HostBreakers breakers) {
 		this(breakers, DelayScheduler.shared(), CallObserver.NONE);
 	}
@@ -120,7 +126,10 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		});
 	}
 
-	/** The pause before the next retry when one is to be made (the budget asked last); else null. */
+	/**
+	 * The pause before the next retry when one is to be made (the budget asked last);
+	 * else null.
+	 */
 	private static Duration allowed(Breaker breaker, HttpRetryPolicy retry, int retries, Duration retryAfter,
 			ReplayableBody body) {
 		return body.replayable() ? retry.nextPause(breaker, retries, retryAfter) : null;
@@ -130,7 +139,10 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		return attempt(breaker, request, next, new Exchange[1]);
 	}
 
-	/** One guarded exchange; {@code made[0]} is its exchange once the breaker let it through. */
+	/**
+	 * One guarded exchange; {@code made[0]} is its exchange once the breaker let it
+	 * through.
+	 */
 	private Mono<ClientResponse> attempt(Breaker breaker, ClientRequest request, ExchangeFunction next,
 			Exchange[] made) {
 		this.calls.onCall(breaker.name(), breaker);
@@ -174,7 +186,10 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 	}
 
-	/** One guarded exchange; its permit is released exactly once, whichever signal comes first. */
+	/**
+	 * One guarded exchange; its permit is released exactly once, whichever signal comes
+	 * first.
+	 */
 	private final class Exchange {
 
 		private final Breaker breaker;
@@ -196,7 +211,9 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			this.start = breaker.nanos();
 		}
 
-		/** The response, its body watched so the permit is released when the body ends. */
+		/**
+		 * The response, its body watched so the permit is released when the body ends.
+		 */
 		ClientResponse responded(ClientResponse response) {
 			this.answered = true;
 			int status = response.statusCode().value();
@@ -212,12 +229,16 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		}
 
 		private void bodyFailed(Throwable error, Outcome statusOutcome) {
-			// A timeout or reset half way through the body is the host's fault, whatever the status said.
+			// A timeout or reset half way through the body is the host's fault, whatever
+			// the status said.
 			Outcome failed = HttpBreakerFilter.this.breakers.classify(this.breaker, error);
 			release((failed != Outcome.IGNORED) ? failed : statusOutcome);
 		}
 
-		/** The subscriber cancelled: before the answer it gave up waiting; after, the body decides. */
+		/**
+		 * The subscriber cancelled: before the answer it gave up waiting; after, the body
+		 * decides.
+		 */
 		void gaveUp() {
 			if (!this.answered) {
 				release(Outcome.TIMEOUT);

@@ -15,21 +15,24 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
- * Guards every request of a {@code RestClient} or {@code RestTemplate} with the breaker of its
- * host: a request the breaker refuses fails with {@link BreakerRejectedException} before
- * anything is sent.
+ * Guards every request of a {@code RestClient} or {@code RestTemplate} with the breaker
+ * of its host: a request the breaker refuses fails with {@link BreakerRejectedException}
+ * before anything is sent.
  *
- * <p>The call is timed from the permit to the close of the response, so a server that sends
- * its headers and then stalls in the body is a slow (or stalled) call too, and an I/O error
- * while the body is read counts against the host like one before the headers.
+ * <p>
+ * The call is timed from the permit to the close of the response, so a server that sends
+ * its headers and then stalls in the body is a slow (or stalled) call too, and an I/O
+ * error while the body is read counts against the host like one before the headers.
  *
- * <p>With retries configured for the host ({@link HttpRetryPolicy}), a request that may repeat
- * is sent again after a failed attempt: each attempt asks the breaker (a retry never happens
- * while it rejects: the request then fails with {@link BreakerRejectedException}) and the
- * breaker's retry budget (a retry it refuses is not made: the caller gets the last answer). The
- * answer of an attempt that is retried is closed unread; the last answer streams to the caller
- * as it would without retries. Spring buffers the request body for every interceptor anyway, so
- * retries add no buffering here.
+ * <p>
+ * With retries configured for the host ({@link HttpRetryPolicy}), a request that may
+ * repeat is sent again after a failed attempt: each attempt asks the breaker (a retry
+ * never happens while it rejects: the request then fails with
+ * {@link BreakerRejectedException}) and the breaker's retry budget (a retry it refuses is
+ * not made: the caller gets the last answer). The answer of an attempt that is retried is
+ * closed unread; the last answer streams to the caller as it would without retries.
+ * Spring buffers the request body for every interceptor anyway, so retries add no
+ * buffering here.
  */
 public final class HttpBreakerInterceptor implements ClientHttpRequestInterceptor {
 
@@ -39,7 +42,10 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 
 	private final CallObserver calls;
 
-	/** An interceptor whose retries (if its breakers have any) pause on the calling thread. */
+	/**
+	 * An interceptor whose retries (if its breakers have any) pause on the calling
+	 * thread.
+	 */
 	public HttpBreakerInterceptor(HostBreakers breakers) {
 		this(breakers, DelayScheduler.shared(), CallObserver.NONE);
 	}

@@ -14,9 +14,11 @@ import dev.breaker.core.Outcome;
 
 /**
  * Judges an HTTP exchange: 5xx and connection errors are failures, a read timeout is a
- * timeout, 4xx is the caller's fault, 429 and 503 with {@code Retry-After} are throttling.
+ * timeout, 4xx is the caller's fault, 429 and 503 with {@code Retry-After} are
+ * throttling.
  *
- * <p>Statuses can be judged otherwise per host, e.g. 404 as {@link Outcome#SUCCESS} for an
+ * <p>
+ * Statuses can be judged otherwise per host, e.g. 404 as {@link Outcome#SUCCESS} for an
  * API where "not found" is an ordinary answer, or 409 as {@link Outcome#FAILURE}.
  */
 public final class HttpClassifier {
@@ -35,8 +37,8 @@ public final class HttpClassifier {
 	}
 
 	/**
-	 * These rules with the given statuses judged as given; the later map wins for a status
-	 * in both.
+	 * These rules with the given statuses judged as given; the later map wins for a
+	 * status in both.
 	 * @throws IllegalArgumentException for a status outside 100..599
 	 */
 	public HttpClassifier withStatusOutcomes(Map<Integer, Outcome> outcomes) {
@@ -85,10 +87,11 @@ public final class HttpClassifier {
 	/**
 	 * The outcome of an exchange that ended with this exception instead of a response.
 	 *
-	 * <p>The exception and its causes are searched: a connect timeout, refused or reset
-	 * connection or any other I/O error is a {@link Outcome#FAILURE}; a timeout waiting for
-	 * the response is a {@link Outcome#TIMEOUT}. An exception with no I/O error or timeout
-	 * behind it (a bug in another interceptor, say) says nothing about the host:
+	 * <p>
+	 * The exception and its causes are searched: a connect timeout, refused or reset
+	 * connection or any other I/O error is a {@link Outcome#FAILURE}; a timeout waiting
+	 * for the response is a {@link Outcome#TIMEOUT}. An exception with no I/O error or
+	 * timeout behind it (a bug in another interceptor, say) says nothing about the host:
 	 * {@link Outcome#IGNORED}.
 	 */
 	public Outcome classify(Throwable error) {
@@ -116,7 +119,8 @@ public final class HttpClassifier {
 		return null;
 	}
 
-	// Netty, Apache HttpClient and Jetty name their timeouts this way; matching by name keeps
+	// Netty, Apache HttpClient and Jetty name their timeouts this way; matching by name
+	// keeps
 	// those libraries optional.
 	private static boolean isConnectTimeoutByName(Throwable error) {
 		return error.getClass().getSimpleName().equals("ConnectTimeoutException");

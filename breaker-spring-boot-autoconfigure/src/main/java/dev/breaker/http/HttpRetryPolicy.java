@@ -14,15 +14,18 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 
 /**
- * How the requests to one host are retried: the pauses, their jitter, which outcomes and statuses
- * retry, and whether requests that are not idempotent may.
+ * How the requests to one host are retried: the pauses, their jitter, which outcomes and
+ * statuses retry, and whether requests that are not idempotent may.
  *
- * <p>GET, HEAD, OPTIONS, PUT and DELETE are idempotent (RFC 9110 section 9.2.2, TRACE aside); POST
- * and PATCH retry only with an {@code Idempotency-Key} header, or when {@code nonIdempotent} is on
- * (which lets every method retry).
+ * <p>
+ * GET, HEAD, OPTIONS, PUT and DELETE are idempotent (RFC 9110 section 9.2.2, TRACE
+ * aside); POST and PATCH retry only with an {@code Idempotency-Key} header, or when
+ * {@code nonIdempotent} is on (which lets every method retry).
  *
- * @param intervals the pause before each retry; as many retries as intervals, empty for none
- * @param jitter each pause is drawn from {@code [interval * (1 - jitter), interval * (1 + jitter)]}
+ * @param intervals the pause before each retry; as many retries as intervals, empty for
+ * none
+ * @param jitter each pause is drawn from
+ * {@code [interval * (1 - jitter), interval * (1 + jitter)]}
  * @param outcomes the outcomes that retry (FAILURE, TIMEOUT, THROTTLED)
  * @param statuses the response statuses that retry, whatever their outcome
  * @param nonIdempotent whether requests of any method retry
@@ -45,7 +48,10 @@ public record HttpRetryPolicy(List<Duration> intervals, double jitter, Set<Outco
 		statuses = Set.copyOf(statuses);
 	}
 
-	/** How many retries may follow the first attempt of this request: 0 when its method may not repeat. */
+	/**
+	 * How many retries may follow the first attempt of this request: 0 when its method
+	 * may not repeat.
+	 */
 	public int maxRetries(HttpMethod method, HttpHeaders headers) {
 		if (this.intervals.isEmpty()) {
 			return 0;
@@ -61,15 +67,18 @@ public record HttpRetryPolicy(List<Duration> intervals, double jitter, Set<Outco
 		return this.statuses.contains(status) || this.outcomes.contains(outcome);
 	}
 
-	/** Whether an exchange that ended with an exception judged {@code outcome} retries. */
+	/**
+	 * Whether an exchange that ended with an exception judged {@code outcome} retries.
+	 */
 	public boolean retries(Outcome outcome) {
 		return this.outcomes.contains(outcome);
 	}
 
 	/**
-	 * The pause before retry number {@code retry} (0-based): the jittered interval, or the server's
-	 * {@code Retry-After} when that is longer and at most {@code maxWait}; {@code null} when the
-	 * server asked for longer than {@code maxWait} (no retry: the caller gets the answer now).
+	 * The pause before retry number {@code retry} (0-based): the jittered interval, or
+	 * the server's {@code Retry-After} when that is longer and at most {@code maxWait};
+	 * {@code null} when the server asked for longer than {@code maxWait} (no retry: the
+	 * caller gets the answer now).
 	 * @param retryAfter the wait a 429 or 503 asked for, or {@code null}
 	 * @param random a uniform random number in [0, 1)
 	 */
@@ -82,9 +91,9 @@ public record HttpRetryPolicy(List<Duration> intervals, double jitter, Set<Outco
 	}
 
 	/**
-	 * The pause before retry number {@code retry} when it is to be made, asking the breaker's retry
-	 * budget last (a granted retry is counted); {@code null} when there is to be none. The one
-	 * retry decision of both HTTP clients, blocking and reactive.
+	 * The pause before retry number {@code retry} when it is to be made, asking the
+	 * breaker's retry budget last (a granted retry is counted); {@code null} when there
+	 * is to be none. The one retry decision of both HTTP clients, blocking and reactive.
 	 * @param breaker the host's breaker
 	 * @param retry the retry number, 0 for the first retry
 	 * @param retryAfter the wait a 429 or 503 asked for, or {@code null}

@@ -14,11 +14,11 @@ import org.springframework.web.reactive.function.BodyInserter;
 import org.springframework.web.reactive.function.client.ClientRequest;
 
 /**
- * The body of a WebClient request that may be retried: the first attempt streams it as it would
- * anyway, keeping a copy of what it wrote; a retry writes the copy, so a body that can be read
- * only once (a one-shot publisher) is sent whole on every attempt. Only requests that may be
- * retried get one, and a body larger than {@link #MAX_BYTES} keeps no copy: its request is not
- * retried.
+ * The body of a WebClient request that may be retried: the first attempt streams it as it
+ * would anyway, keeping a copy of what it wrote; a retry writes the copy, so a body that
+ * can be read only once (a one-shot publisher) is sent whole on every attempt. Only
+ * requests that may be retried get one, and a body larger than {@link #MAX_BYTES} keeps
+ * no copy: its request is not retried.
  */
 final class ReplayableBody implements BodyInserter<Object, ClientHttpRequest> {
 
@@ -27,10 +27,15 @@ final class ReplayableBody implements BodyInserter<Object, ClientHttpRequest> {
 
 	private final BodyInserter<?, ? super ClientHttpRequest> original;
 
-	/** The whole body as the first attempt wrote it, once it has; null before (or when too large). */
+	/**
+	 * The whole body as the first attempt wrote it, once it has; null before (or when too
+	 * large).
+	 */
 	private volatile byte[] copy;
 
-	/** Whether an attempt began writing the original body (so it cannot be written again). */
+	/**
+	 * Whether an attempt began writing the original body (so it cannot be written again).
+	 */
 	private volatile boolean started;
 
 	/** The body of {@code request}, to be kept for replay. */
@@ -43,7 +48,10 @@ final class ReplayableBody implements BodyInserter<Object, ClientHttpRequest> {
 		return ClientRequest.from(request).body(this).build();
 	}
 
-	/** Whether another attempt can send the whole body: none was written yet, or all of it was kept. */
+	/**
+	 * Whether another attempt can send the whole body: none was written yet, or all of it
+	 * was kept.
+	 */
 	boolean replayable() {
 		return !this.started || this.copy != null;
 	}
@@ -78,7 +86,8 @@ final class ReplayableBody implements BodyInserter<Object, ClientHttpRequest> {
 
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-			ReplayableBody.this.started = true; // a stream flushed part by part: never replayed
+			ReplayableBody.this.started = true; // a stream flushed part by part: never
+												// replayed
 			return super.writeAndFlushWith(body);
 		}
 

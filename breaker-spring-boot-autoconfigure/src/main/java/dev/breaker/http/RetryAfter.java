@@ -13,15 +13,17 @@ import java.time.format.DateTimeParseException;
  */
 final class RetryAfter {
 
-	/** Longer values are no hint: an HTTP-date is 29 characters, delta-seconds far fewer. */
+	/**
+	 * Longer values are no hint: an HTTP-date is 29 characters, delta-seconds far fewer.
+	 */
 	static final int MAX_LENGTH = 64;
 
 	private RetryAfter() {
 	}
 
 	/**
-	 * The wait the server asked for, or {@code null} when the value is missing, unreadable or
-	 * already in the past: a hint that cannot be read is no hint at all.
+	 * The wait the server asked for, or {@code null} when the value is missing,
+	 * unreadable or already in the past: a hint that cannot be read is no hint at all.
 	 */
 	static Duration parse(String value, Clock clock) {
 		if (value == null || value.length() > MAX_LENGTH) {
@@ -48,11 +50,12 @@ final class RetryAfter {
 			return (seconds > 0) ? Duration.ofSeconds(seconds) : null;
 		}
 		catch (NumberFormatException ex) {
-			return null;   // more digits than a long holds: nonsense, not a wait
+			return null; // more digits than a long holds: nonsense, not a wait
 		}
 	}
 
-	// Character.isDigit (and Long.parseLong) take any script's digits; RFC 9110 means 0-9.
+	// Character.isDigit (and Long.parseLong) take any script's digits; RFC 9110 means
+	// 0-9.
 	private static boolean isAsciiDigit(char c) {
 		return c >= '0' && c <= '9';
 	}

@@ -9,20 +9,22 @@ import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.Transition;
 
 /**
- * Puts what breakers do on the Micrometer observation current on the calling thread (the HTTP
- * request, the client exchange, the user's own observation), never one of its own: no span per call.
+ * Puts what breakers do on the Micrometer observation current on the calling thread (the
+ * HTTP request, the client exchange, the user's own observation), never one of its own:
+ * no span per call.
  * <p>
- * A guarded call gets the key values {@value #NAME} and {@value #STATE} (the attribute names proposed
- * for circuit breakers in OpenTelemetry's semantic conventions, issue 2355); a rejection is the event
- * {@value #REJECTED}, a fallback that answered {@value #FALLBACK}, and every transition, on whatever
- * observation is current on the thread that caused it, {@value #TRANSITION}. Each event's contextual
- * name (what a span records) adds the breaker, and for a transition the two states.
+ * A guarded call gets the key values {@value #NAME} and {@value #STATE} (the attribute
+ * names proposed for circuit breakers in OpenTelemetry's semantic conventions, issue
+ * 2355); a rejection is the event {@value #REJECTED}, a fallback that answered
+ * {@value #FALLBACK}, and every transition, on whatever observation is current on the
+ * thread that caused it, {@value #TRANSITION}. Each event's contextual name (what a span
+ * records) adds the breaker, and for a transition the two states.
  * <p>
- * The key values are high-cardinality ones: spans carry them, metrics do not. As low-cardinality
- * ones they would become tags of the enclosing observation's timer, present on some requests and
- * not on others, and Micrometer's Prometheus registry drops a meter whose tag keys differ from the
- * first one registered under its name: guarded and unguarded requests would no longer both be in
- * {@code http_server_requests_seconds}.
+ * The key values are high-cardinality ones: spans carry them, metrics do not. As
+ * low-cardinality ones they would become tags of the enclosing observation's timer,
+ * present on some requests and not on others, and Micrometer's Prometheus registry drops
+ * a meter whose tag keys differ from the first one registered under its name: guarded and
+ * unguarded requests would no longer both be in {@code http_server_requests_seconds}.
  */
 public class BreakerObservations implements CallObserver, FallbackObserver {
 

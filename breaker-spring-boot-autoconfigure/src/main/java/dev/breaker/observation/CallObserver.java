@@ -9,9 +9,9 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerOpenException;
 
 /**
- * Told, on the caller's thread, of every call the Spring layer guards ({@code @CircuitGuarded}
- * methods and per-host HTTP breakers): when it starts and when its breaker rejects it. Tracing
- * puts these on the current observation.
+ * Told, on the caller's thread, of every call the Spring layer guards
+ * ({@code @CircuitGuarded} methods and per-host HTTP breakers): when it starts and when
+ * its breaker rejects it. Tracing puts these on the current observation.
  */
 public interface CallObserver {
 
@@ -37,8 +37,8 @@ public interface CallObserver {
 	}
 
 	/**
-	 * One observer telling all of {@code observers}; one that throws is logged and never breaks the
-	 * call.
+	 * One observer telling all of {@code observers}; one that throws is logged and never
+	 * breaks the call.
 	 * @param observers the observers, in order
 	 * @return {@link #NONE} for none
 	 */

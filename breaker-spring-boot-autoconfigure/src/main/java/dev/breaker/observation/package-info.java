@@ -1,4 +1,6 @@
-/** Tracing: what a breaker did to a call, on the Micrometer observation the call runs in. */
+/**
+ * Tracing: what a breaker did to a call, on the Micrometer observation the call runs in.
+ */
 @NullMarked
 package dev.breaker.observation;
 

@@ -29,192 +29,225 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 
 /**
- * A Redis Cluster. Scripts go to the primary of their keys' slot (every script of one breaker touches one slot); the
- * subscription lives on one node, and hears every node's announcements, because a plain {@code PUBLISH} in a Cluster
- * reaches every node. The ping asks every primary, so the store is up only while every slot can be reached; when a
- * primary does not answer, the topology is read again (at most once a reconnect interval), so a promoted replica is
- * found within about a reconnect interval of its promotion.
+ * A Redis Cluster. Scripts go to the primary of their keys' slot (every script of one
+ * breaker touches one slot); the subscription lives on one node, and hears every node's
+ * announcements, because a plain {@code PUBLISH} in a Cluster reaches every node. The
+ * ping asks every primary, so the store is up only while every slot can be reached; when
+ * a primary does not answer, the topology is read again (at most once a reconnect
+ * interval), so a promoted replica is found within about a reconnect interval of its
+ * promotion.
  */
 final class ClusterClient implements StoreClient {
 
-    /** A slow safety net under the adaptive refreshes, for changes no command noticed (a primary added). */
-    private static final Duration PERIODIC_REFRESH = Duration.ofSeconds(60);
+	/**
+	 * A slow safety net under the adaptive refreshes, for changes no command noticed (a
+	 * primary added).
+	 */
+	private static final Duration PERIODIC_REFRESH = Duration.ofSeconds(60);
 
-    private final RedisClusterClient client;
-    private final Duration timeout;
-    private final long refreshEveryNanos;
-    private final AtomicLong lastRefresh = new AtomicLong();
+	private final RedisClusterClient client;
 
-    ClusterClient(FleetRedis redis, ClientResources resources, Duration timeout, Duration reconnectInterval) {
-        this.client = RedisClusterClient.create(resources, redis.uris());
-        this.timeout = timeout;
-        this.refreshEveryNanos = reconnectInterval.toNanos();
-        this.lastRefresh.set(System.nanoTime() - refreshEveryNanos);
-        ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
-                .enableAllAdaptiveRefreshTriggers()
-                .adaptiveRefreshTriggersTimeout(reconnectInterval)
-                .refreshTriggersReconnectAttempts(3)
-                .enablePeriodicRefresh(PERIODIC_REFRESH)
-                .build();
-        ClusterClientOptions.Builder options = ClusterClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                .topologyRefreshOptions(refresh);
-        if (redis.ssl() != null) {
-            options.sslOptions(redis.ssl());
-        }
-        this.client.setOptions(options.build());
-    }
+	private final Duration timeout;
 
-    @Override
-    public Commands connect() {
-        StatefulRedisClusterConnection<String, String> connection = client.connect(StringCodec.UTF8);
-        for (Script script : FleetScripts.ALL) {
-            try {
-                // on every node; one that is down now gets the body with its first NOSCRIPT
-                connection.async().scriptLoad(script.body()).toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (Exception bestEffort) {
-                if (bestEffort instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-        return new Commands(connection, connection.async());
-    }
+	private final long refreshEveryNanos;
 
-    @Override
-    public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-        return client.connectPubSub(StringCodec.UTF8);
-    }
+	private final AtomicLong lastRefresh = new AtomicLong();
 
-    @Override
-    public CompletableFuture<List<String>> time(Commands commands) {
-        StatefulRedisClusterConnection<String, String> connection = cluster(commands);
-        RedisClusterNode clockNode = connection.getPartitions().getPartitionBySlot(0);
-        return onEveryPrimary(connection, node -> node.async().time().toCompletableFuture()).thenApply(replies -> {
-            List<String> time = clockNode == null ? null : replies.get(clockNode.getNodeId());
-            return time != null ? time : replies.values().iterator().next();
-        });
-    }
+	ClusterClient(FleetRedis redis, ClientResources resources, Duration timeout, Duration reconnectInterval) {
+		this.client = RedisClusterClient.create(resources, redis.uris());
+		this.timeout = timeout;
+		this.refreshEveryNanos = reconnectInterval.toNanos();
+		this.lastRefresh.set(System.nanoTime() - refreshEveryNanos);
+		ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+			.enableAllAdaptiveRefreshTriggers()
+			.adaptiveRefreshTriggersTimeout(reconnectInterval)
+			.refreshTriggersReconnectAttempts(3)
+			.enablePeriodicRefresh(PERIODIC_REFRESH)
+			.build();
+		ClusterClientOptions.Builder options = ClusterClientOptions.builder()
+			.autoReconnect(true)
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.timeoutOptions(TimeoutOptions.enabled(timeout))
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+			.topologyRefreshOptions(refresh);
+		if (redis.ssl() != null) {
+			options.sslOptions(redis.ssl());
+		}
+		this.client.setOptions(options.build());
+	}
 
-    @Override
-    public CompletableFuture<String> serverId(Commands commands) {
-        return onEveryPrimary(cluster(commands), node -> node.async().info("server").toCompletableFuture())
-                .thenApply(infos -> {
-                    StringBuilder id = new StringBuilder();
-                    infos.forEach((node, info) -> id.append(node).append('=').append(ServerClient.runId(info)).append(','));
-                    return id.toString();
-                });
-    }
+	@Override
+	public Commands connect() {
+		StatefulRedisClusterConnection<String, String> connection = client.connect(StringCodec.UTF8);
+		for (Script script : FleetScripts.ALL) {
+			try {
+				// on every node; one that is down now gets the body with its first
+				// NOSCRIPT
+				connection.async()
+					.scriptLoad(script.body())
+					.toCompletableFuture()
+					.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (Exception bestEffort) {
+				if (bestEffort instanceof InterruptedException) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+		return new Commands(connection, connection.async());
+	}
 
-    /**
-     * One SCAN step on one primary: the walk goes through every primary that served slots when it began (a failed
-     * primary that no longer serves any is left out), one page at a time.
-     */
-    @Override
-    public CompletableFuture<KeyScanCursor<String>> scan(Commands commands, ScanCursor cursor, KeyScanArgs args) {
-        StatefulRedisClusterConnection<String, String> connection = cluster(commands);
-        List<String> nodes;
-        int index;
-        ScanCursor onNode;
-        if (cursor instanceof PrimaryPage page) {
-            nodes = page.nodes;
-            index = page.nodeDone ? page.index + 1 : page.index;
-            onNode = page.nodeDone ? ScanCursor.INITIAL : ScanCursor.of(page.getCursor());
-        } else {
-            nodes = primaries(connection).stream().map(RedisClusterNode::getNodeId).sorted().toList();
-            index = 0;
-            onNode = ScanCursor.INITIAL;
-            if (nodes.isEmpty()) {
-                refresh();
-                return CompletableFuture.failedFuture(new IllegalStateException("no primary of the Cluster is known"));
-            }
-        }
-        return connection.getConnectionAsync(nodes.get(index))
-                .thenCompose(node -> node.async().scan(onNode, args).toCompletableFuture())
-                .thenApply(page -> {
-                    PrimaryPage next = new PrimaryPage(nodes, index, page.isFinished());
-                    next.getKeys().addAll(page.getKeys());
-                    next.setCursor(page.isFinished() ? "0" : page.getCursor());
-                    next.setFinished(page.isFinished() && index + 1 == nodes.size());
-                    return next;
-                });
-    }
+	@Override
+	public StatefulRedisPubSubConnection<String, String> connectPubSub() {
+		return client.connectPubSub(StringCodec.UTF8);
+	}
 
-    /** Where a walk over the primaries is: which primaries, the one it is on, and whether that one is done. */
-    private static final class PrimaryPage extends KeyScanCursor<String> {
-        final List<String> nodes;
-        final int index;
-        final boolean nodeDone;
+	@Override
+	public CompletableFuture<List<String>> time(Commands commands) {
+		StatefulRedisClusterConnection<String, String> connection = cluster(commands);
+		RedisClusterNode clockNode = connection.getPartitions().getPartitionBySlot(0);
+		return onEveryPrimary(connection, node -> node.async().time().toCompletableFuture()).thenApply(replies -> {
+			List<String> time = clockNode == null ? null : replies.get(clockNode.getNodeId());
+			return time != null ? time : replies.values().iterator().next();
+		});
+	}
 
-        PrimaryPage(List<String> nodes, int index, boolean nodeDone) {
-            this.nodes = nodes;
-            this.index = index;
-            this.nodeDone = nodeDone;
-        }
-    }
+	@Override
+	public CompletableFuture<String> serverId(Commands commands) {
+		return onEveryPrimary(cluster(commands), node -> node.async().info("server").toCompletableFuture())
+			.thenApply(infos -> {
+				StringBuilder id = new StringBuilder();
+				infos.forEach((node, info) -> id.append(node).append('=').append(ServerClient.runId(info)).append(','));
+				return id.toString();
+			});
+	}
 
-    /** The primaries that serve slots (a failed primary whose slots a replica took over serves none). */
-    private static List<RedisClusterNode> primaries(StatefulRedisClusterConnection<String, String> connection) {
-        List<RedisClusterNode> primaries = new ArrayList<>();
-        for (RedisClusterNode node : connection.getPartitions()) {
-            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
-                primaries.add(node);
-            }
-        }
-        return primaries;
-    }
+	/**
+	 * One SCAN step on one primary: the walk goes through every primary that served slots
+	 * when it began (a failed primary that no longer serves any is left out), one page at
+	 * a time.
+	 */
+	@Override
+	public CompletableFuture<KeyScanCursor<String>> scan(Commands commands, ScanCursor cursor, KeyScanArgs args) {
+		StatefulRedisClusterConnection<String, String> connection = cluster(commands);
+		List<String> nodes;
+		int index;
+		ScanCursor onNode;
+		if (cursor instanceof PrimaryPage page) {
+			nodes = page.nodes;
+			index = page.nodeDone ? page.index + 1 : page.index;
+			onNode = page.nodeDone ? ScanCursor.INITIAL : ScanCursor.of(page.getCursor());
+		}
+		else {
+			nodes = primaries(connection).stream().map(RedisClusterNode::getNodeId).sorted().toList();
+			index = 0;
+			onNode = ScanCursor.INITIAL;
+			if (nodes.isEmpty()) {
+				refresh();
+				return CompletableFuture.failedFuture(new IllegalStateException("no primary of the Cluster is known"));
+			}
+		}
+		return connection.getConnectionAsync(nodes.get(index))
+			.thenCompose(node -> node.async().scan(onNode, args).toCompletableFuture())
+			.thenApply(page -> {
+				PrimaryPage next = new PrimaryPage(nodes, index, page.isFinished());
+				next.getKeys().addAll(page.getKeys());
+				next.setCursor(page.isFinished() ? "0" : page.getCursor());
+				next.setFinished(page.isFinished() && index + 1 == nodes.size());
+				return next;
+			});
+	}
 
-    /** The replies of every primary that serves slots, by node id; fails when one does not answer (and reads the topology again). */
-    private <T> CompletableFuture<Map<String, T>> onEveryPrimary(StatefulRedisClusterConnection<String, String> connection,
-            Function<StatefulRedisConnection<String, String>, CompletableFuture<T>> command) {
-        List<RedisClusterNode> primaries = primaries(connection);
-        if (primaries.isEmpty()) {
-            refresh();
-            return CompletableFuture.failedFuture(new IllegalStateException("no primary of the Cluster is known"));
-        }
-        Map<String, CompletableFuture<T>> replies = new TreeMap<>();
-        for (RedisClusterNode primary : primaries) {
-            replies.put(primary.getNodeId(), connection.getConnectionAsync(primary.getNodeId()).thenCompose(command));
-        }
-        return CompletableFuture.allOf(replies.values().toArray(CompletableFuture[]::new)).handle((done, error) -> {
-            if (error != null) {
-                refresh();
-                throw RedisBreakerStore.rethrow(error);
-            }
-            Map<String, T> answered = new TreeMap<>();
-            replies.forEach((node, reply) -> answered.put(node, reply.join()));
-            return answered;
-        });
-    }
+	/**
+	 * Where a walk over the primaries is: which primaries, the one it is on, and whether
+	 * that one is done.
+	 */
+	private static final class PrimaryPage extends KeyScanCursor<String> {
 
-    /** Reads the topology again, at most once a reconnect interval: a primary that does not answer may have been replaced. */
-    private void refresh() {
-        long last = lastRefresh.get();
-        long now = System.nanoTime();
-        if (now - last >= refreshEveryNanos && lastRefresh.compareAndSet(last, now)) {
-            client.refreshPartitionsAsync();
-        }
-    }
+		final List<String> nodes;
 
-    private static StatefulRedisClusterConnection<String, String> cluster(Commands commands) {
-        return (StatefulRedisClusterConnection<String, String>) commands.connection();
-    }
+		final int index;
 
-    @Override
-    public boolean cluster() {
-        return true;
-    }
+		final boolean nodeDone;
 
-    @Override
-    public void addListener(RedisConnectionStateListener listener) {
-        client.addListener(listener);
-    }
+		PrimaryPage(List<String> nodes, int index, boolean nodeDone) {
+			this.nodes = nodes;
+			this.index = index;
+			this.nodeDone = nodeDone;
+		}
 
-    @Override
-    public void shutdown() {
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
+	}
+
+	/**
+	 * The primaries that serve slots (a failed primary whose slots a replica took over
+	 * serves none).
+	 */
+	private static List<RedisClusterNode> primaries(StatefulRedisClusterConnection<String, String> connection) {
+		List<RedisClusterNode> primaries = new ArrayList<>();
+		for (RedisClusterNode node : connection.getPartitions()) {
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+				primaries.add(node);
+			}
+		}
+		return primaries;
+	}
+
+	/**
+	 * The replies of every primary that serves slots, by node id; fails when one does not
+	 * answer (and reads the topology again).
+	 */
+	private <T> CompletableFuture<Map<String, T>> onEveryPrimary(
+			StatefulRedisClusterConnection<String, String> connection,
+			Function<StatefulRedisConnection<String, String>, CompletableFuture<T>> command) {
+		List<RedisClusterNode> primaries = primaries(connection);
+		if (primaries.isEmpty()) {
+			refresh();
+			return CompletableFuture.failedFuture(new IllegalStateException("no primary of the Cluster is known"));
+		}
+		Map<String, CompletableFuture<T>> replies = new TreeMap<>();
+		for (RedisClusterNode primary : primaries) {
+			replies.put(primary.getNodeId(), connection.getConnectionAsync(primary.getNodeId()).thenCompose(command));
+		}
+		return CompletableFuture.allOf(replies.values().toArray(CompletableFuture[]::new)).handle((done, error) -> {
+			if (error != null) {
+				refresh();
+				throw RedisBreakerStore.rethrow(error);
+			}
+			Map<String, T> answered = new TreeMap<>();
+			replies.forEach((node, reply) -> answered.put(node, reply.join()));
+			return answered;
+		});
+	}
+
+	/**
+	 * Reads the topology again, at most once a reconnect interval: a primary that does
+	 * not answer may have been replaced.
+	 */
+	private void refresh() {
+		long last = lastRefresh.get();
+		long now = System.nanoTime();
+		if (now - last >= refreshEveryNanos && lastRefresh.compareAndSet(last, now)) {
+			client.refreshPartitionsAsync();
+		}
+	}
+
+	private static StatefulRedisClusterConnection<String, String> cluster(Commands commands) {
+		return (StatefulRedisClusterConnection<String, String>) commands.connection();
+	}
+
+	@Override
+	public boolean cluster() {
+		return true;
+	}
+
+	@Override
+	public void addListener(RedisConnectionStateListener listener) {
+		client.addListener(listener);
+	}
+
+	@Override
+	public void shutdown() {
+		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
 }

@@ -6,35 +6,41 @@ import dev.breaker.core.State;
  * What this replica knows of one breaker's fleet-wide state, for endpoints and logs.
  *
  * @param breaker the breaker's full name
- * @param storeUp whether this replica reaches Redis right now (when false, the breaker decides alone)
- * @param generation how many fleet-wide transitions of this breaker this replica has applied (0: none yet)
+ * @param storeUp whether this replica reaches Redis right now (when false, the breaker
+ * decides alone)
+ * @param generation how many fleet-wide transitions of this breaker this replica has
+ * applied (0: none yet)
  * @param fleetOpen whether the fleet holds it open, as last heard
  * @param remainingMillis how much longer the fleet holds it open, 0 when it does not
  * @param replica the replica that made the newest shared transition ("" if none)
  * @param reason that transition's reason ("" if none), escaped and at most 200 characters
- * @param probeSlots the half-open probe slots the fleet gave this replica for the episode it follows, -1 when none
- *     were claimed
- * @param episode the fleet-wide open episode this replica's breaker follows ("" when none)
- * @param override an operator's override in force here, fleet-wide or on this replica only; {@code null} when none
+ * @param probeSlots the half-open probe slots the fleet gave this replica for the episode
+ * it follows, -1 when none were claimed
+ * @param episode the fleet-wide open episode this replica's breaker follows ("" when
+ * none)
+ * @param override an operator's override in force here, fleet-wide or on this replica
+ * only; {@code null} when none
  */
-public record FleetBreakerView(String breaker, boolean storeUp, long generation, boolean fleetOpen, long remainingMillis,
-        String replica, String reason, int probeSlots, String episode, Override override) {
+public record FleetBreakerView(String breaker, boolean storeUp, long generation, boolean fleetOpen,
+		long remainingMillis, String replica, String reason, int probeSlots, String episode, Override override) {
 
-    /** How far an operator's override reaches. */
-    public enum Scope {
-        /** Every replica, including replicas started later. */
-        FLEET,
-        /** This replica only. */
-        REPLICA
-    }
+	/** How far an operator's override reaches. */
+	public enum Scope {
 
-    /**
-     * An operator's override.
-     *
-     * @param state FORCED_OPEN or DISABLED
-     * @param scope how far it reaches
-     * @param replica the replica whose operator made it
-     */
-    public record Override(State state, Scope scope, String replica) {
-    }
+		/** Every replica, including replicas started later. */
+		FLEET,
+		/** This replica only. */
+		REPLICA
+
+	}
+
+	/**
+	 * An operator's override.
+	 *
+	 * @param state FORCED_OPEN or DISABLED
+	 * @param scope how far it reaches
+	 * @param replica the replica whose operator made it
+	 */
+	public record Override(State state, Scope scope, String replica) {
+	}
 }

@@ -8,282 +8,345 @@ import java.util.concurrent.CompletableFuture;
 import dev.breaker.core.State;
 
 /**
- * What this replica knows of one breaker in the fleet: the episode the fleet holds open (if any), a standing operator
- * override, and how this replica's own breaker takes part (the episode it follows, its probe slots, its publishes).
+ * What this replica knows of one breaker in the fleet: the episode the fleet holds open
+ * (if any), a standing operator override, and how this replica's own breaker takes part
+ * (the episode it follows, its probe slots, its publishes).
  *
- * <p>Written by the sync thread; read also by callers' threads (transition listeners, the endpoint). Every method is
- * synchronized and none calls out.
+ * <p>
+ * Written by the sync thread; read also by callers' threads (transition listeners, the
+ * endpoint). Every method is synchronized and none calls out.
  */
 final class FleetEntry {
 
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
-    private static final int MOST_DISTRUSTED = 16;
-    /** Ended episodes remembered, so a late or replayed announcement of one is no news. */
-    private static final int REMEMBERED = 64;
+	private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
-    // the fleet's state as last heard
-    private String episode = "";
-    private boolean open;
-    private long openUntilNanos;
-    private String replica = "";
-    private String reason = "";
-    private final Set<String> ended = new LinkedHashSet<>();
-    private long applied;
-    private long changedAt;
-    private FleetMessage override;
-    private State localOverride;
-    private long touchedNanos = System.nanoTime();
+	private static final int MOST_DISTRUSTED = 16;
 
-    // this replica's breaker in the fleet
-    private boolean local;
-    private String tie = "";
-    private long tieDeadlineNanos;
-    private int round;
-    private int grant = -1;
-    private boolean alone;
-    private long demand;
-    private final Set<String> distrusted = new LinkedHashSet<>();
-    private boolean tripUnpublished;
-    private CompletableFuture<?> lastSent = DONE;
-    private CompletableFuture<?> lastTripAnswered = DONE;
+	/**
+	 * Ended episodes remembered, so a late or replayed announcement of one is no news.
+	 */
+	private static final int REMEMBERED = 64;
 
-    // ---- the fleet's state ----
+	// the fleet's state as last heard
+	private String episode = "";
 
-    /** Whether the mirror holds this episode open (a duplicate of it, or a read of it, is no news). */
-    synchronized boolean current(String candidate) {
-        return open && candidate.equals(episode);
-    }
+	private boolean open;
 
-    /**
-     * Whether this episode was heard to have ended: an open of it arriving now is a late duplicate or a replay, and a
-     * stored open of it is out of date.
-     */
-    synchronized boolean ended(String candidate) {
-        return ended.contains(candidate);
-    }
+	private long openUntilNanos;
 
-    private static void remember(Set<String> episodes, String episode) {
-        episodes.remove(episode);
-        episodes.add(episode);
-        if (episodes.size() > REMEMBERED) {
-            episodes.remove(episodes.iterator().next());
-        }
-    }
+	private String replica = "";
 
-    /** The fleet holds the circuit open in {@code opened}'s episode until {@code untilNanos} (this replica's ticker). */
-    synchronized void opened(FleetMessage opened, long untilNanos, long sequence) {
-        episode = opened.episode();
-        open = true;
-        openUntilNanos = untilNanos;
-        replica = Printable.of(opened.replica(), Printable.REPLICA);
-        reason = Printable.of(opened.reason(), Printable.REASON);
-        changed(sequence);
-    }
+	private String reason = "";
 
-    /** The episode ended fleet-wide. */
-    synchronized void closed(FleetMessage closed, long sequence) {
-        if (closed.episode().equals(episode)) {
-            open = false;
-            openUntilNanos = 0;
-        }
-        remember(ended, closed.episode());
-        replica = Printable.of(closed.replica(), Printable.REPLICA);
-        reason = Printable.of(closed.reason(), Printable.REASON);
-        changed(sequence);
-    }
+	private final Set<String> ended = new LinkedHashSet<>();
 
-    /** An operator's fleet-wide override arrived: standing (FORCED_OPEN, DISABLED) or ended (CLOSED, which ends any open too). */
-    synchronized void overridden(FleetMessage message, long sequence) {
-        override = message.override() == State.CLOSED ? null : message;
-        if (message.override() == State.CLOSED) {
-            open = false;
-            openUntilNanos = 0;
-        }
-        replica = Printable.of(message.replica(), Printable.REPLICA);
-        reason = Printable.of(message.reason(), Printable.REASON);
-        changed(sequence);
-    }
+	private long applied;
 
-    /**
-     * Whether an override is news: anything but the standing one again (its own echo, a duplicate). Announcements are
-     * applied in the order Redis published them, never by their senders' clocks.
-     */
-    synchronized boolean newer(FleetMessage message) {
-        return !message.equals(override);
-    }
+	private long changedAt;
 
-    private void changed(long sequence) {
-        applied++;
-        changedAt = sequence;
-        touchedNanos = System.nanoTime();
-    }
+	private FleetMessage override;
 
-    /** Whether a message was applied after {@code sequence} (a read sent at that point is older than it). */
-    synchronized boolean changedSince(long sequence) {
-        return changedAt > sequence;
-    }
+	private State localOverride;
 
-    /**
-     * Redis lost its data (it restarted empty): what was heard of open circuits is no longer stored anywhere; local
-     * breakers keep their own state, and the episode they follow.
-     */
-    synchronized void forget() {
-        open = false;
-        openUntilNanos = 0;
-    }
+	private long touchedNanos = System.nanoTime();
 
-    /** Milliseconds the fleet still holds the circuit open, 0 if it does not. */
-    synchronized long remainingMillis(long nowNanos) {
-        return open ? Math.max(0, (openUntilNanos - nowNanos) / 1_000_000L) : 0;
-    }
+	// this replica's breaker in the fleet
+	private boolean local;
 
-    synchronized String episode() {
-        return episode;
-    }
+	private String tie = "";
 
-    synchronized String replica() {
-        return replica;
-    }
+	private long tieDeadlineNanos;
 
-    synchronized String reason() {
-        return reason;
-    }
+	private int round;
 
-    /** Fleet-wide transitions applied for this breaker (0: never shared). */
-    synchronized long applied() {
-        return applied;
-    }
+	private int grant = -1;
 
-    synchronized FleetMessage override() {
-        return override;
-    }
+	private boolean alone;
 
-    synchronized State localOverride() {
-        return localOverride;
-    }
+	private long demand;
 
-    synchronized void localOverride(State state) {
-        localOverride = state;
-    }
+	private final Set<String> distrusted = new LinkedHashSet<>();
 
-    /** Nothing current left: no open, no standing override, and nothing heard for {@code keepNanos}. */
-    synchronized boolean stale(long nowNanos, long keepNanos) {
-        return remainingMillis(nowNanos) == 0 && (override == null || nowNanos - touchedNanos >= keepNanos);
-    }
+	private boolean tripUnpublished;
 
-    // ---- this replica's breaker ----
+	private CompletableFuture<?> lastSent = DONE;
 
-    /** Whether this replica has a breaker of this name (a fleet-only entry only mirrors the fleet). */
-    synchronized boolean local() {
-        return local;
-    }
+	private CompletableFuture<?> lastTripAnswered = DONE;
 
-    synchronized void local(boolean present) {
-        local = present;
-    }
+	// ---- the fleet's state ----
 
-    /**
-     * This replica's breaker now follows episode {@code followed} and holds it open no later than {@code deadlineNanos}
-     * because of probe sharing: probe slots are claimed afresh. Returns the claim round, so late answers are dropped.
-     */
-    synchronized int tie(String followed, long deadlineNanos) {
-        tie = followed;
-        tieDeadlineNanos = deadlineNanos;
-        grant = -1;
-        alone = false;
-        distrusted.clear();
-        return ++round;
-    }
+	/**
+	 * Whether the mirror holds this episode open (a duplicate of it, or a read of it, is
+	 * no news).
+	 */
+	synchronized boolean current(String candidate) {
+		return open && candidate.equals(episode);
+	}
 
-    /** The breaker closed or was reset: it follows no episode any more. Returns the one it followed ("" none). */
-    synchronized String untie() {
-        String was = tie;
-        tie = "";
-        grant = -1;
-        alone = false;
-        round++;
-        return was;
-    }
+	/**
+	 * Whether this episode was heard to have ended: an open of it arriving now is a late
+	 * duplicate or a replay, and a stored open of it is out of date.
+	 */
+	synchronized boolean ended(String candidate) {
+		return ended.contains(candidate);
+	}
 
-    synchronized String tied() {
-        return tie;
-    }
+	private static void remember(Set<String> episodes, String episode) {
+		episodes.remove(episode);
+		episodes.add(episode);
+		if (episodes.size() > REMEMBERED) {
+			episodes.remove(episodes.iterator().next());
+		}
+	}
 
-    synchronized long tieDeadlineNanos() {
-        return tieDeadlineNanos;
-    }
+	/**
+	 * The fleet holds the circuit open in {@code opened}'s episode until
+	 * {@code untilNanos} (this replica's ticker).
+	 */
+	synchronized void opened(FleetMessage opened, long untilNanos, long sequence) {
+		episode = opened.episode();
+		open = true;
+		openUntilNanos = untilNanos;
+		replica = Printable.of(opened.replica(), Printable.REPLICA);
+		reason = Printable.of(opened.reason(), Printable.REASON);
+		changed(sequence);
+	}
 
-    synchronized boolean inRound(int number) {
-        return round == number && !tie.isEmpty();
-    }
+	/** The episode ended fleet-wide. */
+	synchronized void closed(FleetMessage closed, long sequence) {
+		if (closed.episode().equals(episode)) {
+			open = false;
+			openUntilNanos = 0;
+		}
+		remember(ended, closed.episode());
+		replica = Printable.of(closed.replica(), Printable.REPLICA);
+		reason = Printable.of(closed.reason(), Printable.REASON);
+		changed(sequence);
+	}
 
-    synchronized int round() {
-        return round;
-    }
+	/**
+	 * An operator's fleet-wide override arrived: standing (FORCED_OPEN, DISABLED) or
+	 * ended (CLOSED, which ends any open too).
+	 */
+	synchronized void overridden(FleetMessage message, long sequence) {
+		override = message.override() == State.CLOSED ? null : message;
+		if (message.override() == State.CLOSED) {
+			open = false;
+			openUntilNanos = 0;
+		}
+		replica = Printable.of(message.replica(), Printable.REPLICA);
+		reason = Printable.of(message.reason(), Printable.REASON);
+		changed(sequence);
+	}
 
-    /** Probe slots the fleet gave this replica for the episode it follows, -1 when none were claimed. */
-    synchronized int grant() {
-        return grant;
-    }
+	/**
+	 * Whether an override is news: anything but the standing one again (its own echo, a
+	 * duplicate). Announcements are applied in the order Redis published them, never by
+	 * their senders' clocks.
+	 */
+	synchronized boolean newer(FleetMessage message) {
+		return !message.equals(override);
+	}
 
-    synchronized void grant(int roundNumber, int slots) {
-        if (round == roundNumber) {
-            grant = slots;
-        }
-    }
+	private void changed(long sequence) {
+		applied++;
+		changedAt = sequence;
+		touchedNanos = System.nanoTime();
+	}
 
-    /** Whether this replica probes on its own limit, because the fleet's slots stayed out of reach too long. */
-    synchronized boolean alone() {
-        return alone;
-    }
+	/**
+	 * Whether a message was applied after {@code sequence} (a read sent at that point is
+	 * older than it).
+	 */
+	synchronized boolean changedSince(long sequence) {
+		return changedAt > sequence;
+	}
 
-    synchronized void alone(boolean probingAlone) {
-        alone = probingAlone;
-    }
+	/**
+	 * Redis lost its data (it restarted empty): what was heard of open circuits is no
+	 * longer stored anywhere; local breakers keep their own state, and the episode they
+	 * follow.
+	 */
+	synchronized void forget() {
+		open = false;
+		openUntilNanos = 0;
+	}
 
-    /** Calls and rejections seen at the last look, to tell whether the breaker has traffic (demand for probes). */
-    synchronized boolean demandSince(long now) {
-        boolean more = now != demand;
-        demand = now;
-        return more;
-    }
+	/** Milliseconds the fleet still holds the circuit open, 0 if it does not. */
+	synchronized long remainingMillis(long nowNanos) {
+		return open ? Math.max(0, (openUntilNanos - nowNanos) / 1_000_000L) : 0;
+	}
 
-    synchronized void demand(long now) {
-        demand = now;
-    }
+	synchronized String episode() {
+		return episode;
+	}
 
-    synchronized void distrust(String holder) {
-        if (distrusted.size() < MOST_DISTRUSTED) {
-            distrusted.add(holder);
-        }
-    }
+	synchronized String replica() {
+		return replica;
+	}
 
-    synchronized List<String> distrusted() {
-        return List.copyOf(distrusted);
-    }
+	synchronized String reason() {
+		return reason;
+	}
 
-    synchronized void tripUnpublished(boolean unpublished) {
-        tripUnpublished = unpublished;
-    }
+	/** Fleet-wide transitions applied for this breaker (0: never shared). */
+	synchronized long applied() {
+		return applied;
+	}
 
-    synchronized boolean tripUnpublished() {
-        return tripUnpublished;
-    }
+	synchronized FleetMessage override() {
+		return override;
+	}
 
-    /** When this breaker's last publish has been handed to Redis. */
-    synchronized CompletableFuture<?> lastSent() {
-        return lastSent;
-    }
+	synchronized State localOverride() {
+		return localOverride;
+	}
 
-    /** When this breaker's last trip has been answered (and its answer applied: the episode it ended up in). */
-    synchronized CompletableFuture<?> lastTripAnswered() {
-        return lastTripAnswered;
-    }
+	synchronized void localOverride(State state) {
+		localOverride = state;
+	}
 
-    synchronized void published(CompletableFuture<?> sent, CompletableFuture<?> tripAnswered) {
-        lastSent = sent;
-        if (tripAnswered != null) {
-            lastTripAnswered = tripAnswered;
-        }
-    }
+	/**
+	 * Nothing current left: no open, no standing override, and nothing heard for
+	 * {@code keepNanos}.
+	 */
+	synchronized boolean stale(long nowNanos, long keepNanos) {
+		return remainingMillis(nowNanos) == 0 && (override == null || nowNanos - touchedNanos >= keepNanos);
+	}
+
+	// ---- this replica's breaker ----
+
+	/**
+	 * Whether this replica has a breaker of this name (a fleet-only entry only mirrors
+	 * the fleet).
+	 */
+	synchronized boolean local() {
+		return local;
+	}
+
+	synchronized void local(boolean present) {
+		local = present;
+	}
+
+	/**
+	 * This replica's breaker now follows episode {@code followed} and holds it open no
+	 * later than {@code deadlineNanos} because of probe sharing: probe slots are claimed
+	 * afresh. Returns the claim round, so late answers are dropped.
+	 */
+	synchronized int tie(String followed, long deadlineNanos) {
+		tie = followed;
+		tieDeadlineNanos = deadlineNanos;
+		grant = -1;
+		alone = false;
+		distrusted.clear();
+		return ++round;
+	}
+
+	/**
+	 * The breaker closed or was reset: it follows no episode any more. Returns the one it
+	 * followed ("" none).
+	 */
+	synchronized String untie() {
+		String was = tie;
+		tie = "";
+		grant = -1;
+		alone = false;
+		round++;
+		return was;
+	}
+
+	synchronized String tied() {
+		return tie;
+	}
+
+	synchronized long tieDeadlineNanos() {
+		return tieDeadlineNanos;
+	}
+
+	synchronized boolean inRound(int number) {
+		return round == number && !tie.isEmpty();
+	}
+
+	synchronized int round() {
+		return round;
+	}
+
+	/**
+	 * Probe slots the fleet gave this replica for the episode it follows, -1 when none
+	 * were claimed.
+	 */
+	synchronized int grant() {
+		return grant;
+	}
+
+	synchronized void grant(int roundNumber, int slots) {
+		if (round == roundNumber) {
+			grant = slots;
+		}
+	}
+
+	/**
+	 * Whether this replica probes on its own limit, because the fleet's slots stayed out
+	 * of reach too long.
+	 */
+	synchronized boolean alone() {
+		return alone;
+	}
+
+	synchronized void alone(boolean probingAlone) {
+		alone = probingAlone;
+	}
+
+	/**
+	 * Calls and rejections seen at the last look, to tell whether the breaker has traffic
+	 * (demand for probes).
+	 */
+	synchronized boolean demandSince(long now) {
+		boolean more = now != demand;
+		demand = now;
+		return more;
+	}
+
+	synchronized void demand(long now) {
+		demand = now;
+	}
+
+	synchronized void distrust(String holder) {
+		if (distrusted.size() < MOST_DISTRUSTED) {
+			distrusted.add(holder);
+		}
+	}
+
+	synchronized List<String> distrusted() {
+		return List.copyOf(distrusted);
+	}
+
+	synchronized void tripUnpublished(boolean unpublished) {
+		tripUnpublished = unpublished;
+	}
+
+	synchronized boolean tripUnpublished() {
+		return tripUnpublished;
+	}
+
+	/** When this breaker's last publish has been handed to Redis. */
+	synchronized CompletableFuture<?> lastSent() {
+		return lastSent;
+	}
+
+	/**
+	 * When this breaker's last trip has been answered (and its answer applied: the
+	 * episode it ended up in).
+	 */
+	synchronized CompletableFuture<?> lastTripAnswered() {
+		return lastTripAnswered;
+	}
+
+	synchronized void published(CompletableFuture<?> sent, CompletableFuture<?> tripAnswered) {
+		lastSent = sent;
+		if (tripAnswered != null) {
+			lastTripAnswered = tripAnswered;
+		}
+	}
+
 }

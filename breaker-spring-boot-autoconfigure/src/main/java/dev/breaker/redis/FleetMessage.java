@@ -7,106 +7,123 @@ import org.jspecify.annotations.Nullable;
 import dev.breaker.core.State;
 
 /**
- * One fleet-wide transition as replicas announce it on the Redis channel (and, for opens and overrides, store it).
+ * One fleet-wide transition as replicas announce it on the Redis channel (and, for opens
+ * and overrides, store it).
  *
- * <p>{@code ttlMillis} is relative (how long the circuit stays open from when Redis handled the message), so replica
- * clocks never have to agree. {@code episode} names one fleet-wide open, chosen at random by the replica that opened
- * it: a close names the episode it ends, and probe slots are handed out per episode. {@code issuedAt} is Redis's clock
- * as the sender estimated it (it matters only for signed messages, whose freshness it proves).
+ * <p>
+ * {@code ttlMillis} is relative (how long the circuit stays open from when Redis handled
+ * the message), so replica clocks never have to agree. {@code episode} names one
+ * fleet-wide open, chosen at random by the replica that opened it: a close names the
+ * episode it ends, and probe slots are handed out per episode. {@code issuedAt} is
+ * Redis's clock as the sender estimated it (it matters only for signed messages, whose
+ * freshness it proves).
  *
  * @param kind what happened
  * @param breaker the breaker's full name
  * @param episode the open episode (OPEN, CLOSED), "" for an override
  * @param ttlMillis how long the fleet holds the circuit open (OPEN), 0 otherwise
- * @param override the operator's state (OVERRIDE: FORCED_OPEN, DISABLED or CLOSED), {@code null} otherwise
+ * @param override the operator's state (OVERRIDE: FORCED_OPEN, DISABLED or CLOSED),
+ * {@code null} otherwise
  * @param replica the replica that sent it
- * @param issuedAt Redis's time when it was sent, by the sender's estimate (ms since the epoch; -1 unknown)
+ * @param issuedAt Redis's time when it was sent, by the sender's estimate (ms since the
+ * epoch; -1 unknown)
  * @param reason why, as the sender's breaker or operator said it
  * @param signature HMAC-SHA256 of everything else ("" unsigned)
  */
 public record FleetMessage(Kind kind, String breaker, String episode, long ttlMillis, State override, String replica,
-        long issuedAt, String reason, String signature) {
+		long issuedAt, String reason, String signature) {
 
-    /** What a replica announces. */
-    public enum Kind {
-        /** The fleet holds the circuit open (a quorum tripped, the fleet window tripped, or a probing replica reopened). */
-        OPEN,
-        /** The episode ended: a replica's probes closed it, or its breaker was reset. */
-        CLOSED,
-        /** An operator's override for every replica. */
-        OVERRIDE
-    }
+	/** What a replica announces. */
+	public enum Kind {
 
-    private static final String MAGIC = "bf2";
-    private static final int FIELDS = 9;
+		/**
+		 * The fleet holds the circuit open (a quorum tripped, the fleet window tripped,
+		 * or a probing replica reopened).
+		 */
+		OPEN,
+		/** The episode ended: a replica's probes closed it, or its breaker was reset. */
+		CLOSED,
+		/** An operator's override for every replica. */
+		OVERRIDE
 
-    public FleetMessage {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(breaker, "breaker");
-        Objects.requireNonNull(replica, "replica");
-        episode = episode == null ? "" : episode;
-        reason = reason == null ? "" : reason;
-        signature = signature == null ? "" : signature;
-    }
+	}
 
-    /** The fields the signature covers, in order. */
-    String[] signedFields() {
-        return new String[] {kind.name(), breaker, episode, Long.toString(ttlMillis), override == null ? "" : override.name(),
-            replica, Long.toString(issuedAt), reason};
-    }
+	private static final String MAGIC = "bf2";
 
-    /** The same message with a signature. */
-    FleetMessage signedWith(String signature) {
-        return new FleetMessage(kind, breaker, episode, ttlMillis, override, replica, issuedAt, reason, signature);
-    }
+	private static final int FIELDS = 9;
 
-    /**
-     * The wire form: {@code bf2} and then every field as {@code <length>:<text>}, so a field may hold anything
-     * (a newline, a colon) without breaking the framing.
-     */
-    public String encode() {
-        StringBuilder out = new StringBuilder(64 + breaker.length() + reason.length());
-        out.append(MAGIC);
-        for (String field : signedFields()) {
-            out.append(field.length()).append(':').append(field);
-        }
-        return out.append(signature.length()).append(':').append(signature).toString();
-    }
+	public FleetMessage {
+		Objects.requireNonNull(kind, "kind");
+		Objects.requireNonNull(breaker, "breaker");
+		Objects.requireNonNull(replica, "replica");
+		episode = episode == null ? "" : episode;
+		reason = reason == null ? "" : reason;
+		signature = signature == null ? "" : signature;
+	}
 
-    /** Decodes the wire form; {@code null} when the text is not one of ours or is malformed in any way. */
-    public static @Nullable FleetMessage decode(@Nullable String text) {
-        if (text == null || !text.startsWith(MAGIC)) {
-            return null;
-        }
-        String[] fields = new String[FIELDS];
-        int at = MAGIC.length();
-        for (int i = 0; i < FIELDS; i++) {
-            int colon = text.indexOf(':', at);
-            if (colon < 0 || colon == at || colon - at > 9) {
-                return null;
-            }
-            int length;
-            try {
-                length = Integer.parseInt(text, at, colon, 10);
-            } catch (NumberFormatException notALength) {
-                return null;
-            }
-            if (length < 0 || length > text.length() - colon - 1) {
-                return null;
-            }
-            fields[i] = text.substring(colon + 1, colon + 1 + length);
-            at = colon + 1 + length;
-        }
-        if (at != text.length()) {
-            return null;
-        }
-        try {
-            Kind kind = Kind.valueOf(fields[0]);
-            State override = fields[4].isEmpty() ? null : State.valueOf(fields[4]);
-            return new FleetMessage(kind, fields[1], fields[2], Long.parseLong(fields[3]), override, fields[5],
-                    Long.parseLong(fields[6]), fields[7], fields[8]);
-        } catch (IllegalArgumentException notOurs) {
-            return null;
-        }
-    }
+	/** The fields the signature covers, in order. */
+	String[] signedFields() {
+		return new String[] { kind.name(), breaker, episode, Long.toString(ttlMillis),
+				override == null ? "" : override.name(), replica, Long.toString(issuedAt), reason };
+	}
+
+	/** The same message with a signature. */
+	FleetMessage signedWith(String signature) {
+		return new FleetMessage(kind, breaker, episode, ttlMillis, override, replica, issuedAt, reason, signature);
+	}
+
+	/**
+	 * The wire form: {@code bf2} and then every field as {@code <length>:<text>}, so a
+	 * field may hold anything (a newline, a colon) without breaking the framing.
+	 */
+	public String encode() {
+		StringBuilder out = new StringBuilder(64 + breaker.length() + reason.length());
+		out.append(MAGIC);
+		for (String field : signedFields()) {
+			out.append(field.length()).append(':').append(field);
+		}
+		return out.append(signature.length()).append(':').append(signature).toString();
+	}
+
+	/**
+	 * Decodes the wire form; {@code null} when the text is not one of ours or is
+	 * malformed in any way.
+	 */
+	public static @Nullable FleetMessage decode(@Nullable String text) {
+		if (text == null || !text.startsWith(MAGIC)) {
+			return null;
+		}
+		String[] fields = new String[FIELDS];
+		int at = MAGIC.length();
+		for (int i = 0; i < FIELDS; i++) {
+			int colon = text.indexOf(':', at);
+			if (colon < 0 || colon == at || colon - at > 9) {
+				return null;
+			}
+			int length;
+			try {
+				length = Integer.parseInt(text, at, colon, 10);
+			}
+			catch (NumberFormatException notALength) {
+				return null;
+			}
+			if (length < 0 || length > text.length() - colon - 1) {
+				return null;
+			}
+			fields[i] = text.substring(colon + 1, colon + 1 + length);
+			at = colon + 1 + length;
+		}
+		if (at != text.length()) {
+			return null;
+		}
+		try {
+			Kind kind = Kind.valueOf(fields[0]);
+			State override = fields[4].isEmpty() ? null : State.valueOf(fields[4]);
+			return new FleetMessage(kind, fields[1], fields[2], Long.parseLong(fields[3]), override, fields[5],
+					Long.parseLong(fields[6]), fields[7], fields[8]);
+		}
+		catch (IllegalArgumentException notOurs) {
+			return null;
+		}
+	}
 }

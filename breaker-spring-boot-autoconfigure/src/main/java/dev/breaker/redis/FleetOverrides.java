@@ -4,64 +4,80 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
 
 /**
- * An operator's override in fleet mode: applied on this replica at once, and for the whole fleet announced and (for
- * FORCED_OPEN and DISABLED) stored, so replicas started later honour it too. With the replica scope it stays on this
- * replica. HALF_OPEN ("probe now") is always this replica's only: probes are shared out by the fleet anyway.
+ * An operator's override in fleet mode: applied on this replica at once, and for the
+ * whole fleet announced and (for FORCED_OPEN and DISABLED) stored, so replicas started
+ * later honour it too. With the replica scope it stays on this replica. HALF_OPEN ("probe
+ * now") is always this replica's only: probes are shared out by the fleet anyway.
  */
 final class FleetOverrides {
 
-    /** Set while an override is being applied here, so the transition it causes is not published as a trip or close. */
-    private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> false);
+	/**
+	 * Set while an override is being applied here, so the transition it causes is not
+	 * published as a trip or close.
+	 */
+	private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> false);
 
-    private final FleetSync sync;
+	private final FleetSync sync;
 
-    FleetOverrides(FleetSync sync) {
-        this.sync = sync;
-    }
+	FleetOverrides(FleetSync sync) {
+		this.sync = sync;
+	}
 
-    /** Whether the transition being reported on this thread is an operator's override applied through fleet mode. */
-    static boolean applying() {
-        return APPLYING.get();
-    }
+	/**
+	 * Whether the transition being reported on this thread is an operator's override
+	 * applied through fleet mode.
+	 */
+	static boolean applying() {
+		return APPLYING.get();
+	}
 
-    /** The reason a replica's own transition carries. */
-    static String here(State state, boolean fleetWide) {
-        return "operator: " + state + (fleetWide ? " on every replica" : " on this replica only");
-    }
+	/** The reason a replica's own transition carries. */
+	static String here(State state, boolean fleetWide) {
+		return "operator: " + state + (fleetWide ? " on every replica" : " on this replica only");
+	}
 
-    /** The reason a peer's transition carries, naming the replica whose operator made it. */
-    static String fromPeer(String replica, State state) {
-        return Printable.of("operator on " + replica + ": " + state + " on every replica", Printable.REASON);
-    }
+	/**
+	 * The reason a peer's transition carries, naming the replica whose operator made it.
+	 */
+	static String fromPeer(String replica, State state) {
+		return Printable.of("operator on " + replica + ": " + state + " on every replica", Printable.REASON);
+	}
 
-    /** Applies the override here (caller's thread) and, when {@code fleetWide}, tells every replica. */
-    void apply(Breaker breaker, State state, boolean fleetWide) {
-        boolean shared = fleetWide && state != State.HALF_OPEN;
-        FleetEntry entry = sync.entries().local(breaker.name());
-        APPLYING.set(true);
-        try {
-            breaker.override(state, here(state, shared), false);
-        } finally {
-            APPLYING.set(false);
-        }
-        if (state == State.CLOSED || state == State.HALF_OPEN) {
-            entry.localOverride(null);
-        } else {
-            entry.localOverride(shared ? null : state);
-        }
-        if (!shared) {
-            if (state == State.CLOSED) {
-                entry.untie();
-            }
-            return;
-        }
-        FleetMessage announcement = sync.trust().issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(),
-                here(state, true));
-        // this replica's view shows it at once (the endpoint's answer too); its own echo is then a duplicate
-        entry.overridden(announcement, sync.nextSequence());
-        if (state == State.CLOSED) {
-            entry.untie();
-        }
-        sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> sync.store().override(announcement));
-    }
+	/**
+	 * Applies the override here (caller's thread) and, when {@code fleetWide}, tells
+	 * every replica.
+	 */
+	void apply(Breaker breaker, State state, boolean fleetWide) {
+		boolean shared = fleetWide && state != State.HALF_OPEN;
+		FleetEntry entry = sync.entries().local(breaker.name());
+		APPLYING.set(true);
+		try {
+			breaker.override(state, here(state, shared), false);
+		}
+		finally {
+			APPLYING.set(false);
+		}
+		if (state == State.CLOSED || state == State.HALF_OPEN) {
+			entry.localOverride(null);
+		}
+		else {
+			entry.localOverride(shared ? null : state);
+		}
+		if (!shared) {
+			if (state == State.CLOSED) {
+				entry.untie();
+			}
+			return;
+		}
+		FleetMessage announcement = sync.trust()
+			.issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(), here(state, true));
+		// this replica's view shows it at once (the endpoint's answer too); its own echo
+		// is then a duplicate
+		entry.overridden(announcement, sync.nextSequence());
+		if (state == State.CLOSED) {
+			entry.untie();
+		}
+		sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> sync.store().override(announcement));
+	}
+
 }

@@ -17,328 +17,405 @@ import dev.breaker.core.State;
 import io.lettuce.core.RedisURI;
 
 /**
- * Keeps the breakers of one replica in step with the fleet, without ever putting Redis on a call's path.
+ * Keeps the breakers of one replica in step with the fleet, without ever putting Redis on
+ * a call's path.
  *
- * <p>The jobs, each in its own class, and their threads:
+ * <p>
+ * The jobs, each in its own class, and their threads:
  * <ul>
- * <li>{@link LocalTransitions}: listens to this replica's breakers on the caller's thread and only hands work on.</li>
- * <li>{@link FleetPublisher}: tells the fleet of trips (votes toward the {@code quorum}) and closes;
- * {@link FleetOverrides}: of operators' fleet-wide overrides.</li>
- * <li>{@link PeerMessages}: applies what the fleet announces to this replica's breakers.</li>
- * <li>{@link Reconciler}: after a (re)connect, reads the fleet's state in small steps and fills in what was missed.</li>
+ * <li>{@link LocalTransitions}: listens to this replica's breakers on the caller's thread
+ * and only hands work on.</li>
+ * <li>{@link FleetPublisher}: tells the fleet of trips (votes toward the {@code quorum})
+ * and closes; {@link FleetOverrides}: of operators' fleet-wide overrides.</li>
+ * <li>{@link PeerMessages}: applies what the fleet announces to this replica's
+ * breakers.</li>
+ * <li>{@link Reconciler}: after a (re)connect, reads the fleet's state in small steps and
+ * fills in what was missed.</li>
  * <li>{@link ProbeShare}: shares half-open probes out across the fleet.</li>
  * </ul>
- * All but the listener run on one sync thread; Lettuce's reply threads only hand results back to it. The keys are
- * {@link FleetKeys}'s, the wire format {@link FleetMessage}'s, and everything read is checked by {@link Trust}.
+ * All but the listener run on one sync thread; Lettuce's reply threads only hand results
+ * back to it. The keys are {@link FleetKeys}'s, the wire format {@link FleetMessage}'s,
+ * and everything read is checked by {@link Trust}.
  */
 public final class FleetSync implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
-    private static final long SWEEP_MILLIS = 1_000;
-    /** What a replica without probe slots grants the holder past its own max-open-wait (within the 2 s bound). */
-    static final long PROBE_GRACE_MILLIS = 1_500;
+	private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
 
-    private final BreakerRegistry registry;
-    private final SharedStoreStatus status;
-    private final FleetSettings settings;
-    private final String replicaId;
-    private final ScheduledExecutorService executor;
-    private final Trust trust;
-    private final RedisBreakerStore store;
-    private final FleetEntries entries = new FleetEntries();
-    private final CountDownLatch firstSync = new CountDownLatch(1);
-    private final LocalTransitions local = new LocalTransitions(this);
-    private final FleetPublisher publisher = new FleetPublisher(this);
-    private final FleetOverrides overrides = new FleetOverrides(this);
-    private final PeerMessages peers = new PeerMessages(this);
-    private final Reconciler reconciler = new Reconciler(this);
-    private final ProbeShare probes = new ProbeShare(this);
-    private final AtomicLong sequence = new AtomicLong();
-    private volatile boolean closed;
+	private static final long SWEEP_MILLIS = 1_000;
 
-    /** A replica of a fleet sharing through one Redis server, or the primary Sentinel names when {@code uri} lists Sentinels. */
-    public FleetSync(BreakerRegistry registry, SharedStoreStatus status, RedisURI uri, FleetSettings settings) {
-        this(registry, status, FleetRedis.of(uri), settings);
-    }
+	/**
+	 * What a replica without probe slots grants the holder past its own max-open-wait
+	 * (within the 2 s bound).
+	 */
+	static final long PROBE_GRACE_MILLIS = 1_500;
 
-    /** A replica of a fleet sharing through {@code redis}: one server, a Sentinel-managed primary, or a Cluster. */
-    public FleetSync(BreakerRegistry registry, SharedStoreStatus status, FleetRedis redis, FleetSettings settings) {
-        this.registry = registry;
-        this.status = status;
-        this.settings = settings;
-        this.replicaId = status.replicaId();
-        ScheduledThreadPoolExecutor sync = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "breaker-fleet-sync");
-            thread.setDaemon(true);
-            return thread;
-        });
-        sync.setRemoveOnCancelPolicy(true);
-        this.executor = sync;
-        RedisClock clock = new RedisClock();
-        this.trust = new Trust(MessageSigner.of(settings.signingKey()), clock, status);
-        this.store = new RedisBreakerStore(redis, new FleetKeys(settings.keyPrefix()), settings.channel(), settings.timeout(),
-                settings.reconnectInterval(), status, clock, executor, new RedisBreakerStore.Listener() {
-                    @Override
-                    public void onMessage(String text) {
-                        submit(() -> peers.received(text));
-                    }
+	private final BreakerRegistry registry;
 
-                    @Override
-                    public void onReachable() {
-                        submit(reconciler::resync);
-                    }
-                });
-    }
+	private final SharedStoreStatus status;
 
-    /** Attaches to the registry and connects in the background; returns at once. */
-    public void start() {
-        registry.onCreated(local::created);
-        registry.onTransition(local::transitioned);
-        registry.onRemoved(local::removed);
-        executor.scheduleWithFixedDelay(() -> submit(entries::sweep), SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
-        store.start();
-    }
+	private final FleetSettings settings;
 
-    /**
-     * Waits (bounded) until the first read of the fleet's state has been applied, so a replica starting while a
-     * circuit is open (or overridden) takes no traffic through it. Returns false if Redis did not answer in time.
-     */
-    public boolean awaitFirstSync(Duration timeout) throws InterruptedException {
-        return firstSync.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
+	private final String replicaId;
 
-    /** The id this replica signs its messages with. */
-    public String replicaId() {
-        return replicaId;
-    }
+	private final ScheduledExecutorService executor;
 
-    /** How this replica takes part in the fleet. */
-    public FleetSettings settings() {
-        return settings;
-    }
+	private final Trust trust;
 
-    /** What this replica knows of the breaker's fleet-wide state (no Redis round trip: the local mirror). */
-    public FleetBreakerView view(String breaker) {
-        FleetEntry entry = entries.get(breaker);
-        if (entry == null) {
-            return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1, "", null);
-        }
-        long remaining = entry.remainingMillis(System.nanoTime());
-        FleetMessage fleetOverride = entry.override();
-        FleetBreakerView.Override override = null;
-        if (fleetOverride != null) {
-            override = new FleetBreakerView.Override(fleetOverride.override(), FleetBreakerView.Scope.FLEET,
-                    Printable.of(fleetOverride.replica(), Printable.REPLICA));
-        } else if (entry.localOverride() != null && registry.find(breaker).map(b -> b.state() == entry.localOverride()).orElse(false)) {
-            override = new FleetBreakerView.Override(entry.localOverride(), FleetBreakerView.Scope.REPLICA, replicaId);
-        }
-        return new FleetBreakerView(breaker, status.up(), entry.applied(), remaining > 0, remaining, entry.replica(),
-                entry.reason(), entry.tied().isEmpty() ? -1 : entry.grant(), entry.tied(), override);
-    }
+	private final RedisBreakerStore store;
 
-    /** How many breakers this replica tracks for the fleet without having them (bounded; they expire). */
-    public int fleetOnlyBreakers() {
-        return entries.fleetOnlyCount();
-    }
+	private final FleetEntries entries = new FleetEntries();
 
-    /**
-     * An operator's override: applied here at once and, when {@code fleetWide}, on every replica, including replicas
-     * started later (FORCED_OPEN, DISABLED) until an operator's CLOSED.
-     */
-    public void override(Breaker breaker, State state, boolean fleetWide) {
-        overrides.apply(breaker, state, fleetWide);
-    }
+	private final CountDownLatch firstSync = new CountDownLatch(1);
 
-    // ---- for the jobs ----
+	private final LocalTransitions local = new LocalTransitions(this);
 
-    BreakerRegistry registry() {
-        return registry;
-    }
+	private final FleetPublisher publisher = new FleetPublisher(this);
 
-    SharedStoreStatus status() {
-        return status;
-    }
+	private final FleetOverrides overrides = new FleetOverrides(this);
 
-    Trust trust() {
-        return trust;
-    }
+	private final PeerMessages peers = new PeerMessages(this);
 
-    RedisBreakerStore store() {
-        return store;
-    }
+	private final Reconciler reconciler = new Reconciler(this);
 
-    FleetEntries entries() {
-        return entries;
-    }
+	private final ProbeShare probes = new ProbeShare(this);
 
-    FleetPublisher publisher() {
-        return publisher;
-    }
+	private final AtomicLong sequence = new AtomicLong();
 
-    PeerMessages peers() {
-        return peers;
-    }
+	private volatile boolean closed;
 
-    ProbeShare probes() {
-        return probes;
-    }
+	/**
+	 * A replica of a fleet sharing through one Redis server, or the primary Sentinel
+	 * names when {@code uri} lists Sentinels.
+	 */
+	public FleetSync(BreakerRegistry registry, SharedStoreStatus status, RedisURI uri, FleetSettings settings) {
+		this(registry, status, FleetRedis.of(uri), settings);
+	}
 
-    ScheduledExecutorService executor() {
-        return executor;
-    }
+	/**
+	 * A replica of a fleet sharing through {@code redis}: one server, a Sentinel-managed
+	 * primary, or a Cluster.
+	 */
+	public FleetSync(BreakerRegistry registry, SharedStoreStatus status, FleetRedis redis, FleetSettings settings) {
+		this.registry = registry;
+		this.status = status;
+		this.settings = settings;
+		this.replicaId = status.replicaId();
+		ScheduledThreadPoolExecutor sync = new ScheduledThreadPoolExecutor(1, task -> {
+			Thread thread = new Thread(task, "breaker-fleet-sync");
+			thread.setDaemon(true);
+			return thread;
+		});
+		sync.setRemoveOnCancelPolicy(true);
+		this.executor = sync;
+		RedisClock clock = new RedisClock();
+		this.trust = new Trust(MessageSigner.of(settings.signingKey()), clock, status);
+		this.store = new RedisBreakerStore(redis, new FleetKeys(settings.keyPrefix()), settings.channel(),
+				settings.timeout(), settings.reconnectInterval(), status, clock, executor,
+				new RedisBreakerStore.Listener() {
+					@Override
+					public void onMessage(String text) {
+						submit(() -> peers.received(text));
+					}
 
-    boolean closed() {
-        return closed;
-    }
+					@Override
+					public void onReachable() {
+						submit(reconciler::resync);
+					}
+				});
+	}
 
-    /** The sequence number of the last change applied: a read sent now is older than any change after it. */
-    long sequence() {
-        return sequence.get();
-    }
+	/** Attaches to the registry and connects in the background; returns at once. */
+	public void start() {
+		registry.onCreated(local::created);
+		registry.onTransition(local::transitioned);
+		registry.onRemoved(local::removed);
+		executor.scheduleWithFixedDelay(() -> submit(entries::sweep), SWEEP_MILLIS, SWEEP_MILLIS,
+				TimeUnit.MILLISECONDS);
+		store.start();
+	}
 
-    long nextSequence() {
-        return sequence.incrementAndGet();
-    }
+	/**
+	 * Waits (bounded) until the first read of the fleet's state has been applied, so a
+	 * replica starting while a circuit is open (or overridden) takes no traffic through
+	 * it. Returns false if Redis did not answer in time.
+	 */
+	public boolean awaitFirstSync(Duration timeout) throws InterruptedException {
+		return firstSync.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+	}
 
-    /** The first full read of the fleet's state is done. */
-    void synced() {
-        status.markSynced();
-        firstSync.countDown();
-    }
+	/** The id this replica signs its messages with. */
+	public String replicaId() {
+		return replicaId;
+	}
 
-    /** An open circuit read from Redis (a reply or the reconnect read), unless an announcement overtook the read. */
-    void applyStored(RedisBreakerStore.Stored stored, long sentAt) {
-        FleetEntry entry = entries.get(stored.circuit().breaker());
-        if (entry != null && entry.changedSince(sentAt)) {
-            return;
-        }
-        long remaining = trust.remainingStored(stored.circuit(), stored.pttl());
-        if (remaining > 0) {
-            peers.apply(stored.circuit(), nextSequence(), remaining, false);
-        }
-    }
+	/** How this replica takes part in the fleet. */
+	public FleetSettings settings() {
+		return settings;
+	}
 
-    /**
-     * The latest moment probe sharing may hold this breaker open in an episode (on System.nanoTime()): its
-     * max-open-wait after it opened, plus {@link #PROBE_GRACE_MILLIS} for the slot holder's first probes (a fleet open
-     * lasts at most the max-open-wait, so the holder half-opens by then).
-     */
-    long deadline(Breaker breaker) {
-        Snapshot snapshot = breaker.snapshot();
-        long openFor = 0;
-        if (snapshot.state() == State.OPEN) {
-            openFor = Math.max(0, Duration.between(snapshot.since(), breaker.config().clock().instant()).toNanos());
-        }
-        return System.nanoTime() - openFor + breaker.config().maxOpenWait().toNanos() + PROBE_GRACE_MILLIS * 1_000_000L;
-    }
+	/**
+	 * What this replica knows of the breaker's fleet-wide state (no Redis round trip: the
+	 * local mirror).
+	 */
+	public FleetBreakerView view(String breaker) {
+		FleetEntry entry = entries.get(breaker);
+		if (entry == null) {
+			return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1, "", null);
+		}
+		long remaining = entry.remainingMillis(System.nanoTime());
+		FleetMessage fleetOverride = entry.override();
+		FleetBreakerView.Override override = null;
+		if (fleetOverride != null) {
+			override = new FleetBreakerView.Override(fleetOverride.override(), FleetBreakerView.Scope.FLEET,
+					Printable.of(fleetOverride.replica(), Printable.REPLICA));
+		}
+		else if (entry.localOverride() != null
+				&& registry.find(breaker).map(b -> b.state() == entry.localOverride()).orElse(false)) {
+			override = new FleetBreakerView.Override(entry.localOverride(), FleetBreakerView.Scope.REPLICA, replicaId);
+		}
+		return new FleetBreakerView(breaker, status.up(), entry.applied(), remaining > 0, remaining, entry.replica(),
+				entry.reason(), entry.tied().isEmpty() ? -1 : entry.grant(), entry.tied(), override);
+	}
 
-    /** The reason a peer's transition carries here: the replica and its reason, escaped and cut to 200 characters. */
-    String peerReason(String replica, String reason) {
-        return Printable.of("peer " + replica + ": " + reason, Printable.REASON);
-    }
+	/**
+	 * How many breakers this replica tracks for the fleet without having them (bounded;
+	 * they expire).
+	 */
+	public int fleetOnlyBreakers() {
+		return entries.fleetOnlyCount();
+	}
 
-    /** The fleet window judged this breaker: it trips as its own rule would, and the fleet opens with it. */
-    void tripFromFleetWindow(Breaker breaker, String reason) {
-        LocalTransitions.tripFromFleetWindow(breaker, reason);
-    }
+	/**
+	 * An operator's override: applied here at once and, when {@code fleetWide}, on every
+	 * replica, including replicas started later (FORCED_OPEN, DISABLED) until an
+	 * operator's CLOSED.
+	 */
+	public void override(Breaker breaker, State state, boolean fleetWide) {
+		overrides.apply(breaker, state, fleetWide);
+	}
 
-    /** What a publish waits for before it is sent. */
-    enum Publish {
-        /** A trip: the previous publish has been sent (one connection keeps them in order). */
-        TRIP,
-        /** A close or an override: also the last trip has been answered, so it knows the episode the trip ended up in. */
-        AFTER_TRIP
-    }
+	// ---- for the jobs ----
 
-    /**
-     * Runs {@code publish} (which sends its command and returns the future of its answer) on the sync thread, once
-     * what {@code kind} waits for is done: one breaker's publishes reach Redis in the order they were made, and a
-     * close is never sent before the trip it follows was answered.
-     */
-    void inOrder(FleetEntry entry, Publish kind, Supplier<CompletableFuture<?>> publish) {
-        synchronized (entry) {
-            CompletableFuture<?> after = kind == Publish.TRIP ? entry.lastSent()
-                    : CompletableFuture.allOf(entry.lastSent(), entry.lastTripAnswered());
-            CompletableFuture<Object> sent = new CompletableFuture<>();
-            CompletableFuture<Object> answered = new CompletableFuture<>();
-            entry.published(sent, kind == Publish.TRIP ? answered : null);
-            after.whenComplete((ignored, error) -> {
-                boolean queued = submit(() -> {
-                    try {
-                        CompletableFuture<?> answer = publish.get();
-                        sent.complete(null);
-                        answer.whenComplete((done, failed) -> answered.complete(null));
-                    } catch (RuntimeException e) {
-                        sent.complete(null);
-                        answered.complete(null);
-                        throw e;
-                    }
-                });
-                if (!queued) {
-                    sent.complete(null);
-                    answered.complete(null);
-                }
-            });
-        }
-    }
+	BreakerRegistry registry() {
+		return registry;
+	}
 
-    /** A future of work done on the sync thread (a reply handled where the state it changes lives). */
-    <T> CompletableFuture<T> onSyncThread(Supplier<CompletableFuture<T>> work) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        if (!submit(() -> {
-            try {
-                work.get().whenComplete((value, error) -> {
-                    if (error != null) {
-                        result.completeExceptionally(error);
-                    } else {
-                        result.complete(value);
-                    }
-                });
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-                throw e;
-            }
-        })) {
-            result.cancel(false);
-        }
-        return result;
-    }
+	SharedStoreStatus status() {
+		return status;
+	}
 
-    /** Runs a task on the sync thread after a delay; nothing when closing. */
-    void schedule(Runnable task, long delayMillis) {
-        if (closed) {
-            return;
-        }
-        try {
-            executor.schedule(() -> submit(task), delayMillis, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException shuttingDown) {
-            // closing: the task no longer matters
-        }
-    }
+	Trust trust() {
+		return trust;
+	}
 
-    /** Runs a task on the sync thread; false when closing. */
-    boolean submit(Runnable task) {
-        if (closed) {
-            return false;
-        }
-        try {
-            executor.execute(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "fleet sync task failed", e);
-                }
-            });
-            return true;
-        } catch (RejectedExecutionException shuttingDown) {
-            return false;
-        }
-    }
+	RedisBreakerStore store() {
+		return store;
+	}
 
-    @Override
-    public void close() {
-        closed = true;
-        executor.shutdownNow();
-        store.close();
-    }
+	FleetEntries entries() {
+		return entries;
+	}
+
+	FleetPublisher publisher() {
+		return publisher;
+	}
+
+	PeerMessages peers() {
+		return peers;
+	}
+
+	ProbeShare probes() {
+		return probes;
+	}
+
+	ScheduledExecutorService executor() {
+		return executor;
+	}
+
+	boolean closed() {
+		return closed;
+	}
+
+	/**
+	 * The sequence number of the last change applied: a read sent now is older than any
+	 * change after it.
+	 */
+	long sequence() {
+		return sequence.get();
+	}
+
+	long nextSequence() {
+		return sequence.incrementAndGet();
+	}
+
+	/** The first full read of the fleet's state is done. */
+	void synced() {
+		status.markSynced();
+		firstSync.countDown();
+	}
+
+	/**
+	 * An open circuit read from Redis (a reply or the reconnect read), unless an
+	 * announcement overtook the read.
+	 */
+	void applyStored(RedisBreakerStore.Stored stored, long sentAt) {
+		FleetEntry entry = entries.get(stored.circuit().breaker());
+		if (entry != null && entry.changedSince(sentAt)) {
+			return;
+		}
+		long remaining = trust.remainingStored(stored.circuit(), stored.pttl());
+		if (remaining > 0) {
+			peers.apply(stored.circuit(), nextSequence(), remaining, false);
+		}
+	}
+
+	/**
+	 * The latest moment probe sharing may hold this breaker open in an episode (on
+	 * System.nanoTime()): its max-open-wait after it opened, plus
+	 * {@link #PROBE_GRACE_MILLIS} for the slot holder's first probes (a fleet open lasts
+	 * at most the max-open-wait, so the holder half-opens by then).
+	 */
+	long deadline(Breaker breaker) {
+		Snapshot snapshot = breaker.snapshot();
+		long openFor = 0;
+		if (snapshot.state() == State.OPEN) {
+			openFor = Math.max(0, Duration.between(snapshot.since(), breaker.config().clock().instant()).toNanos());
+		}
+		return System.nanoTime() - openFor + breaker.config().maxOpenWait().toNanos() + PROBE_GRACE_MILLIS * 1_000_000L;
+	}
+
+	/**
+	 * The reason a peer's transition carries here: the replica and its reason, escaped
+	 * and cut to 200 characters.
+	 */
+	String peerReason(String replica, String reason) {
+		return Printable.of("peer " + replica + ": " + reason, Printable.REASON);
+	}
+
+	/**
+	 * The fleet window judged this breaker: it trips as its own rule would, and the fleet
+	 * opens with it.
+	 */
+	void tripFromFleetWindow(Breaker breaker, String reason) {
+		LocalTransitions.tripFromFleetWindow(breaker, reason);
+	}
+
+	/** What a publish waits for before it is sent. */
+	enum Publish {
+
+		/**
+		 * A trip: the previous publish has been sent (one connection keeps them in
+		 * order).
+		 */
+		TRIP,
+		/**
+		 * A close or an override: also the last trip has been answered, so it knows the
+		 * episode the trip ended up in.
+		 */
+		AFTER_TRIP
+
+	}
+
+	/**
+	 * Runs {@code publish} (which sends its command and returns the future of its answer)
+	 * on the sync thread, once what {@code kind} waits for is done: one breaker's
+	 * publishes reach Redis in the order they were made, and a close is never sent before
+	 * the trip it follows was answered.
+	 */
+	void inOrder(FleetEntry entry, Publish kind, Supplier<CompletableFuture<?>> publish) {
+		synchronized (entry) {
+			CompletableFuture<?> after = kind == Publish.TRIP ? entry.lastSent()
+					: CompletableFuture.allOf(entry.lastSent(), entry.lastTripAnswered());
+			CompletableFuture<Object> sent = new CompletableFuture<>();
+			CompletableFuture<Object> answered = new CompletableFuture<>();
+			entry.published(sent, kind == Publish.TRIP ? answered : null);
+			after.whenComplete((ignored, error) -> {
+				boolean queued = submit(() -> {
+					try {
+						CompletableFuture<?> answer = publish.get();
+						sent.complete(null);
+						answer.whenComplete((done, failed) -> answered.complete(null));
+					}
+					catch (RuntimeException e) {
+						sent.complete(null);
+						answered.complete(null);
+						throw e;
+					}
+				});
+				if (!queued) {
+					sent.complete(null);
+					answered.complete(null);
+				}
+			});
+		}
+	}
+
+	/**
+	 * A future of work done on the sync thread (a reply handled where the state it
+	 * changes lives).
+	 */
+	<T> CompletableFuture<T> onSyncThread(Supplier<CompletableFuture<T>> work) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		if (!submit(() -> {
+			try {
+				work.get().whenComplete((value, error) -> {
+					if (error != null) {
+						result.completeExceptionally(error);
+					}
+					else {
+						result.complete(value);
+					}
+				});
+			}
+			catch (RuntimeException e) {
+				result.completeExceptionally(e);
+				throw e;
+			}
+		})) {
+			result.cancel(false);
+		}
+		return result;
+	}
+
+	/** Runs a task on the sync thread after a delay; nothing when closing. */
+	void schedule(Runnable task, long delayMillis) {
+		if (closed) {
+			return;
+		}
+		try {
+			executor.schedule(() -> submit(task), delayMillis, TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			// closing: the task no longer matters
+		}
+	}
+
+	/** Runs a task on the sync thread; false when closing. */
+	boolean submit(Runnable task) {
+		if (closed) {
+			return false;
+		}
+		try {
+			executor.execute(() -> {
+				try {
+					task.run();
+				}
+				catch (RuntimeException e) {
+					LOG.log(System.Logger.Level.WARNING, "fleet sync task failed", e);
+				}
+			});
+			return true;
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			return false;
+		}
+	}
+
+	@Override
+	public void close() {
+		closed = true;
+		executor.shutdownNow();
+		store.close();
+	}
+
 }

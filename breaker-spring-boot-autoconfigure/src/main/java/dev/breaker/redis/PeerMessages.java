@@ -8,162 +8,186 @@ import dev.breaker.core.State;
 import dev.breaker.core.spi.SharedStateHooks;
 
 /**
- * Applies what the fleet says (announcements from the channel, and what the reconnect read or a script's reply finds)
- * to this replica's mirror and breakers, on the sync thread.
+ * Applies what the fleet says (announcements from the channel, and what the reconnect
+ * read or a script's reply finds) to this replica's mirror and breakers, on the sync
+ * thread.
  *
- * <p>Announcements are applied in the order Redis published them, which every subscriber sees alike; no counter
- * decides which is newer, so a lost, expired or forged counter cannot make a replica deaf. A read or a reply is older
- * than any announcement for the same breaker applied after it was sent, and is then dropped. A replica's own
- * announcements come back on the channel too, on another connection than its script's reply and possibly many
- * episodes late: they update the mirror in channel order but never its breaker, whose part in the episode the reply
- * settled already ({@link #openedHere}).
+ * <p>
+ * Announcements are applied in the order Redis published them, which every subscriber
+ * sees alike; no counter decides which is newer, so a lost, expired or forged counter
+ * cannot make a replica deaf. A read or a reply is older than any announcement for the
+ * same breaker applied after it was sent, and is then dropped. A replica's own
+ * announcements come back on the channel too, on another connection than its script's
+ * reply and possibly many episodes late: they update the mirror in channel order but
+ * never its breaker, whose part in the episode the reply settled already
+ * ({@link #openedHere}).
  *
- * <p>What is applied is bounded: an open never lasts longer than the local breaker's {@code max-open-wait}, reasons
- * and replica ids are cut and escaped ({@link Printable}), and breakers this replica does not have are tracked only
- * within the bounds of {@link FleetEntries}.
+ * <p>
+ * What is applied is bounded: an open never lasts longer than the local breaker's
+ * {@code max-open-wait}, reasons and replica ids are cut and escaped ({@link Printable}),
+ * and breakers this replica does not have are tracked only within the bounds of
+ * {@link FleetEntries}.
  */
 final class PeerMessages {
 
-    private final FleetSync sync;
+	private final FleetSync sync;
 
-    PeerMessages(FleetSync sync) {
-        this.sync = sync;
-    }
+	PeerMessages(FleetSync sync) {
+		this.sync = sync;
+	}
 
-    /** A message from the channel (a Lettuce thread handed it to the sync thread as it came). */
-    void received(String text) {
-        FleetMessage message = FleetMessage.decode(text);
-        if (sync.trust().accept(message, text)) {
-            apply(message, sync.nextSequence(), Long.MAX_VALUE, true);
-        }
-    }
+	/**
+	 * A message from the channel (a Lettuce thread handed it to the sync thread as it
+	 * came).
+	 */
+	void received(String text) {
+		FleetMessage message = FleetMessage.decode(text);
+		if (sync.trust().accept(message, text)) {
+			apply(message, sync.nextSequence(), Long.MAX_VALUE, true);
+		}
+	}
 
-    /**
-     * Applies an announcement from the channel, or an open circuit or override read from Redis.
-     *
-     * @param remainingMillis for a stored open, how much longer Redis holds it; {@code Long.MAX_VALUE} for a message
-     *     (its own TTL counts)
-     * @param channel whether it came from the channel (a replica's own announcements then touch only the mirror)
-     */
-    void apply(FleetMessage message, long sequence, long remainingMillis, boolean channel) {
-        Optional<Breaker> found = sync.registry().find(message.breaker());
-        FleetEntry entry = found.isPresent() ? sync.entries().local(message.breaker()) : sync.entries().fleetOnly(message.breaker());
-        if (entry == null) {
-            return; // too many breakers this replica does not have: bounded
-        }
-        boolean own = message.replica().equals(sync.replicaId());
-        if (own && channel) {
-            found = Optional.empty(); // its breaker took part already; only the mirror learns, in channel order
-        }
-        switch (message.kind()) {
-            case OPEN -> opened(message, entry, found, own, sequence, remainingMillis);
-            case CLOSED -> closed(message, entry, found, own, sequence);
-            case OVERRIDE -> overridden(message, entry, found, own, sequence);
-        }
-    }
+	/**
+	 * Applies an announcement from the channel, or an open circuit or override read from
+	 * Redis.
+	 * @param remainingMillis for a stored open, how much longer Redis holds it;
+	 * {@code Long.MAX_VALUE} for a message (its own TTL counts)
+	 * @param channel whether it came from the channel (a replica's own announcements then
+	 * touch only the mirror)
+	 */
+	void apply(FleetMessage message, long sequence, long remainingMillis, boolean channel) {
+		Optional<Breaker> found = sync.registry().find(message.breaker());
+		FleetEntry entry = found.isPresent() ? sync.entries().local(message.breaker())
+				: sync.entries().fleetOnly(message.breaker());
+		if (entry == null) {
+			return; // too many breakers this replica does not have: bounded
+		}
+		boolean own = message.replica().equals(sync.replicaId());
+		if (own && channel) {
+			found = Optional.empty(); // its breaker took part already; only the mirror
+										// learns, in channel order
+		}
+		switch (message.kind()) {
+			case OPEN -> opened(message, entry, found, own, sequence, remainingMillis);
+			case CLOSED -> closed(message, entry, found, own, sequence);
+			case OVERRIDE -> overridden(message, entry, found, own, sequence);
+		}
+	}
 
-    private void opened(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence,
-            long remainingMillis) {
-        if (entry.ended(message.episode())) {
-            return; // closed already: a late duplicate or a replay
-        }
-        if (entry.current(message.episode())) {
-            // the mirror holds it already (a duplicate, or a read of it); a breaker that does not follow it yet does now
-            found.ifPresent(breaker -> follow(breaker, entry, message.episode(), own));
-            return;
-        }
-        long ceiling = found.map(b -> b.config().maxOpenWait().toMillis()).orElse(FleetEntries.FLEET_ONLY_OPEN_CEILING_MILLIS);
-        long remaining = Math.min(Math.min(message.ttlMillis(), remainingMillis), ceiling);
-        if (remaining <= 0) {
-            return;
-        }
-        entry.opened(message, System.nanoTime() + remaining * 1_000_000L, sequence);
-        found.ifPresent(breaker -> follow(breaker, entry, message.episode(), own));
-    }
+	private void opened(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence,
+			long remainingMillis) {
+		if (entry.ended(message.episode())) {
+			return; // closed already: a late duplicate or a replay
+		}
+		if (entry.current(message.episode())) {
+			// the mirror holds it already (a duplicate, or a read of it); a breaker that
+			// does not follow it yet does now
+			found.ifPresent(breaker -> follow(breaker, entry, message.episode(), own));
+			return;
+		}
+		long ceiling = found.map(b -> b.config().maxOpenWait().toMillis())
+			.orElse(FleetEntries.FLEET_ONLY_OPEN_CEILING_MILLIS);
+		long remaining = Math.min(Math.min(message.ttlMillis(), remainingMillis), ceiling);
+		if (remaining <= 0) {
+			return;
+		}
+		entry.opened(message, System.nanoTime() + remaining * 1_000_000L, sequence);
+		found.ifPresent(breaker -> follow(breaker, entry, message.episode(), own));
+	}
 
-    /**
-     * This replica's own script opened {@code announcement}'s episode (its reply said so): its breaker follows the
-     * episode (so its close ends it) and claims its probe slots; the mirror learns of it from the channel. Announcements
-     * may overtake the reply on the channel: if the episode ended meanwhile, the breaker closes; if the breaker took
-     * up another episode meanwhile, it keeps that one.
-     *
-     * @param followedWhenSent the episode the breaker followed when the script was sent ("" none)
-     */
-    void openedHere(Breaker breaker, FleetEntry entry, FleetMessage announcement, String followedWhenSent) {
-        String episode = announcement.episode();
-        String followed = entry.tied();
-        boolean movedOn = !followed.isEmpty() && !followed.equals(followedWhenSent) && !followed.equals(episode);
-        if (movedOn) {
-            return;
-        }
-        if (entry.ended(episode)) {
-            entry.untie();
-            State state = breaker.state();
-            if (state == State.OPEN || state == State.HALF_OPEN) {
-                SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
-            }
-            return;
-        }
-        entry.tie(episode, sync.deadline(breaker));
-        State state = breaker.state();
-        if (state == State.OPEN || state == State.HALF_OPEN) {
-            sync.probes().opened(breaker, entry);
-        }
-    }
+	/**
+	 * This replica's own script opened {@code announcement}'s episode (its reply said
+	 * so): its breaker follows the episode (so its close ends it) and claims its probe
+	 * slots; the mirror learns of it from the channel. Announcements may overtake the
+	 * reply on the channel: if the episode ended meanwhile, the breaker closes; if the
+	 * breaker took up another episode meanwhile, it keeps that one.
+	 * @param followedWhenSent the episode the breaker followed when the script was sent
+	 * ("" none)
+	 */
+	void openedHere(Breaker breaker, FleetEntry entry, FleetMessage announcement, String followedWhenSent) {
+		String episode = announcement.episode();
+		String followed = entry.tied();
+		boolean movedOn = !followed.isEmpty() && !followed.equals(followedWhenSent) && !followed.equals(episode);
+		if (movedOn) {
+			return;
+		}
+		if (entry.ended(episode)) {
+			entry.untie();
+			State state = breaker.state();
+			if (state == State.OPEN || state == State.HALF_OPEN) {
+				SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
+			}
+			return;
+		}
+		entry.tie(episode, sync.deadline(breaker));
+		State state = breaker.state();
+		if (state == State.OPEN || state == State.HALF_OPEN) {
+			sync.probes().opened(breaker, entry);
+		}
+	}
 
-    /**
-     * The fleet holds the breaker open in {@code episode}: open here too (or stay open at least as long), follow the
-     * episode, and claim its probe slots. An operator's FORCED_OPEN or DISABLED here is left alone.
-     */
-    void follow(Breaker breaker, FleetEntry entry, String episode, boolean own) {
-        if (episode.equals(entry.tied())) {
-            return; // follows it already
-        }
-        long remaining = entry.remainingMillis(System.nanoTime());
-        State state = breaker.state();
-        if (remaining <= 0 || state == State.FORCED_OPEN || state == State.DISABLED) {
-            return;
-        }
-        if (state == State.OPEN) {
-            long toDeadline = Math.max(1, (sync.deadline(breaker) - System.nanoTime()) / 1_000_000L);
-            SharedStateHooks.holdOpen(breaker, Duration.ofMillis(Math.min(remaining, toDeadline)));
-        } else if (!own) {
-            // first the open (the call path waits for nothing), then the bookkeeping
-            SharedStateHooks.openFromPeer(breaker, Duration.ofMillis(remaining), sync.peerReason(entry.replica(), entry.reason()));
-        } else if (state == State.CLOSED) {
-            // a read of this replica's own episode, but its breaker has closed meanwhile: follow it so its close ends it
-            entry.tie(episode, sync.deadline(breaker));
-            return;
-        }
-        entry.tie(episode, sync.deadline(breaker));
-        sync.probes().opened(breaker, entry);
-    }
+	/**
+	 * The fleet holds the breaker open in {@code episode}: open here too (or stay open at
+	 * least as long), follow the episode, and claim its probe slots. An operator's
+	 * FORCED_OPEN or DISABLED here is left alone.
+	 */
+	void follow(Breaker breaker, FleetEntry entry, String episode, boolean own) {
+		if (episode.equals(entry.tied())) {
+			return; // follows it already
+		}
+		long remaining = entry.remainingMillis(System.nanoTime());
+		State state = breaker.state();
+		if (remaining <= 0 || state == State.FORCED_OPEN || state == State.DISABLED) {
+			return;
+		}
+		if (state == State.OPEN) {
+			long toDeadline = Math.max(1, (sync.deadline(breaker) - System.nanoTime()) / 1_000_000L);
+			SharedStateHooks.holdOpen(breaker, Duration.ofMillis(Math.min(remaining, toDeadline)));
+		}
+		else if (!own) {
+			// first the open (the call path waits for nothing), then the bookkeeping
+			SharedStateHooks.openFromPeer(breaker, Duration.ofMillis(remaining),
+					sync.peerReason(entry.replica(), entry.reason()));
+		}
+		else if (state == State.CLOSED) {
+			// a read of this replica's own episode, but its breaker has closed meanwhile:
+			// follow it so its close ends it
+			entry.tie(episode, sync.deadline(breaker));
+			return;
+		}
+		entry.tie(episode, sync.deadline(breaker));
+		sync.probes().opened(breaker, entry);
+	}
 
-    private void closed(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence) {
-        entry.closed(message, sequence);
-        if (found.isEmpty() || !message.episode().equals(entry.tied())) {
-            return; // a close ends only the episode it names, on the replicas that follow it
-        }
-        Breaker breaker = found.get();
-        State state = breaker.state();
-        if (state == State.OPEN || state == State.HALF_OPEN) {
-            entry.untie();
-            SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
-        }
-    }
+	private void closed(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence) {
+		entry.closed(message, sequence);
+		if (found.isEmpty() || !message.episode().equals(entry.tied())) {
+			return; // a close ends only the episode it names, on the replicas that follow
+					// it
+		}
+		Breaker breaker = found.get();
+		State state = breaker.state();
+		if (state == State.OPEN || state == State.HALF_OPEN) {
+			entry.untie();
+			SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
+		}
+	}
 
-    private void overridden(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence) {
-        if (!entry.newer(message)) {
-            return;
-        }
-        entry.overridden(message, sequence);
-        if (found.isEmpty()) {
-            return;
-        }
-        if (message.override() == State.CLOSED) {
-            entry.untie();
-        }
-        String reason = own ? FleetOverrides.here(message.override(), true) : FleetOverrides.fromPeer(message.replica(), message.override());
-        found.get().override(message.override(), reason, true);
-    }
+	private void overridden(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own,
+			long sequence) {
+		if (!entry.newer(message)) {
+			return;
+		}
+		entry.overridden(message, sequence);
+		if (found.isEmpty()) {
+			return;
+		}
+		if (message.override() == State.CLOSED) {
+			entry.untie();
+		}
+		String reason = own ? FleetOverrides.here(message.override(), true)
+				: FleetOverrides.fromPeer(message.replica(), message.override());
+		found.get().override(message.override(), reason, true);
+	}
+
 }

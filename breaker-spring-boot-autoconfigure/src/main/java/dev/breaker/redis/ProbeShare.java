@@ -10,223 +10,263 @@ import dev.breaker.core.Totals;
 import dev.breaker.core.spi.SharedStateHooks;
 
 /**
- * Shares half-open probes out across the fleet: in one open episode the whole fleet runs at most
- * {@code halfOpenMaxProbes} concurrent probes, not that many per replica.
+ * Shares half-open probes out across the fleet: in one open episode the whole fleet runs
+ * at most {@code halfOpenMaxProbes} concurrent probes, not that many per replica.
  *
- * <p>Slots are claimed as soon as a replica's breaker follows an episode, so the answer is in long before the open
- * wait ends. A replica with slots half-opens with its share; one without stays open a little past the fleet's wait and
- * asks again (at once when it has traffic, else as its open wait is about to end). Slots are held by a short lease the holder renews every {@link #RECLAIM_MILLIS}: one
- * that dies loses them within a lease, and one without traffic (no calls, no rejected calls) gives them up as soon as
- * a replica with traffic went without, so the fleet closes as long as any replica has traffic.
+ * <p>
+ * Slots are claimed as soon as a replica's breaker follows an episode, so the answer is
+ * in long before the open wait ends. A replica with slots half-opens with its share; one
+ * without stays open a little past the fleet's wait and asks again (at once when it has
+ * traffic, else as its open wait is about to end). Slots are held by a short lease the
+ * holder renews every {@link #RECLAIM_MILLIS}: one that dies loses them within a lease,
+ * and one without traffic (no calls, no rejected calls) gives them up as soon as a
+ * replica with traffic went without, so the fleet closes as long as any replica has
+ * traffic.
  *
- * <p>Slots only matter once the open wait ends, so while it is further off than a few renewal periods nobody claims or
- * renews: the first claim's lease reaches to {@link #RECLAIM_MILLIS} before the next look, which comes
- * {@code 2 * RECLAIM_MILLIS} before the open wait ends (a replica following 100,000 open circuits would otherwise run
- * 200,000 scripts a second). A holder that dies meanwhile keeps its slots until about its open wait's end.
+ * <p>
+ * Slots only matter once the open wait ends, so while it is further off than a few
+ * renewal periods nobody claims or renews: the first claim's lease reaches to
+ * {@link #RECLAIM_MILLIS} before the next look, which comes {@code 2 * RECLAIM_MILLIS}
+ * before the open wait ends (a replica following 100,000 open circuits would otherwise
+ * run 200,000 scripts a second). A holder that dies meanwhile keeps its slots until about
+ * its open wait's end.
  *
- * <p>Nothing read from Redis can hold a breaker open for good: once it has been open for its {@code max-open-wait}
- * (plus {@link FleetSync#PROBE_GRACE_MILLIS}) in an episode without slots (they are stolen, or held by a replica
- * nobody can see), it probes on its own, one probe at a time, and says so once. When Redis cannot answer, the
- * breaker's own limit applies.
+ * <p>
+ * Nothing read from Redis can hold a breaker open for good: once it has been open for its
+ * {@code max-open-wait} (plus {@link FleetSync#PROBE_GRACE_MILLIS}) in an episode without
+ * slots (they are stolen, or held by a replica nobody can see), it probes on its own, one
+ * probe at a time, and says so once. When Redis cannot answer, the breaker's own limit
+ * applies.
  */
 final class ProbeShare {
 
-    /** How often a holder renews its lease, and a replica without slots asks again. */
-    static final long RECLAIM_MILLIS = 500;
-    /** How long slots stay a replica's without renewal. */
-    static final long LEASE_MILLIS = 3 * RECLAIM_MILLIS;
+	/** How often a holder renews its lease, and a replica without slots asks again. */
+	static final long RECLAIM_MILLIS = 500;
 
-    private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
+	/** How long slots stay a replica's without renewal. */
+	static final long LEASE_MILLIS = 3 * RECLAIM_MILLIS;
 
-    private final FleetSync sync;
+	private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
 
-    ProbeShare(FleetSync sync) {
-        this.sync = sync;
-    }
+	private final FleetSync sync;
 
-    /** Sync thread: the breaker now follows an episode (its tie was just made): claim its slots now. */
-    void opened(Breaker breaker, FleetEntry entry) {
-        int round = entry.round();
-        entry.demand(demand(breaker));
-        claim(breaker, entry, round, false);
-    }
+	ProbeShare(FleetSync sync) {
+		this.sync = sync;
+	}
 
-    /** Asks for (or renews) this replica's slots; {@code traffic}: it had calls or rejected calls since the last look. */
-    private void claim(Breaker breaker, FleetEntry entry, int round, boolean traffic) {
-        if (sync.closed() || !entry.inRound(round)) {
-            return;
-        }
-        if (!sync.status().up()) {
-            apply(breaker, entry); // the breaker's own limit while Redis cannot answer
-            sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
-            return;
-        }
-        String episode = entry.tied();
-        int max = breaker.config().halfOpenMaxProbes();
-        long open = openMillis(breaker);
-        long slotsLive = open + breaker.config().halfOpenMaxWait().toMillis() + LEASE_MILLIS;
-        // the lease outlasts the next look by as much as it does when looking every RECLAIM_MILLIS
-        long lease = nextLookMillis(open) + LEASE_MILLIS - RECLAIM_MILLIS;
-        sync.store().claim(breaker.name(), episode, sync.replicaId(), max, max, lease, slotsLive,
-                sync.trust().claim(breaker.name(), episode, sync.replicaId(), max), traffic, entry.distrusted())
-                .whenComplete((reply, error) -> sync.submit(() -> granted(breaker, entry, round, episode,
-                        error == null ? reply : null, traffic)));
-    }
+	/**
+	 * Sync thread: the breaker now follows an episode (its tie was just made): claim its
+	 * slots now.
+	 */
+	void opened(Breaker breaker, FleetEntry entry) {
+		int round = entry.round();
+		entry.demand(demand(breaker));
+		claim(breaker, entry, round, false);
+	}
 
-    private void granted(Breaker breaker, FleetEntry entry, int round, String episode, RedisBreakerStore.ClaimReply reply,
-            boolean traffic) {
-        if (!entry.inRound(round)) {
-            return;
-        }
-        if (reply != null) {
-            if (sync.trust().signing()) {
-                reply.others().forEach((holder, value) -> {
-                    if (!sync.trust().genuineHolder(breaker.name(), episode, holder, value)) {
-                        entry.distrust(holder); // dropped by the next claim
-                    }
-                });
-            }
-            if (reply.grant() > 0 && !traffic && reply.wanted() && probesInFlight(breaker) == 0) {
-                // a replica with traffic went without slots, and this one has none: give them up to it
-                entry.grant(round, 0);
-                sync.store().release(breaker.name(), episode, sync.replicaId());
-            } else {
-                entry.grant(round, reply.grant());
-            }
-        }
-        apply(breaker, entry);
-        sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(openMillis(breaker)));
-    }
+	/**
+	 * Asks for (or renews) this replica's slots; {@code traffic}: it had calls or
+	 * rejected calls since the last look.
+	 */
+	private void claim(Breaker breaker, FleetEntry entry, int round, boolean traffic) {
+		if (sync.closed() || !entry.inRound(round)) {
+			return;
+		}
+		if (!sync.status().up()) {
+			apply(breaker, entry); // the breaker's own limit while Redis cannot answer
+			sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+			return;
+		}
+		String episode = entry.tied();
+		int max = breaker.config().halfOpenMaxProbes();
+		long open = openMillis(breaker);
+		long slotsLive = open + breaker.config().halfOpenMaxWait().toMillis() + LEASE_MILLIS;
+		// the lease outlasts the next look by as much as it does when looking every
+		// RECLAIM_MILLIS
+		long lease = nextLookMillis(open) + LEASE_MILLIS - RECLAIM_MILLIS;
+		sync.store()
+			.claim(breaker.name(), episode, sync.replicaId(), max, max, lease, slotsLive,
+					sync.trust().claim(breaker.name(), episode, sync.replicaId(), max), traffic, entry.distrusted())
+			.whenComplete((reply, error) -> sync
+				.submit(() -> granted(breaker, entry, round, episode, error == null ? reply : null, traffic)));
+	}
 
-    /**
-     * When to look again, given how long the breaker stays open here: every {@link #RECLAIM_MILLIS}, or, while the open
-     * wait ends later than {@code 3 * RECLAIM_MILLIS} from now, {@code 2 * RECLAIM_MILLIS} before it ends.
-     */
-    static long nextLookMillis(long openMillis) {
-        return openMillis > 3 * RECLAIM_MILLIS ? openMillis - 2 * RECLAIM_MILLIS : RECLAIM_MILLIS;
-    }
+	private void granted(Breaker breaker, FleetEntry entry, int round, String episode,
+			RedisBreakerStore.ClaimReply reply, boolean traffic) {
+		if (!entry.inRound(round)) {
+			return;
+		}
+		if (reply != null) {
+			if (sync.trust().signing()) {
+				reply.others().forEach((holder, value) -> {
+					if (!sync.trust().genuineHolder(breaker.name(), episode, holder, value)) {
+						entry.distrust(holder); // dropped by the next claim
+					}
+				});
+			}
+			if (reply.grant() > 0 && !traffic && reply.wanted() && probesInFlight(breaker) == 0) {
+				// a replica with traffic went without slots, and this one has none: give
+				// them up to it
+				entry.grant(round, 0);
+				sync.store().release(breaker.name(), episode, sync.replicaId());
+			}
+			else {
+				entry.grant(round, reply.grant());
+			}
+		}
+		apply(breaker, entry);
+		sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(openMillis(breaker)));
+	}
 
-    /** Puts the slots into effect: half-open with that many probes, or held open without any. */
-    private void apply(Breaker breaker, FleetEntry entry) {
-        State state = breaker.state();
-        int slots = slots(breaker, entry);
-        if (state == State.HALF_OPEN) {
-            SharedStateHooks.limitProbes(breaker, slots);
-        } else if (state == State.OPEN && slots == 0) {
-            // without a slot, stay open until a little past the fleet's wait (renewed every tick), never past the deadline
-            long now = System.nanoTime();
-            long toDeadline = (entry.tieDeadlineNanos() - now) / 1_000_000L;
-            long hold = Math.min(entry.remainingMillis(now) + 2 * RECLAIM_MILLIS, toDeadline);
-            if (hold > 0) {
-                SharedStateHooks.holdOpen(breaker, Duration.ofMillis(hold));
-            }
-        }
-    }
+	/**
+	 * When to look again, given how long the breaker stays open here: every
+	 * {@link #RECLAIM_MILLIS}, or, while the open wait ends later than
+	 * {@code 3 * RECLAIM_MILLIS} from now, {@code 2 * RECLAIM_MILLIS} before it ends.
+	 */
+	static long nextLookMillis(long openMillis) {
+		return openMillis > 3 * RECLAIM_MILLIS ? openMillis - 2 * RECLAIM_MILLIS : RECLAIM_MILLIS;
+	}
 
-    /** The probes this replica may run now: its grant, or its own limit when alone or Redis cannot answer. */
-    private int slots(Breaker breaker, FleetEntry entry) {
-        int grant = entry.grant();
-        if (entry.alone()) {
-            return 1;
-        }
-        return grant < 0 || !sync.status().up() ? breaker.config().halfOpenMaxProbes() : grant;
-    }
+	/**
+	 * Puts the slots into effect: half-open with that many probes, or held open without
+	 * any.
+	 */
+	private void apply(Breaker breaker, FleetEntry entry) {
+		State state = breaker.state();
+		int slots = slots(breaker, entry);
+		if (state == State.HALF_OPEN) {
+			SharedStateHooks.limitProbes(breaker, slots);
+		}
+		else if (state == State.OPEN && slots == 0) {
+			// without a slot, stay open until a little past the fleet's wait (renewed
+			// every tick), never past the deadline
+			long now = System.nanoTime();
+			long toDeadline = (entry.tieDeadlineNanos() - now) / 1_000_000L;
+			long hold = Math.min(entry.remainingMillis(now) + 2 * RECLAIM_MILLIS, toDeadline);
+			if (hold > 0) {
+				SharedStateHooks.holdOpen(breaker, Duration.ofMillis(hold));
+			}
+		}
+	}
 
-    /** Every {@link #RECLAIM_MILLIS} while the breaker follows the episode: renew, give back, ask again, or go alone. */
-    private void tick(Breaker breaker, FleetEntry entry, int round) {
-        if (sync.closed() || !entry.inRound(round)) {
-            return;
-        }
-        State state = breaker.state();
-        if (state != State.OPEN && state != State.HALF_OPEN) {
-            return;
-        }
-        if (entry.alone()) {
-            return;
-        }
-        if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
-            alone(breaker, entry);
-            return;
-        }
-        long open = openMillis(breaker);
-        if (state == State.OPEN && open > 3 * RECLAIM_MILLIS) {
-            // the open wait was extended (held without slots): the slots matter from its end on, the lease holds until then
-            apply(breaker, entry);
-            sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(open));
-            return;
-        }
-        boolean traffic = entry.demandSince(demand(breaker)) || probesInFlight(breaker) > 0;
-        if (entry.grant() != 0 || traffic || open <= 2 * RECLAIM_MILLIS) {
-            // a holder renews its lease; a replica without slots asks again when it has traffic, or when its open
-            // wait is about to end (the slots matter from then on)
-            claim(breaker, entry, round, traffic);
-        } else {
-            apply(breaker, entry);
-            sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
-        }
-    }
+	/**
+	 * The probes this replica may run now: its grant, or its own limit when alone or
+	 * Redis cannot answer.
+	 */
+	private int slots(Breaker breaker, FleetEntry entry) {
+		int grant = entry.grant();
+		if (entry.alone()) {
+			return 1;
+		}
+		return grant < 0 || !sync.status().up() ? breaker.config().halfOpenMaxProbes() : grant;
+	}
 
-    private void alone(Breaker breaker, FleetEntry entry) {
-        entry.alone(true);
-        LOG.log(System.Logger.Level.WARNING, "breaker ''{0}'': no fleet probe slot within its max-open-wait of {1} ms ({2}); "
-                + "probing on its own, one probe at a time, for this episode", Printable.of(breaker.name(), Printable.NAME),
-                breaker.config().maxOpenWait().toMillis(), entry.distrusted().isEmpty()
-                        ? "the slots stayed taken by holders that keep renewing, or by something that is not a replica"
-                        : "holders not signed with the fleet's key: " + Printable.of(entry.distrusted().toString(), Printable.NAME));
-        if (breaker.state() == State.HALF_OPEN) {
-            SharedStateHooks.limitProbes(breaker, 1);
-        }
-    }
+	/**
+	 * Every {@link #RECLAIM_MILLIS} while the breaker follows the episode: renew, give
+	 * back, ask again, or go alone.
+	 */
+	private void tick(Breaker breaker, FleetEntry entry, int round) {
+		if (sync.closed() || !entry.inRound(round)) {
+			return;
+		}
+		State state = breaker.state();
+		if (state != State.OPEN && state != State.HALF_OPEN) {
+			return;
+		}
+		if (entry.alone()) {
+			return;
+		}
+		if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
+			alone(breaker, entry);
+			return;
+		}
+		long open = openMillis(breaker);
+		if (state == State.OPEN && open > 3 * RECLAIM_MILLIS) {
+			// the open wait was extended (held without slots): the slots matter from its
+			// end on, the lease holds until then
+			apply(breaker, entry);
+			sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(open));
+			return;
+		}
+		boolean traffic = entry.demandSince(demand(breaker)) || probesInFlight(breaker) > 0;
+		if (entry.grant() != 0 || traffic || open <= 2 * RECLAIM_MILLIS) {
+			// a holder renews its lease; a replica without slots asks again when it has
+			// traffic, or when its open
+			// wait is about to end (the slots matter from then on)
+			claim(breaker, entry, round, traffic);
+		}
+		else {
+			apply(breaker, entry);
+			sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+		}
+	}
 
-    /**
-     * Entering half-open (caller's thread, a local call only): probe with the slots the fleet already gave this
-     * replica for the episode it follows. If the answer is not in yet, probe not at all until it is; if the fleet
-     * cannot answer, use the local limit; if the episode has held it open past its max-open-wait, one probe.
-     */
-    void halfOpened(Breaker breaker) {
-        FleetEntry entry = sync.entries().get(breaker.name());
-        if (entry == null || entry.tied().isEmpty()) {
-            return; // a local episode (a trip short of the quorum): local limits
-        }
-        if (entry.alone() || !sync.status().up()) {
-            return;
-        }
-        if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
-            sync.submit(() -> alone(breaker, entry));
-            return;
-        }
-        int grant = entry.grant();
-        if (grant >= 0) {
-            SharedStateHooks.limitProbes(breaker, grant);
-            return;
-        }
-        int round = entry.round();
-        SharedStateHooks.limitProbes(breaker, 0);
-        if (!sync.submit(() -> claim(breaker, entry, round, false))) {
-            SharedStateHooks.limitProbes(breaker, breaker.config().halfOpenMaxProbes());
-        }
-    }
+	private void alone(Breaker breaker, FleetEntry entry) {
+		entry.alone(true);
+		LOG.log(System.Logger.Level.WARNING,
+				"breaker ''{0}'': no fleet probe slot within its max-open-wait of {1} ms ({2}); "
+						+ "probing on its own, one probe at a time, for this episode",
+				Printable.of(breaker.name(), Printable.NAME), breaker.config().maxOpenWait().toMillis(),
+				entry.distrusted().isEmpty()
+						? "the slots stayed taken by holders that keep renewing, or by something that is not a replica"
+						: "holders not signed with the fleet's key: "
+								+ Printable.of(entry.distrusted().toString(), Printable.NAME));
+		if (breaker.state() == State.HALF_OPEN) {
+			SharedStateHooks.limitProbes(breaker, 1);
+		}
+	}
 
-    /** Calls finished and rejected so far: it moves while the breaker has traffic. */
-    private static long demand(Breaker breaker) {
-        Totals totals = breaker.totals();
-        long calls = totals.rejected();
-        for (Outcome outcome : Outcome.values()) {
-            calls += totals.calls(outcome);
-        }
-        return calls;
-    }
+	/**
+	 * Entering half-open (caller's thread, a local call only): probe with the slots the
+	 * fleet already gave this replica for the episode it follows. If the answer is not in
+	 * yet, probe not at all until it is; if the fleet cannot answer, use the local limit;
+	 * if the episode has held it open past its max-open-wait, one probe.
+	 */
+	void halfOpened(Breaker breaker) {
+		FleetEntry entry = sync.entries().get(breaker.name());
+		if (entry == null || entry.tied().isEmpty()) {
+			return; // a local episode (a trip short of the quorum): local limits
+		}
+		if (entry.alone() || !sync.status().up()) {
+			return;
+		}
+		if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
+			sync.submit(() -> alone(breaker, entry));
+			return;
+		}
+		int grant = entry.grant();
+		if (grant >= 0) {
+			SharedStateHooks.limitProbes(breaker, grant);
+			return;
+		}
+		int round = entry.round();
+		SharedStateHooks.limitProbes(breaker, 0);
+		if (!sync.submit(() -> claim(breaker, entry, round, false))) {
+			SharedStateHooks.limitProbes(breaker, breaker.config().halfOpenMaxProbes());
+		}
+	}
 
-    private static int probesInFlight(Breaker breaker) {
-        return breaker.snapshot().probes().inFlight();
-    }
+	/** Calls finished and rejected so far: it moves while the breaker has traffic. */
+	private static long demand(Breaker breaker) {
+		Totals totals = breaker.totals();
+		long calls = totals.rejected();
+		for (Outcome outcome : Outcome.values()) {
+			calls += totals.calls(outcome);
+		}
+		return calls;
+	}
 
-    /** How much longer the breaker stays open here, 0 if it is not open. */
-    static long openMillis(Breaker breaker) {
-        Snapshot snapshot = breaker.snapshot();
-        if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
-            return 0;
-        }
-        return Math.max(0, Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis());
-    }
+	private static int probesInFlight(Breaker breaker) {
+		return breaker.snapshot().probes().inFlight();
+	}
+
+	/** How much longer the breaker stays open here, 0 if it is not open. */
+	static long openMillis(Breaker breaker) {
+		Snapshot snapshot = breaker.snapshot();
+		if (snapshot.state() != State.OPEN || snapshot.openUntil() == null) {
+			return 0;
+		}
+		return Math.max(0, Duration.between(breaker.config().clock().instant(), snapshot.openUntil()).toMillis());
+	}
+
 }

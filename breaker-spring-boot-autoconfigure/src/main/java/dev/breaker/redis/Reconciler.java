@@ -12,176 +12,206 @@ import dev.breaker.core.State;
 import io.lettuce.core.ScanCursor;
 
 /**
- * After a (re)connect, or when Redis answers again after a hang: reads every circuit the fleet holds open and every
- * standing override, then tells the fleet about trips this replica made while it could not (or that Redis forgot
- * because it restarted empty). Runs on the sync thread.
+ * After a (re)connect, or when Redis answers again after a hang: reads every circuit the
+ * fleet holds open and every standing override, then tells the fleet about trips this
+ * replica made while it could not (or that Redis forgot because it restarted empty). Runs
+ * on the sync thread.
  *
- * <p>The read is a cursor-based SCAN, one page of a couple of hundred keys at a time, each open circuit or override
- * read with a tiny script of its own: Redis is never held up, however many keys it holds. In a Cluster the SCAN walks
- * every primary in turn (each open circuit lives on the primary of its slot). A key under the fleet's
- * prefix that this version cannot read is skipped and named once at WARN (escaped), never retried in a loop.
+ * <p>
+ * The read is a cursor-based SCAN, one page of a couple of hundred keys at a time, each
+ * open circuit or override read with a tiny script of its own: Redis is never held up,
+ * however many keys it holds. In a Cluster the SCAN walks every primary in turn (each
+ * open circuit lives on the primary of its slot). A key under the fleet's prefix that
+ * this version cannot read is skipped and named once at WARN (escaped), never retried in
+ * a loop.
  */
 final class Reconciler {
 
-    private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
-    private static final int MOST_WARNED = 1_000;
+	private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
 
-    private final FleetSync sync;
-    private final Set<String> warned = new LinkedHashSet<>();
-    private boolean running;
-    private boolean again;
-    private String serverRunId;
+	private static final int MOST_WARNED = 1_000;
 
-    Reconciler(FleetSync sync) {
-        this.sync = sync;
-    }
+	private final FleetSync sync;
 
-    /** Starts a full read, or asks for another one when a read is under way (a second reconnect during the first). */
-    void resync() {
-        if (running) {
-            again = true;
-            return;
-        }
-        running = true;
-        again = false;
-        sync.store().serverRunId().whenComplete((runId, error) -> sync.submit(() -> {
-            if (error != null) {
-                failed(error);
-                return;
-            }
-            boolean forgot = serverRunId != null && !serverRunId.equals(runId);
-            serverRunId = runId;
-            if (forgot) {
-                sync.entries().all().forEach(FleetEntry::forget);
-            }
-            page(ScanCursor.INITIAL, new Pass(forgot, sync.sequence()));
-        }));
-    }
+	private final Set<String> warned = new LinkedHashSet<>();
 
-    /** One pass over the keyspace: what it found, and whether Redis forgot everything before it. */
-    private static final class Pass {
-        final boolean redisForgot;
-        final long startedAt;
-        final Set<String> overrides = new HashSet<>();
+	private boolean running;
 
-        Pass(boolean redisForgot, long startedAt) {
-            this.redisForgot = redisForgot;
-            this.startedAt = startedAt;
-        }
-    }
+	private boolean again;
 
-    private void page(ScanCursor cursor, Pass pass) {
-        long sent = sync.sequence();
-        sync.store().scan(cursor).thenCompose(page -> {
-            List<CompletableFuture<Void>> reads = new ArrayList<>();
-            for (String key : page.keys()) {
-                FleetKeys.Found found = sync.store().keys().parse(key);
-                if (found != null) {
-                    reads.add(read(key, found, sent, pass));
-                }
-            }
-            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(done -> page);
-        }).whenComplete((page, error) -> sync.submit(() -> {
-            if (error != null) {
-                failed(error);
-            } else if (page.finished()) {
-                finish(pass);
-            } else {
-                page(page.next(), pass);
-            }
-        }));
-    }
+	private String serverRunId;
 
-    private CompletableFuture<Void> read(String key, FleetKeys.Found found, long sent, Pass pass) {
-        String name = found.breaker();
-        CompletableFuture<Void> read = found.kind() == FleetKeys.Found.Kind.STATE
-                ? sync.store().readOpen(name).thenAccept(stored -> sync.submit(() -> {
-                    if (stored.circuit() != null && sync.trust().acceptStored(stored.circuit())) {
-                        sync.applyStored(stored, sent);
-                    }
-                }))
-                : sync.store().readOverride(name).thenAccept(override -> sync.submit(() -> {
-                    if (override != null && sync.trust().acceptStored(override)) {
-                        pass.overrides.add(name);
-                        FleetEntry entry = sync.entries().get(name);
-                        if (entry == null || !entry.changedSince(sent)) {
-                            sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE, false);
-                        }
-                    }
-                }));
-        return read.exceptionally(error -> {
-            if (RedisBreakerStore.malformed(error)) {
-                sync.submit(() -> warnOnce(key, error));
-                return null;
-            }
-            throw RedisBreakerStore.rethrow(error);
-        });
-    }
+	Reconciler(FleetSync sync) {
+		this.sync = sync;
+	}
 
-    private void warnOnce(String key, Throwable error) {
-        if (warned.size() < MOST_WARNED && warned.add(key)) {
-            LOG.log(System.Logger.Level.WARNING, "breaker fleet, replica {0}: skipped malformed fleet key ''{1}'' ({2}); "
-                    + "it is left alone, and not named again", sync.replicaId(), Printable.of(key, Printable.NAME),
-                    Printable.of(RedisBreakerStore.message(error), Printable.REASON));
-        }
-    }
+	/**
+	 * Starts a full read, or asks for another one when a read is under way (a second
+	 * reconnect during the first).
+	 */
+	void resync() {
+		if (running) {
+			again = true;
+			return;
+		}
+		running = true;
+		again = false;
+		sync.store().serverRunId().whenComplete((runId, error) -> sync.submit(() -> {
+			if (error != null) {
+				failed(error);
+				return;
+			}
+			boolean forgot = serverRunId != null && !serverRunId.equals(runId);
+			serverRunId = runId;
+			if (forgot) {
+				sync.entries().all().forEach(FleetEntry::forget);
+			}
+			page(ScanCursor.INITIAL, new Pass(forgot, sync.sequence()));
+		}));
+	}
 
-    /** The read is complete: end overrides that ended while this replica was away, and tell the fleet what it missed. */
-    private void finish(Pass pass) {
-        for (Breaker breaker : sync.registry().all()) {
-            FleetEntry entry = sync.entries().get(breaker.name());
-            if (entry != null && entry.override() != null && !pass.overrides.contains(breaker.name())
-                    && !entry.changedSince(pass.startedAt)) {
-                // the operator's reset reached the others while this replica could not hear it
-                FleetMessage ended = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, State.CLOSED,
-                        entry.override().replica(), -1, "", "");
-                entry.overridden(ended, sync.nextSequence());
-                State state = breaker.state();
-                if (state == State.FORCED_OPEN || state == State.DISABLED) {
-                    breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
-                }
-            }
-            republish(breaker, entry, pass.redisForgot);
-        }
-        running = false;
-        sync.synced();
-        if (again) {
-            resync();
-        }
-    }
+	/**
+	 * One pass over the keyspace: what it found, and whether Redis forgot everything
+	 * before it.
+	 */
+	private static final class Pass {
 
-    private void republish(Breaker breaker, FleetEntry entry, boolean redisForgot) {
-        if (breaker.state() != State.OPEN || (entry != null && entry.remainingMillis(System.nanoTime()) > 0)) {
-            return;
-        }
-        boolean unpublished = entry != null && entry.tripUnpublished();
-        boolean followed = entry != null && !entry.tied().isEmpty();
-        if (redisForgot && followed) {
-            // the fleet had agreed on it: put it back as it was, whatever the quorum
-            sync.publisher().trip(breaker.name(), "re-sync: " + entry.reason(), FleetPublisher.Trip.FLEET, null);
-        } else if (unpublished || redisForgot) {
-            sync.publisher().trip(breaker.name(), "re-sync: " + lastOpenReason(breaker), FleetPublisher.Trip.VOTE, null);
-        }
-    }
+		final boolean redisForgot;
 
-    private void failed(Throwable error) {
-        running = false;
-        LOG.log(System.Logger.Level.DEBUG, "fleet re-sync failed; trying again when Redis answers", error);
-        // the store calls onReachable when Redis answers again; if it never stopped answering, try again shortly
-        sync.schedule(() -> {
-            if (sync.status().up()) {
-                resync();
-            }
-        }, sync.settings().reconnectInterval().toMillis());
-    }
+		final long startedAt;
 
-    private static String lastOpenReason(Breaker breaker) {
-        var transitions = breaker.snapshot().transitions();
-        for (int i = transitions.size() - 1; i >= 0; i--) {
-            if (transitions.get(i).to() == State.OPEN) {
-                return transitions.get(i).reason();
-            }
-        }
-        return "open";
-    }
+		final Set<String> overrides = new HashSet<>();
+
+		Pass(boolean redisForgot, long startedAt) {
+			this.redisForgot = redisForgot;
+			this.startedAt = startedAt;
+		}
+
+	}
+
+	private void page(ScanCursor cursor, Pass pass) {
+		long sent = sync.sequence();
+		sync.store().scan(cursor).thenCompose(page -> {
+			List<CompletableFuture<Void>> reads = new ArrayList<>();
+			for (String key : page.keys()) {
+				FleetKeys.Found found = sync.store().keys().parse(key);
+				if (found != null) {
+					reads.add(read(key, found, sent, pass));
+				}
+			}
+			return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(done -> page);
+		}).whenComplete((page, error) -> sync.submit(() -> {
+			if (error != null) {
+				failed(error);
+			}
+			else if (page.finished()) {
+				finish(pass);
+			}
+			else {
+				page(page.next(), pass);
+			}
+		}));
+	}
+
+	private CompletableFuture<Void> read(String key, FleetKeys.Found found, long sent, Pass pass) {
+		String name = found.breaker();
+		CompletableFuture<Void> read = found.kind() == FleetKeys.Found.Kind.STATE
+				? sync.store().readOpen(name).thenAccept(stored -> sync.submit(() -> {
+					if (stored.circuit() != null && sync.trust().acceptStored(stored.circuit())) {
+						sync.applyStored(stored, sent);
+					}
+				})) : sync.store().readOverride(name).thenAccept(override -> sync.submit(() -> {
+					if (override != null && sync.trust().acceptStored(override)) {
+						pass.overrides.add(name);
+						FleetEntry entry = sync.entries().get(name);
+						if (entry == null || !entry.changedSince(sent)) {
+							sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE, false);
+						}
+					}
+				}));
+		return read.exceptionally(error -> {
+			if (RedisBreakerStore.malformed(error)) {
+				sync.submit(() -> warnOnce(key, error));
+				return null;
+			}
+			throw RedisBreakerStore.rethrow(error);
+		});
+	}
+
+	private void warnOnce(String key, Throwable error) {
+		if (warned.size() < MOST_WARNED && warned.add(key)) {
+			LOG.log(System.Logger.Level.WARNING,
+					"breaker fleet, replica {0}: skipped malformed fleet key ''{1}'' ({2}); "
+							+ "it is left alone, and not named again",
+					sync.replicaId(), Printable.of(key, Printable.NAME),
+					Printable.of(RedisBreakerStore.message(error), Printable.REASON));
+		}
+	}
+
+	/**
+	 * The read is complete: end overrides that ended while this replica was away, and
+	 * tell the fleet what it missed.
+	 */
+	private void finish(Pass pass) {
+		for (Breaker breaker : sync.registry().all()) {
+			FleetEntry entry = sync.entries().get(breaker.name());
+			if (entry != null && entry.override() != null && !pass.overrides.contains(breaker.name())
+					&& !entry.changedSince(pass.startedAt)) {
+				// the operator's reset reached the others while this replica could not
+				// hear it
+				FleetMessage ended = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, State.CLOSED,
+						entry.override().replica(), -1, "", "");
+				entry.overridden(ended, sync.nextSequence());
+				State state = breaker.state();
+				if (state == State.FORCED_OPEN || state == State.DISABLED) {
+					breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
+				}
+			}
+			republish(breaker, entry, pass.redisForgot);
+		}
+		running = false;
+		sync.synced();
+		if (again) {
+			resync();
+		}
+	}
+
+	private void republish(Breaker breaker, FleetEntry entry, boolean redisForgot) {
+		if (breaker.state() != State.OPEN || (entry != null && entry.remainingMillis(System.nanoTime()) > 0)) {
+			return;
+		}
+		boolean unpublished = entry != null && entry.tripUnpublished();
+		boolean followed = entry != null && !entry.tied().isEmpty();
+		if (redisForgot && followed) {
+			// the fleet had agreed on it: put it back as it was, whatever the quorum
+			sync.publisher().trip(breaker.name(), "re-sync: " + entry.reason(), FleetPublisher.Trip.FLEET, null);
+		}
+		else if (unpublished || redisForgot) {
+			sync.publisher()
+				.trip(breaker.name(), "re-sync: " + lastOpenReason(breaker), FleetPublisher.Trip.VOTE, null);
+		}
+	}
+
+	private void failed(Throwable error) {
+		running = false;
+		LOG.log(System.Logger.Level.DEBUG, "fleet re-sync failed; trying again when Redis answers", error);
+		// the store calls onReachable when Redis answers again; if it never stopped
+		// answering, try again shortly
+		sync.schedule(() -> {
+			if (sync.status().up()) {
+				resync();
+			}
+		}, sync.settings().reconnectInterval().toMillis());
+	}
+
+	private static String lastOpenReason(Breaker breaker) {
+		var transitions = breaker.snapshot().transitions();
+		for (int i = transitions.size() - 1; i >= 0; i--) {
+			if (transitions.get(i).to() == State.OPEN) {
+				return transitions.get(i).reason();
+			}
+		}
+		return "open";
+	}
+
 }

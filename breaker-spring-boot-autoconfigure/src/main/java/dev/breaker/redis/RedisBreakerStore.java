@@ -19,297 +19,376 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
- * The Redis side of fleet mode: the fleet's operations, each one of the Lua scripts of {@link FleetScripts} on the
- * keys of {@link FleetKeys}, over the connections of {@link StoreConnection}.
+ * The Redis side of fleet mode: the fleet's operations, each one of the Lua scripts of
+ * {@link FleetScripts} on the keys of {@link FleetKeys}, over the connections of
+ * {@link StoreConnection}.
  *
- * <p>Nothing here blocks a caller: every operation returns a future that completes on Lettuce's I/O thread, fails at
- * once while disconnected (commands are rejected, not queued) and times out after {@code timeout}.
+ * <p>
+ * Nothing here blocks a caller: every operation returns a future that completes on
+ * Lettuce's I/O thread, fails at once while disconnected (commands are rejected, not
+ * queued) and times out after {@code timeout}.
  */
 public final class RedisBreakerStore implements AutoCloseable {
 
-    /** Told of what arrives from Redis; called on a Lettuce I/O thread, so implementations hand off at once. */
-    public interface Listener {
+	/**
+	 * Told of what arrives from Redis; called on a Lettuce I/O thread, so implementations
+	 * hand off at once.
+	 */
+	public interface Listener {
 
-        /** A message on the fleet's channel, as it came (it may be anything anybody published). */
-        void onMessage(String text);
+		/**
+		 * A message on the fleet's channel, as it came (it may be anything anybody
+		 * published).
+		 */
+		void onMessage(String text);
 
-        /**
-         * Redis is reachable after it was not (first connect, reconnect, back from a hang), or the subscription was
-         * renewed: state may have changed meanwhile, and messages may have been missed.
-         */
-        void onReachable();
-    }
+		/**
+		 * Redis is reachable after it was not (first connect, reconnect, back from a
+		 * hang), or the subscription was renewed: state may have changed meanwhile, and
+		 * messages may have been missed.
+		 */
+		void onReachable();
 
-    /** An open circuit as stored in its hash: the announcement it was opened with, and Redis's remaining TTL. */
-    record Stored(FleetMessage circuit, long pttl) {
-    }
+	}
 
-    /** What the open script found: {@code opened}, or the episode that is open already. */
-    record OpenReply(boolean opened, Stored current) {
-    }
+	/**
+	 * An open circuit as stored in its hash: the announcement it was opened with, and
+	 * Redis's remaining TTL.
+	 */
+	record Stored(FleetMessage circuit, long pttl) {
+	}
 
-    /** What a vote found: the live votes (replica to value, this one included), and the open circuit if any. */
-    record VoteReply(Map<String, String> votes, Stored current) {
-    }
+	/**
+	 * What the open script found: {@code opened}, or the episode that is open already.
+	 */
+	record OpenReply(boolean opened, Stored current) {
+	}
 
-    /**
-     * What a probe claim got, who else holds slots (holder to value), and whether a replica with traffic went without
-     * slots within the last {@code 2 * lease / 3} (a holder without traffic then gives its slots up; a longer lease,
-     * claimed long before the open wait ends, does not widen that window).
-     */
-    record ClaimReply(int grant, Map<String, String> others, boolean wanted) {
-    }
+	/**
+	 * What a vote found: the live votes (replica to value, this one included), and the
+	 * open circuit if any.
+	 */
+	record VoteReply(Map<String, String> votes, Stored current) {
+	}
 
-    /**
-     * One SCAN step: the keys it found and where to go on ({@code next}; finished when the cursor is back at 0). In a
-     * Cluster the cursor also says which primary comes next: pass {@code next} on, not the cursor's text.
-     */
-    record ScanPage(List<String> keys, String cursor, boolean finished, ScanCursor next) {
-    }
+	/**
+	 * What a probe claim got, who else holds slots (holder to value), and whether a
+	 * replica with traffic went without slots within the last {@code 2 * lease / 3} (a
+	 * holder without traffic then gives its slots up; a longer lease, claimed long before
+	 * the open wait ends, does not widen that window).
+	 */
+	record ClaimReply(int grant, Map<String, String> others, boolean wanted) {
+	}
 
-    /** A value in a fleet hash this version cannot read. */
-    static final class MalformedException extends RuntimeException {
+	/**
+	 * One SCAN step: the keys it found and where to go on ({@code next}; finished when
+	 * the cursor is back at 0). In a Cluster the cursor also says which primary comes
+	 * next: pass {@code next} on, not the cursor's text.
+	 */
+	record ScanPage(List<String> keys, String cursor, boolean finished, ScanCursor next) {
+	}
 
-        private static final long serialVersionUID = 1L;
+	/** A value in a fleet hash this version cannot read. */
+	static final class MalformedException extends RuntimeException {
 
-        MalformedException(String message) {
-            super(message, null, false, false);
-        }
-    }
+		private static final long serialVersionUID = 1L;
 
-    private static final int SCAN_COUNT = 200;
-    private static final String[] OPEN_FIELDS = {"state", "episode", "ttl", "replica", "reason", "issued", "sig"};
-    private static final String[] OVERRIDE_FIELDS = {"state", "replica", "reason", "issued", "sig"};
+		MalformedException(String message) {
+			super(message, null, false, false);
+		}
 
-    private final FleetKeys keys;
-    private final String channel;
-    private final StoreConnection connection;
+	}
 
-    /**
-     * @param executor runs the (re)connect attempts and the ping; the store never blocks it for longer than one
-     *     connect timeout
-     */
-    public RedisBreakerStore(RedisURI uri, FleetKeys keys, String channel, Duration timeout, Duration reconnectInterval,
-            SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor, Listener listener) {
-        this(FleetRedis.of(uri), keys, channel, timeout, reconnectInterval, status, clock, executor, listener);
-    }
+	private static final int SCAN_COUNT = 200;
 
-    /**
-     * @param redis the server, Sentinel set-up or Cluster
-     * @param executor runs the (re)connect attempts and the ping; the store never blocks it for longer than one
-     *     connect timeout (a few, to discover a Cluster)
-     */
-    public RedisBreakerStore(FleetRedis redis, FleetKeys keys, String channel, Duration timeout, Duration reconnectInterval,
-            SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor, Listener listener) {
-        this.keys = Objects.requireNonNull(keys, "keys");
-        this.channel = Objects.requireNonNull(channel, "channel");
-        this.connection = new StoreConnection(redis, channel, timeout, reconnectInterval, status, clock, executor, listener);
-    }
+	private static final String[] OPEN_FIELDS = { "state", "episode", "ttl", "replica", "reason", "issued", "sig" };
 
-    /** Connects in the background, retrying every reconnect interval until Redis answers; returns at once. */
-    public void start() {
-        connection.start();
-    }
+	private static final String[] OVERRIDE_FIELDS = { "state", "replica", "reason", "issued", "sig" };
 
-    /** True once connected (Lettuce then reconnects on its own after an outage). */
-    public boolean connected() {
-        return connection.connected();
-    }
+	private final FleetKeys keys;
 
-    FleetKeys keys() {
-        return keys;
-    }
+	private final String channel;
 
-    // ---- the fleet's operations ----
+	private final StoreConnection connection;
 
-    /**
-     * Opens the circuit fleet-wide with {@code announcement} (stored and published in one script), unless another
-     * episode is open; {@code replace} names an episode that may be replaced (this replica's failed probes ended it).
-     */
-    CompletableFuture<OpenReply> open(FleetMessage announcement, String replace) {
-        String name = announcement.breaker();
-        return connection.<List<Object>>run(FleetScripts.OPEN, ScriptOutputType.MULTI, new String[] {keys.state(name), keys.votes(name)},
-                announcement.episode(), Long.toString(announcement.ttlMillis()), announcement.replica(), announcement.reason(),
-                Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode(),
-                replace == null ? "absent" : "replace:" + replace)
-                .thenApply(reply -> "opened".equals(String.valueOf(reply.get(0))) ? new OpenReply(true, null)
-                        : new OpenReply(false, stored(name, reply.subList(1, reply.size()))));
-    }
+	/**
+	 * @param executor runs the (re)connect attempts and the ping; the store never blocks
+	 * it for longer than one connect timeout
+	 */
+	public RedisBreakerStore(RedisURI uri, FleetKeys keys, String channel, Duration timeout, Duration reconnectInterval,
+			SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor, Listener listener) {
+		this(FleetRedis.of(uri), keys, channel, timeout, reconnectInterval, status, clock, executor, listener);
+	}
 
-    /** Counts this replica's trip toward the quorum for {@code ttlMillis}; returns the live votes and the open circuit. */
-    CompletableFuture<VoteReply> vote(String breaker, String replica, long ttlMillis, String value) {
-        return connection.<List<Object>>run(FleetScripts.VOTE, ScriptOutputType.MULTI, new String[] {keys.state(breaker), keys.votes(breaker)},
-                replica, Long.toString(Math.max(1, ttlMillis)), value)
-                .thenApply(reply -> new VoteReply(pairs((List<?>) reply.get(0)), stored(breaker, reply.subList(1, reply.size()))));
-    }
+	/**
+	 * @param redis the server, Sentinel set-up or Cluster
+	 * @param executor runs the (re)connect attempts and the ping; the store never blocks
+	 * it for longer than one connect timeout (a few, to discover a Cluster)
+	 */
+	public RedisBreakerStore(FleetRedis redis, FleetKeys keys, String channel, Duration timeout,
+			Duration reconnectInterval, SharedStoreStatus status, RedisClock clock, ScheduledExecutorService executor,
+			Listener listener) {
+		this.keys = Objects.requireNonNull(keys, "keys");
+		this.channel = Objects.requireNonNull(channel, "channel");
+		this.connection = new StoreConnection(redis, channel, timeout, reconnectInterval, status, clock, executor,
+				listener);
+	}
 
-    /** This replica's breaker closed: withdraws its vote and, if it followed {@code episode}, ends it fleet-wide. */
-    CompletableFuture<Boolean> close(String breaker, String episode, FleetMessage announcement) {
-        return connection.<Long>run(FleetScripts.CLOSE, ScriptOutputType.INTEGER, new String[] {keys.state(breaker), keys.votes(breaker)},
-                episode == null ? "" : episode, announcement.replica(), channel, announcement.encode()).thenApply(n -> n == 1);
-    }
+	/**
+	 * Connects in the background, retrying every reconnect interval until Redis answers;
+	 * returns at once.
+	 */
+	public void start() {
+		connection.start();
+	}
 
-    /** Stores (or, for CLOSED, clears) an operator's fleet-wide override and announces it. */
-    CompletableFuture<Long> override(FleetMessage announcement) {
-        String name = announcement.breaker();
-        return connection.run(FleetScripts.OVERRIDE, ScriptOutputType.INTEGER,
-                new String[] {keys.state(name), keys.votes(name), keys.override(name)}, announcement.override().name(),
-                announcement.replica(), announcement.reason(), Long.toString(announcement.issuedAt()), announcement.signature(),
-                channel, announcement.encode());
-    }
+	/** True once connected (Lettuce then reconnects on its own after an outage). */
+	public boolean connected() {
+		return connection.connected();
+	}
 
-    /**
-     * Claims up to {@code want} of the {@code max} concurrent probe slots the whole fleet may use in one open episode;
-     * they stay this replica's for {@code leaseMillis} unless it asks again.
-     */
-    CompletableFuture<ClaimReply> claim(String breaker, String episode, String replica, int max, int want, long leaseMillis,
-            long ttlMillis, String value, boolean wanting, List<String> distrusted) {
-        List<String> args = new ArrayList<>(7 + distrusted.size());
-        args.addAll(List.of(Integer.toString(max), Integer.toString(want), replica, Long.toString(Math.max(1, leaseMillis)),
-                Long.toString(Math.max(1, ttlMillis)), value, wanting ? "1" : "0"));
-        args.addAll(distrusted);
-        return connection.<List<Object>>run(FleetScripts.CLAIM, ScriptOutputType.MULTI, new String[] {keys.probes(breaker, episode)},
-                args.toArray(String[]::new))
-                .thenApply(reply -> {
-                    long wantedAt = Long.parseLong(String.valueOf(reply.get(2)));
-                    long now = Long.parseLong(String.valueOf(reply.get(3)));
-                    return new ClaimReply(((Number) reply.get(0)).intValue(), pairs((List<?>) reply.get(1)),
-                            wantedAt > 0 && now - wantedAt < 2 * Math.min(leaseMillis, ProbeShare.LEASE_MILLIS) / 3);
-                });
-    }
+	FleetKeys keys() {
+		return keys;
+	}
 
-    /** Gives this replica's probe slots of an episode back (it has no traffic to probe with). */
-    CompletableFuture<Long> release(String breaker, String episode, String replica) {
-        RedisClusterAsyncCommands<String, String> commands = connection.commands();
-        if (commands == null) {
-            return connection.notConnected();
-        }
-        return connection.observed(commands.hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
-    }
+	// ---- the fleet's operations ----
 
-    /** One step of the reconnect read on a single server (the cursor's text is enough there). */
-    CompletableFuture<ScanPage> scan(String cursor) {
-        return scan("0".equals(cursor) ? ScanCursor.INITIAL : ScanCursor.of(cursor));
-    }
+	/**
+	 * Opens the circuit fleet-wide with {@code announcement} (stored and published in one
+	 * script), unless another episode is open; {@code replace} names an episode that may
+	 * be replaced (this replica's failed probes ended it).
+	 */
+	CompletableFuture<OpenReply> open(FleetMessage announcement, String replace) {
+		String name = announcement.breaker();
+		return connection
+			.<List<Object>>run(FleetScripts.OPEN, ScriptOutputType.MULTI,
+					new String[] { keys.state(name), keys.votes(name) }, announcement.episode(),
+					Long.toString(announcement.ttlMillis()), announcement.replica(), announcement.reason(),
+					Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode(),
+					replace == null ? "absent" : "replace:" + replace)
+			.thenApply(reply -> "opened".equals(String.valueOf(reply.get(0))) ? new OpenReply(true, null)
+					: new OpenReply(false, stored(name, reply.subList(1, reply.size()))));
+	}
 
-    /**
-     * One step of the reconnect read: at most a couple of hundred keys examined, so Redis is never held up. In a
-     * Cluster the steps walk every primary in turn, so the read finds the open circuits of every slot.
-     */
-    CompletableFuture<ScanPage> scan(ScanCursor cursor) {
-        KeyScanArgs args = KeyScanArgs.Builder.matches(keys.scanPattern()).limit(SCAN_COUNT).type("hash");
-        return connection.scan(cursor, args).thenApply(c -> new ScanPage(c.getKeys(), c.getCursor(), c.isFinished(), c));
-    }
+	/**
+	 * Counts this replica's trip toward the quorum for {@code ttlMillis}; returns the
+	 * live votes and the open circuit.
+	 */
+	CompletableFuture<VoteReply> vote(String breaker, String replica, long ttlMillis, String value) {
+		return connection
+			.<List<Object>>run(FleetScripts.VOTE, ScriptOutputType.MULTI,
+					new String[] { keys.state(breaker), keys.votes(breaker) }, replica,
+					Long.toString(Math.max(1, ttlMillis)), value)
+			.thenApply(reply -> new VoteReply(pairs((List<?>) reply.get(0)),
+					stored(breaker, reply.subList(1, reply.size()))));
+	}
 
-    /** The open circuit stored under a state key (circuit {@code null} when the hash holds none). */
-    CompletableFuture<Stored> readOpen(String breaker) {
-        return connection.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] {keys.state(breaker)}, OPEN_FIELDS)
-                .thenApply(f -> {
-                    if (!"OPEN".equals(String.valueOf(f.get(0)))) {
-                        if (String.valueOf(f.get(0)).isEmpty() && String.valueOf(f.get(1)).isEmpty()) {
-                            return new Stored(null, 0);
-                        }
-                        throw new MalformedException("state '" + Printable.of(String.valueOf(f.get(0)), 20) + "' is not OPEN");
-                    }
-                    Stored stored = stored(breaker, f.subList(1, f.size()));
-                    if (stored.circuit() == null) {
-                        throw new MalformedException("an OPEN state without an episode");
-                    }
-                    return stored;
-                });
-    }
+	/**
+	 * This replica's breaker closed: withdraws its vote and, if it followed
+	 * {@code episode}, ends it fleet-wide.
+	 */
+	CompletableFuture<Boolean> close(String breaker, String episode, FleetMessage announcement) {
+		return connection
+			.<Long>run(FleetScripts.CLOSE, ScriptOutputType.INTEGER,
+					new String[] { keys.state(breaker), keys.votes(breaker) }, episode == null ? "" : episode,
+					announcement.replica(), channel, announcement.encode())
+			.thenApply(n -> n == 1);
+	}
 
-    /** The standing override stored under an override key ({@code null} when the hash holds none). */
-    CompletableFuture<FleetMessage> readOverride(String breaker) {
-        return connection.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] {keys.override(breaker)}, OVERRIDE_FIELDS)
-                .thenApply(f -> {
-                    List<String> v = strings(f);
-                    if (v.get(0).isEmpty() && v.get(1).isEmpty()) {
-                        return null;
-                    }
-                    try {
-                        return new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0,
-                                State.valueOf(v.get(0)), v.get(1), Long.parseLong(v.get(3)), v.get(2), v.get(4));
-                    } catch (IllegalArgumentException malformed) {
-                        throw new MalformedException("override state '" + Printable.of(v.get(0), 20) + "' or issued '"
-                                + Printable.of(v.get(3), 20) + "' cannot be read");
-                    }
-                });
-    }
+	/**
+	 * Stores (or, for CLOSED, clears) an operator's fleet-wide override and announces it.
+	 */
+	CompletableFuture<Long> override(FleetMessage announcement) {
+		String name = announcement.breaker();
+		return connection.run(FleetScripts.OVERRIDE, ScriptOutputType.INTEGER,
+				new String[] { keys.state(name), keys.votes(name), keys.override(name) },
+				announcement.override().name(), announcement.replica(), announcement.reason(),
+				Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode());
+	}
 
-    /** The fleet window step for a batch: see {@link FleetScripts#WINDOW}. */
-    CompletableFuture<List<Object>> window(String[] windowKeys, String[] args) {
-        return connection.run(FleetScripts.WINDOW, ScriptOutputType.MULTI, windowKeys, args);
-    }
+	/**
+	 * Claims up to {@code want} of the {@code max} concurrent probe slots the whole fleet
+	 * may use in one open episode; they stay this replica's for {@code leaseMillis}
+	 * unless it asks again.
+	 */
+	CompletableFuture<ClaimReply> claim(String breaker, String episode, String replica, int max, int want,
+			long leaseMillis, long ttlMillis, String value, boolean wanting, List<String> distrusted) {
+		List<String> args = new ArrayList<>(7 + distrusted.size());
+		args.addAll(
+				List.of(Integer.toString(max), Integer.toString(want), replica, Long.toString(Math.max(1, leaseMillis)),
+						Long.toString(Math.max(1, ttlMillis)), value, wanting ? "1" : "0"));
+		args.addAll(distrusted);
+		return connection
+			.<List<Object>>run(FleetScripts.CLAIM, ScriptOutputType.MULTI,
+					new String[] { keys.probes(breaker, episode) }, args.toArray(String[]::new))
+			.thenApply(reply -> {
+				long wantedAt = Long.parseLong(String.valueOf(reply.get(2)));
+				long now = Long.parseLong(String.valueOf(reply.get(3)));
+				return new ClaimReply(((Number) reply.get(0)).intValue(), pairs((List<?>) reply.get(1)),
+						wantedAt > 0 && now - wantedAt < 2 * Math.min(leaseMillis, ProbeShare.LEASE_MILLIS) / 3);
+			});
+	}
 
-    /**
-     * The server's run id (every primary's in a Cluster): it changes when Redis restarts (and, without persistence,
-     * forgets every key), and when a replica is promoted (which may lack its primary's last writes).
-     */
-    CompletableFuture<String> serverRunId() {
-        return connection.serverId();
-    }
+	/**
+	 * Gives this replica's probe slots of an episode back (it has no traffic to probe
+	 * with).
+	 */
+	CompletableFuture<Long> release(String breaker, String episode, String replica) {
+		RedisClusterAsyncCommands<String, String> commands = connection.commands();
+		if (commands == null) {
+			return connection.notConnected();
+		}
+		return connection.observed(commands.hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
+	}
 
-    /** Whether the keys of different breakers may live on different servers (a Cluster). */
-    boolean cluster() {
-        return connection.cluster();
-    }
+	/**
+	 * One step of the reconnect read on a single server (the cursor's text is enough
+	 * there).
+	 */
+	CompletableFuture<ScanPage> scan(String cursor) {
+		return scan("0".equals(cursor) ? ScanCursor.INITIAL : ScanCursor.of(cursor));
+	}
 
-    /** The hash slot of a key: a script's keys must share one in a Cluster. */
-    static int slot(String key) {
-        return SlotHash.getSlot(key);
-    }
+	/**
+	 * One step of the reconnect read: at most a couple of hundred keys examined, so Redis
+	 * is never held up. In a Cluster the steps walk every primary in turn, so the read
+	 * finds the open circuits of every slot.
+	 */
+	CompletableFuture<ScanPage> scan(ScanCursor cursor) {
+		KeyScanArgs args = KeyScanArgs.Builder.matches(keys.scanPattern()).limit(SCAN_COUNT).type("hash");
+		return connection.scan(cursor, args)
+			.thenApply(c -> new ScanPage(c.getKeys(), c.getCursor(), c.isFinished(), c));
+	}
 
-    /** Whether a command failed because a fleet hash held something this version cannot read. */
-    static boolean malformed(Throwable error) {
-        return StoreConnection.unwrap(error) instanceof MalformedException;
-    }
+	/**
+	 * The open circuit stored under a state key (circuit {@code null} when the hash holds
+	 * none).
+	 */
+	CompletableFuture<Stored> readOpen(String breaker) {
+		return connection
+			.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] { keys.state(breaker) },
+					OPEN_FIELDS)
+			.thenApply(f -> {
+				if (!"OPEN".equals(String.valueOf(f.get(0)))) {
+					if (String.valueOf(f.get(0)).isEmpty() && String.valueOf(f.get(1)).isEmpty()) {
+						return new Stored(null, 0);
+					}
+					throw new MalformedException(
+							"state '" + Printable.of(String.valueOf(f.get(0)), 20) + "' is not OPEN");
+				}
+				Stored stored = stored(breaker, f.subList(1, f.size()));
+				if (stored.circuit() == null) {
+					throw new MalformedException("an OPEN state without an episode");
+				}
+				return stored;
+			});
+	}
 
-    /** A failure's message, for a log line. */
-    static String message(Throwable error) {
-        Throwable cause = StoreConnection.unwrap(error);
-        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-    }
+	/**
+	 * The standing override stored under an override key ({@code null} when the hash
+	 * holds none).
+	 */
+	CompletableFuture<FleetMessage> readOverride(String breaker) {
+		return connection
+			.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] { keys.override(breaker) },
+					OVERRIDE_FIELDS)
+			.thenApply(f -> {
+				List<String> v = strings(f);
+				if (v.get(0).isEmpty() && v.get(1).isEmpty()) {
+					return null;
+				}
+				try {
+					return new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, State.valueOf(v.get(0)),
+							v.get(1), Long.parseLong(v.get(3)), v.get(2), v.get(4));
+				}
+				catch (IllegalArgumentException malformed) {
+					throw new MalformedException("override state '" + Printable.of(v.get(0), 20) + "' or issued '"
+							+ Printable.of(v.get(3), 20) + "' cannot be read");
+				}
+			});
+	}
 
-    /** A failure to pass on from inside a completion stage. */
-    static CompletionException rethrow(Throwable error) {
-        return error instanceof CompletionException completion ? completion : new CompletionException(error);
-    }
+	/** The fleet window step for a batch: see {@link FleetScripts#WINDOW}. */
+	CompletableFuture<List<Object>> window(String[] windowKeys, String[] args) {
+		return connection.run(FleetScripts.WINDOW, ScriptOutputType.MULTI, windowKeys, args);
+	}
 
-    // ---- plumbing ----
+	/**
+	 * The server's run id (every primary's in a Cluster): it changes when Redis restarts
+	 * (and, without persistence, forgets every key), and when a replica is promoted
+	 * (which may lack its primary's last writes).
+	 */
+	CompletableFuture<String> serverRunId() {
+		return connection.serverId();
+	}
 
-    private Stored stored(String breaker, List<?> fields) {
-        List<String> f = strings(fields);
-        // episode, ttl, replica, reason, issued, sig, pttl
-        if (f.get(0).isEmpty()) {
-            return new Stored(null, 0);
-        }
-        try {
-            FleetMessage circuit = new FleetMessage(FleetMessage.Kind.OPEN, breaker, f.get(0), Long.parseLong(f.get(1)), null,
-                    f.get(2), Long.parseLong(f.get(4)), f.get(3), f.get(5));
-            return new Stored(circuit, Long.parseLong(f.get(6)));
-        } catch (NumberFormatException malformed) {
-            throw new MalformedException("ttl '" + Printable.of(f.get(1), 20) + "' or issued '" + Printable.of(f.get(4), 20)
-                    + "' is not a number");
-        }
-    }
+	/**
+	 * Whether the keys of different breakers may live on different servers (a Cluster).
+	 */
+	boolean cluster() {
+		return connection.cluster();
+	}
 
-    private static List<String> strings(List<?> fields) {
-        List<String> out = new ArrayList<>(fields.size());
-        fields.forEach(field -> out.add(field == null ? "" : String.valueOf(field)));
-        return out;
-    }
+	/** The hash slot of a key: a script's keys must share one in a Cluster. */
+	static int slot(String key) {
+		return SlotHash.getSlot(key);
+	}
 
-    private static Map<String, String> pairs(List<?> flat) {
-        Map<String, String> pairs = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            pairs.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
-        }
-        return pairs;
-    }
+	/**
+	 * Whether a command failed because a fleet hash held something this version cannot
+	 * read.
+	 */
+	static boolean malformed(Throwable error) {
+		return StoreConnection.unwrap(error) instanceof MalformedException;
+	}
 
-    @Override
-    public void close() {
-        connection.close();
-    }
+	/** A failure's message, for a log line. */
+	static String message(Throwable error) {
+		Throwable cause = StoreConnection.unwrap(error);
+		return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+	}
+
+	/** A failure to pass on from inside a completion stage. */
+	static CompletionException rethrow(Throwable error) {
+		return error instanceof CompletionException completion ? completion : new CompletionException(error);
+	}
+
+	// ---- plumbing ----
+
+	private Stored stored(String breaker, List<?> fields) {
+		List<String> f = strings(fields);
+		// episode, ttl, replica, reason, issued, sig, pttl
+		if (f.get(0).isEmpty()) {
+			return new Stored(null, 0);
+		}
+		try {
+			FleetMessage circuit = new FleetMessage(FleetMessage.Kind.OPEN, breaker, f.get(0), Long.parseLong(f.get(1)),
+					null, f.get(2), Long.parseLong(f.get(4)), f.get(3), f.get(5));
+			return new Stored(circuit, Long.parseLong(f.get(6)));
+		}
+		catch (NumberFormatException malformed) {
+			throw new MalformedException("ttl '" + Printable.of(f.get(1), 20) + "' or issued '"
+					+ Printable.of(f.get(4), 20) + "' is not a number");
+		}
+	}
+
+	private static List<String> strings(List<?> fields) {
+		List<String> out = new ArrayList<>(fields.size());
+		fields.forEach(field -> out.add(field == null ? "" : String.valueOf(field)));
+		return out;
+	}
+
+	private static Map<String, String> pairs(List<?> flat) {
+		Map<String, String> pairs = new LinkedHashMap<>();
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			pairs.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
+		}
+		return pairs;
+	}
+
+	@Override
+	public void close() {
+		connection.close();
+	}
+
 }

@@ -19,81 +19,86 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 
 /**
- * One server: named directly, or the primary the Sentinels name. Behind Sentinel every (re)connect asks the Sentinels
- * again, so after a failover the connections find the promoted replica by themselves.
+ * One server: named directly, or the primary the Sentinels name. Behind Sentinel every
+ * (re)connect asks the Sentinels again, so after a failover the connections find the
+ * promoted replica by themselves.
  */
 final class ServerClient implements StoreClient {
 
-    private final RedisClient client;
+	private final RedisClient client;
 
-    ServerClient(FleetRedis redis, ClientResources resources, Duration timeout) {
-        this.client = RedisClient.create(resources, redis.uris().get(0));
-        ClientOptions.Builder options = ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
-        if (redis.ssl() != null) {
-            options.sslOptions(redis.ssl());
-        }
-        this.client.setOptions(options.build());
-    }
+	ServerClient(FleetRedis redis, ClientResources resources, Duration timeout) {
+		this.client = RedisClient.create(resources, redis.uris().get(0));
+		ClientOptions.Builder options = ClientOptions.builder()
+			.autoReconnect(true)
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.timeoutOptions(TimeoutOptions.enabled(timeout))
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
+		if (redis.ssl() != null) {
+			options.sslOptions(redis.ssl());
+		}
+		this.client.setOptions(options.build());
+	}
 
-    @Override
-    public Commands connect() {
-        StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
-        try {
-            for (Script script : FleetScripts.ALL) {
-                connection.sync().scriptLoad(script.body()); // so that the first trip does not wait for a NOSCRIPT
-            }
-        } catch (RuntimeException e) {
-            connection.closeAsync();
-            throw e;
-        }
-        return new Commands(connection, connection.async());
-    }
+	@Override
+	public Commands connect() {
+		StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
+		try {
+			for (Script script : FleetScripts.ALL) {
+				connection.sync().scriptLoad(script.body()); // so that the first trip
+																// does not wait for a
+																// NOSCRIPT
+			}
+		}
+		catch (RuntimeException e) {
+			connection.closeAsync();
+			throw e;
+		}
+		return new Commands(connection, connection.async());
+	}
 
-    @Override
-    public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-        return client.connectPubSub(StringCodec.UTF8);
-    }
+	@Override
+	public StatefulRedisPubSubConnection<String, String> connectPubSub() {
+		return client.connectPubSub(StringCodec.UTF8);
+	}
 
-    @Override
-    public CompletableFuture<List<String>> time(Commands commands) {
-        return commands.async().time().toCompletableFuture();
-    }
+	@Override
+	public CompletableFuture<List<String>> time(Commands commands) {
+		return commands.async().time().toCompletableFuture();
+	}
 
-    @Override
-    public CompletableFuture<KeyScanCursor<String>> scan(Commands commands, ScanCursor cursor, KeyScanArgs args) {
-        return commands.async().scan(cursor, args).toCompletableFuture();
-    }
+	@Override
+	public CompletableFuture<KeyScanCursor<String>> scan(Commands commands, ScanCursor cursor, KeyScanArgs args) {
+		return commands.async().scan(cursor, args).toCompletableFuture();
+	}
 
-    @Override
-    public CompletableFuture<String> serverId(Commands commands) {
-        return commands.async().info("server").toCompletableFuture().thenApply(ServerClient::runId);
-    }
+	@Override
+	public CompletableFuture<String> serverId(Commands commands) {
+		return commands.async().info("server").toCompletableFuture().thenApply(ServerClient::runId);
+	}
 
-    static String runId(String info) {
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("run_id:")) {
-                return line.substring("run_id:".length()).trim();
-            }
-        }
-        return "";
-    }
+	static String runId(String info) {
+		for (String line : info.split("\r?\n")) {
+			if (line.startsWith("run_id:")) {
+				return line.substring("run_id:".length()).trim();
+			}
+		}
+		return "";
+	}
 
-    @Override
-    public boolean cluster() {
-        return false;
-    }
+	@Override
+	public boolean cluster() {
+		return false;
+	}
 
-    @Override
-    public void addListener(RedisConnectionStateListener listener) {
-        client.addListener(listener);
-    }
+	@Override
+	public void addListener(RedisConnectionStateListener listener) {
+		client.addListener(listener);
+	}
 
-    @Override
-    public void shutdown() {
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
+	@Override
+	public void shutdown() {
+		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
 }

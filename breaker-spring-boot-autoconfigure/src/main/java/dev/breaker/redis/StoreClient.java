@@ -14,53 +14,65 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 
 /**
- * The Lettuce client of one Redis topology, as {@link StoreConnection} needs it: the same operations whatever the
- * servers are ({@link ServerClient}: one server, or the primary Sentinel names; {@link ClusterClient}: a Cluster).
+ * The Lettuce client of one Redis topology, as {@link StoreConnection} needs it: the same
+ * operations whatever the servers are ({@link ServerClient}: one server, or the primary
+ * Sentinel names; {@link ClusterClient}: a Cluster).
  */
 sealed interface StoreClient permits ServerClient, ClusterClient {
 
-    /** A command connection and its asynchronous commands (what a server and a Cluster have in common). */
-    record Commands(StatefulConnection<String, String> connection, RedisClusterAsyncCommands<String, String> async) {
-    }
+	/**
+	 * A command connection and its asynchronous commands (what a server and a Cluster
+	 * have in common).
+	 */
+	record Commands(StatefulConnection<String, String> connection, RedisClusterAsyncCommands<String, String> async) {
+	}
 
-    static StoreClient of(FleetRedis redis, ClientResources resources, Duration timeout, Duration reconnectInterval) {
-        return redis.topology() == FleetRedis.Topology.CLUSTER
-                ? new ClusterClient(redis, resources, timeout, reconnectInterval)
-                : new ServerClient(redis, resources, timeout);
-    }
+	static StoreClient of(FleetRedis redis, ClientResources resources, Duration timeout, Duration reconnectInterval) {
+		return redis.topology() == FleetRedis.Topology.CLUSTER
+				? new ClusterClient(redis, resources, timeout, reconnectInterval)
+				: new ServerClient(redis, resources, timeout);
+	}
 
-    /**
-     * Connects the command connection and loads the scripts; blocks for at most a few connect timeouts (the topology
-     * is discovered first in a Cluster, the primary asked of the Sentinels first behind Sentinel).
-     */
-    Commands connect();
+	/**
+	 * Connects the command connection and loads the scripts; blocks for at most a few
+	 * connect timeouts (the topology is discovered first in a Cluster, the primary asked
+	 * of the Sentinels first behind Sentinel).
+	 */
+	Commands connect();
 
-    /** Connects the connection the channel is subscribed on. */
-    StatefulRedisPubSubConnection<String, String> connectPubSub();
+	/** Connects the connection the channel is subscribed on. */
+	StatefulRedisPubSubConnection<String, String> connectPubSub();
 
-    /**
-     * The cheap periodic ping: {@code TIME} as the clock's server answers it. In a Cluster every primary is asked, and
-     * the ping fails unless every one answers: the fleet shares only while every slot can be reached.
-     */
-    CompletableFuture<List<String>> time(Commands commands);
+	/**
+	 * The cheap periodic ping: {@code TIME} as the clock's server answers it. In a
+	 * Cluster every primary is asked, and the ping fails unless every one answers: the
+	 * fleet shares only while every slot can be reached.
+	 */
+	CompletableFuture<List<String>> time(Commands commands);
 
-    /**
-     * One step of a SCAN over every key the fleet may hold: of the server, or of every primary in turn in a Cluster
-     * (pass the returned cursor back as it is; it knows which primary comes next).
-     */
-    CompletableFuture<KeyScanCursor<String>> scan(Commands commands, ScanCursor cursor, KeyScanArgs args);
+	/**
+	 * One step of a SCAN over every key the fleet may hold: of the server, or of every
+	 * primary in turn in a Cluster (pass the returned cursor back as it is; it knows
+	 * which primary comes next).
+	 */
+	CompletableFuture<KeyScanCursor<String>> scan(Commands commands, ScanCursor cursor, KeyScanArgs args);
 
-    /**
-     * What names the data Redis holds right now: the server's run id, or every primary's in a Cluster. It changes when
-     * a server restarts (and, without persistence, forgets every key) or a replica is promoted (and may lack the last
-     * writes its primary took).
-     */
-    CompletableFuture<String> serverId(Commands commands);
+	/**
+	 * What names the data Redis holds right now: the server's run id, or every primary's
+	 * in a Cluster. It changes when a server restarts (and, without persistence, forgets
+	 * every key) or a replica is promoted (and may lack the last writes its primary
+	 * took).
+	 */
+	CompletableFuture<String> serverId(Commands commands);
 
-    /** Whether keys of different breakers may live on different servers (a script then takes one slot's keys only). */
-    boolean cluster();
+	/**
+	 * Whether keys of different breakers may live on different servers (a script then
+	 * takes one slot's keys only).
+	 */
+	boolean cluster();
 
-    void addListener(RedisConnectionStateListener listener);
+	void addListener(RedisConnectionStateListener listener);
 
-    void shutdown();
+	void shutdown();
+
 }

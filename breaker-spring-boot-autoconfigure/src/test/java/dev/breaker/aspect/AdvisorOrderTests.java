@@ -29,8 +29,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Where the breaker sits among a bean's other advisors: {@code breaker.advisor-order} against
- * {@code @Transactional}'s order (lower runs outside), while {@code @Retryable} always wraps it.
+ * Where the breaker sits among a bean's other advisors: {@code breaker.advisor-order}
+ * against {@code @Transactional}'s order (lower runs outside), while {@code @Retryable}
+ * always wraps it.
  */
 class AdvisorOrderTests {
 
@@ -122,7 +123,10 @@ class AdvisorOrderTests {
 				.hasMessageContaining("outside"));
 	}
 
-	/** A transaction manager with nothing to manage: it logs what the transaction interceptor asks of it. */
+	/**
+	 * A transaction manager with nothing to manage: it logs what the transaction
+	 * interceptor asks of it.
+	 */
 	static class Transactions extends AbstractPlatformTransactionManager {
 
 		private final List<String> log = new CopyOnWriteArrayList<>();

@@ -29,10 +29,11 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The interceptor allocates nothing on the closed path beyond what Spring AOP allocates for any
- * method interceptor (a guarded call costs no more bytes than a call through a no-op interceptor),
- * and a guarded call costs fewer bytes than a call through a no-op AspectJ {@code @Around} aspect,
- * which also pays for its join point. Runs with AspectJ on the class path, for that aspect.
+ * The interceptor allocates nothing on the closed path beyond what Spring AOP allocates
+ * for any method interceptor (a guarded call costs no more bytes than a call through a
+ * no-op interceptor), and a guarded call costs fewer bytes than a call through a no-op
+ * AspectJ {@code @Around} aspect, which also pays for its join point. Runs with AspectJ
+ * on the class path, for that aspect.
  */
 @Tag("aspectj")
 class AspectAllocationTests {
@@ -44,15 +45,15 @@ class AspectAllocationTests {
 	private static final int ROUNDS = 5;
 
 	/**
-	 * Slack per call for noise (a TLAB refill, a JIT deoptimisation): far below the 16 bytes of the
-	 * smallest object a per-call allocation would cost.
+	 * Slack per call for noise (a TLAB refill, a JIT deoptimisation): far below the 16
+	 * bytes of the smallest object a per-call allocation would cost.
 	 */
 	private static final double SLACK_BYTES_PER_CALL = 2;
 
 	/**
-	 * What Spring AOP's CGLIB proxy allocates per call of {@code stock(long)} through a method
-	 * interceptor, measured on JDK 17: its method invocation, the arguments array and the boxed
-	 * argument. The no-op aspect pays 584 bytes for the same call.
+	 * What Spring AOP's CGLIB proxy allocates per call of {@code stock(long)} through a
+	 * method interceptor, measured on JDK 17: its method invocation, the arguments array
+	 * and the boxed argument. The no-op aspect pays 584 bytes for the same call.
 	 */
 	private static final double INTERCEPTED_CALL_BYTES = 120;
 
@@ -71,8 +72,10 @@ class AspectAllocationTests {
 			measure(guarded, WARM_UP);
 			measure(intercepted, WARM_UP);
 			measure(aspect, WARM_UP);
-			// The least of several rounds: a steady per-call allocation shows in every round, while
-			// code the JIT has not yet optimised on a loaded machine shows in some rounds only.
+			// The least of several rounds: a steady per-call allocation shows in every
+			// round, while
+			// code the JIT has not yet optimised on a loaded machine shows in some rounds
+			// only.
 			double guardedBytes = Double.MAX_VALUE;
 			double interceptorBytes = Double.MAX_VALUE;
 			double aspectBytes = Double.MAX_VALUE;
@@ -84,7 +87,8 @@ class AspectAllocationTests {
 			String measured = String.format("bytes per call: guarded %.1f, no-op interceptor %.1f, no-op aspect %.1f",
 					guardedBytes, interceptorBytes, aspectBytes);
 			System.out.println(measured);
-			assertThat(guardedBytes).as(measured).isLessThanOrEqualTo(interceptorBytes + SLACK_BYTES_PER_CALL)
+			assertThat(guardedBytes).as(measured)
+				.isLessThanOrEqualTo(interceptorBytes + SLACK_BYTES_PER_CALL)
 				.isLessThanOrEqualTo(INTERCEPTED_CALL_BYTES + SLACK_BYTES_PER_CALL);
 			// at least one object (16 bytes) fewer than the aspect: its join point
 			assertThat(guardedBytes).as(measured).isLessThanOrEqualTo(aspectBytes - 16);
@@ -94,8 +98,7 @@ class AspectAllocationTests {
 	}
 
 	private static double measure(Call call, int calls) {
-		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
-			.getThreadMXBean();
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 		long thread = Thread.currentThread().getId();
 		long sink = 0;
 		long before = threads.getThreadAllocatedBytes(thread);
@@ -182,7 +185,10 @@ class AspectAllocationTests {
 			return new Plain();
 		}
 
-		/** The baseline of the proxy machinery itself: an advisor whose interceptor only proceeds. */
+		/**
+		 * The baseline of the proxy machinery itself: an advisor whose interceptor only
+		 * proceeds.
+		 */
 		@Bean
 		static DefaultPointcutAdvisor noOpAdvisor() {
 			MethodInterceptor proceed = MethodInvocation::proceed;

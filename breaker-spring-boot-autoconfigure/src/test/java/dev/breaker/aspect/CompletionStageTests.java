@@ -35,8 +35,7 @@ class CompletionStageTests {
 		.withUserConfiguration(Services.class)
 		.withPropertyValues("breaker.instances.search.ignore-exceptions=java.lang.IllegalArgumentException",
 				"breaker.instances.search.track-in-flight=true", "breaker.instances.slow.timeout=2s",
-				"breaker.instances.bare.timeout=2s",
-				"breaker.instances.retried.retry.intervals=100ms,200ms");
+				"breaker.instances.bare.timeout=2s", "breaker.instances.retried.retry.intervals=100ms,200ms");
 
 	@Test
 	void recordsTheOutcomeWhenTheStageCompletes() {

@@ -18,8 +18,8 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A {@code @CircuitGuarded} method that cannot work stops start-up, naming the bean, the method
- * and what was expected: never a surprise at the first failure.
+ * A {@code @CircuitGuarded} method that cannot work stops start-up, naming the bean, the
+ * method and what was expected: never a surprise at the first failure.
  */
 class GuardedMethodStartupTests {
 
@@ -108,7 +108,10 @@ class GuardedMethodStartupTests {
 		});
 	}
 
-	/** Goes through spring.factories, as Spring Boot does when an application fails to start. */
+	/**
+	 * Goes through spring.factories, as Spring Boot does when an application fails to
+	 * start.
+	 */
 	private static FailureAnalysis analyze(Throwable failure) {
 		SpringFactoriesLoader.FailureHandler skipAnalyzersNeedingArguments = (type, name, ex) -> {
 		};

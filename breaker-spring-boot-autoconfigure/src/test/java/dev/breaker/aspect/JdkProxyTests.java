@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With interface-based (JDK) proxies the proxy reports the interface's method; the annotation on the
- * implementation still applies.
+ * With interface-based (JDK) proxies the proxy reports the interface's method; the
+ * annotation on the implementation still applies.
  */
 class JdkProxyTests {
 

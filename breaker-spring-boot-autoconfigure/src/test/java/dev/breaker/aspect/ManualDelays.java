@@ -9,8 +9,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 
 /**
- * A {@link DelayScheduler} for tests: sleeps return at once and are recorded, scheduled tasks wait
- * until the test runs them.
+ * A {@link DelayScheduler} for tests: sleeps return at once and are recorded, scheduled
+ * tasks wait until the test runs them.
  */
 final class ManualDelays implements DelayScheduler {
 
@@ -33,7 +33,10 @@ final class ManualDelays implements DelayScheduler {
 		return future;
 	}
 
-	/** Runs every task scheduled so far and those they schedule, as if their delays had passed. */
+	/**
+	 * Runs every task scheduled so far and those they schedule, as if their delays had
+	 * passed.
+	 */
 	void runPending() {
 		FutureTask<?> task;
 		while ((task = this.pending.poll()) != null) {

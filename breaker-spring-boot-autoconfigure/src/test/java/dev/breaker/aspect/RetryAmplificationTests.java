@@ -27,14 +27,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The retry storm: a dependency on a real loopback server fails every call, each call has
- * three retries, traffic is steady. Without a budget the dependency gets four times the calls it would
- * get without retries; with the default budget (20% of the calls, plus 10 a second) about 1.2 times.
- * The trip rules are off, so the budget alone stands between the dependency and the storm. Time is a
- * manual ticker, advanced by 1/rate per call; pauses return at once.
+ * three retries, traffic is steady. Without a budget the dependency gets four times the
+ * calls it would get without retries; with the default budget (20% of the calls, plus 10
+ * a second) about 1.2 times. The trip rules are off, so the budget alone stands between
+ * the dependency and the storm. Time is a manual ticker, advanced by 1/rate per call;
+ * pauses return at once.
  */
 class RetryAmplificationTests {
 
-	/** Calls a (simulated) second; with the floor of 10 a second the budget allows 1.2 + 10/rate. */
+	/**
+	 * Calls a (simulated) second; with the floor of 10 a second the budget allows 1.2 +
+	 * 10/rate.
+	 */
 	private static final int RATE = 500;
 
 	private static final int SECONDS = "long".equals(System.getProperty("breaker.stress")) ? 60 : 20;
@@ -70,7 +74,8 @@ class RetryAmplificationTests {
 			assertThat(amplification).isBetween(1.15, 1.25);
 			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("dependency");
 			assertThat(breaker.totals().retries()).isEqualTo(this.server.requests() - calls);
-			// a call stops asking at its first refusal: every call either made its three retries or was refused once
+			// a call stops asking at its first refusal: every call either made its three
+			// retries or was refused once
 			long refused = breaker.totals().retriesRefused();
 			assertThat(refused).isPositive().isLessThanOrEqualTo(calls);
 			assertThat(breaker.totals().retries() + refused).isLessThanOrEqualTo(3L * calls);

@@ -23,9 +23,10 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The retry budget on every retry path of {@code @CircuitGuarded}: a retry it refuses is not made,
- * and the call falls back (or fails) as if its retries were exhausted. Each breaker here allows one
- * retry per 10-second window (no ratio, 0.1 a second), and each call fails every attempt.
+ * The retry budget on every retry path of {@code @CircuitGuarded}: a retry it refuses is
+ * not made, and the call falls back (or fails) as if its retries were exhausted. Each
+ * breaker here allows one retry per 10-second window (no ratio, 0.1 a second), and each
+ * call fails every attempt.
  */
 class RetryBudgetTests {
 
@@ -126,7 +127,8 @@ class RetryBudgetTests {
 			Failing failing = context.getBean(Failing.class);
 			assertThat(failing.forTenant("loud")).isEqualTo("fallback after IOException");
 			assertThat(failing.forTenant("quiet")).isEqualTo("fallback after IOException");
-			assertThat(failing.script().calls()).isEqualTo(3); // one retry in all, the loud tenant's
+			assertThat(failing.script().calls()).isEqualTo(3); // one retry in all, the
+																// loud tenant's
 			assertThat(breaker(context, "tenants").totals().retries()).isEqualTo(1);
 			assertThat(breaker(context, "tenants").totals().retriesRefused()).isEqualTo(2);
 		});

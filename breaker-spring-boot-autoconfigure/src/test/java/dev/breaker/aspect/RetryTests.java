@@ -29,7 +29,8 @@ class RetryTests {
 		.withPropertyValues("breaker.instances.flaky.retry.intervals=100ms,200ms,400ms",
 				"breaker.instances.flaky.retry.jitter=0.5",
 				"breaker.instances.flaky.ignore-exceptions=java.lang.IllegalArgumentException",
-				"breaker.instances.timeouts-only.retry.intervals=10ms", "breaker.instances.timeouts-only.retry.on=timeout",
+				"breaker.instances.timeouts-only.retry.intervals=10ms",
+				"breaker.instances.timeouts-only.retry.on=timeout",
 				"breaker.instances.each.retry.intervals=10ms,10ms,10ms",
 				"breaker.instances.each.retry.record-each-attempt=true",
 				"breaker.instances.each.consecutive-failures=2", "breaker.instances.each.failure-rate-threshold=0");
@@ -187,8 +188,8 @@ class RetryTests {
 		}
 
 		String fallback(Throwable cause) {
-			return "fallback after " + ((cause instanceof IOException) ? cause.getMessage()
-					: cause.getClass().getSimpleName());
+			return "fallback after "
+					+ ((cause instanceof IOException) ? cause.getMessage() : cause.getClass().getSimpleName());
 		}
 
 		Script script() {

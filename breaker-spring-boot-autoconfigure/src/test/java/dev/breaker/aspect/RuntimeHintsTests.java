@@ -33,9 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Ahead-of-time processing of an application with breaker registers everything breaker reaches
- * reflectively at run time, so a native image keeps it: checked on the hints of a real AOT run of
- * the application context, as {@code spring-boot:process-aot} does it.
+ * Ahead-of-time processing of an application with breaker registers everything breaker
+ * reaches reflectively at run time, so a native image keeps it: checked on the hints of a
+ * real AOT run of the application context, as {@code spring-boot:process-aot} does it.
  */
 class RuntimeHintsTests {
 
@@ -75,8 +75,9 @@ class RuntimeHintsTests {
 	@Test
 	void registersWhatATenantExpressionReads() {
 		RuntimeHints hints = process(Application.class);
-		assertThat(RuntimeHintsPredicates.reflection().onType(Order.class).withMemberCategory(
-				MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(Order.class)
+			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onType(Recommendations.class)
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
@@ -88,7 +89,8 @@ class RuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(BreakerProperties.class.getMethod("setAdvisorOrder", int.class))).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(BreakerProperties.Instance.class.getMethod("setIgnoreExceptions", java.util.List.class)))
+			.onMethodInvocation(
+					BreakerProperties.Instance.class.getMethod("setIgnoreExceptions", java.util.List.class)))
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onType(HttpBreakerProperties.class)).accepts(hints);
 	}
@@ -196,7 +198,10 @@ class RuntimeHintsTests {
 	@ImportAutoConfiguration({ AopAutoConfiguration.class, BreakerAutoConfiguration.class })
 	static class InterfaceApplication {
 
-		/** Declared as the class, not the interface: ahead of time, the declared type is all there is. */
+		/**
+		 * Declared as the class, not the interface: ahead of time, the declared type is
+		 * all there is.
+		 */
 		@Bean
 		RemoteQuotes quotes() {
 			return new RemoteQuotes();

@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What a fake dependency does on each call, in order: throw the next exception or return the next
- * value; "live" once the script runs out.
+ * What a fake dependency does on each call, in order: throw the next exception or return
+ * the next value; "live" once the script runs out.
  */
 final class Script {
 

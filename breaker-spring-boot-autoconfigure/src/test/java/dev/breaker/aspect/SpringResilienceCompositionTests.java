@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * How {@code @CircuitGuarded} composes with Spring Framework 7's {@code @Retryable} and
- * {@code @ConcurrencyLimit} on the same method: both wrap the breaker, so each retry attempt is
- * recorded and a rejected call never reaches the breaker.
+ * {@code @ConcurrencyLimit} on the same method: both wrap the breaker, so each retry
+ * attempt is recorded and a rejected call never reaches the breaker.
  */
 class SpringResilienceCompositionTests {
 

@@ -39,11 +39,10 @@ class TenantTests {
 				assertThat(recommendations.recommend("alice")).isEqualTo("popular after IOException");
 				assertThat(recommendations.recommend("bob")).isEqualTo("for bob");
 			}
-			assertThat(registry.find("recommendations:alice")).hasValueSatisfying(
-					(breaker) -> assertThat(breaker.state()).isEqualTo(State.OPEN));
+			assertThat(registry.find("recommendations:alice"))
+				.hasValueSatisfying((breaker) -> assertThat(breaker.state()).isEqualTo(State.OPEN));
 			assertThat(registry.breaker("recommendations").state()).isEqualTo(State.CLOSED);
-			assertThat(recommendations.recommend("alice"))
-				.isEqualTo("popular after recommendations:alice rejected");
+			assertThat(recommendations.recommend("alice")).isEqualTo("popular after recommendations:alice rejected");
 			assertThat(recommendations.recommend("bob")).isEqualTo("for bob");
 			assertThat(recommendations.calls("alice")).isEqualTo(3);
 			assertThat(recommendations.calls("bob")).isEqualTo(4);

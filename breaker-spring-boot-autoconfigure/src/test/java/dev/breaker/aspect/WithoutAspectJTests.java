@@ -20,14 +20,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * An application without AspectJ is fully guarded. This class (like every test of the module not
- * tagged "aspectj") runs with {@code aspectjweaver} removed from the class path by the build, which
- * the first test checks, so the others cannot pass with AspectJ present.
+ * An application without AspectJ is fully guarded. This class (like every test of the
+ * module not tagged "aspectj") runs with {@code aspectjweaver} removed from the class
+ * path by the build, which the first test checks, so the others cannot pass with AspectJ
+ * present.
  */
 class WithoutAspectJTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withUserConfiguration(Services.class)
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Services.class)
 		.withPropertyValues("breaker.instances.quotes.consecutive-failures=2",
 				"breaker.instances.quotes.failure-rate-threshold=0");
 

@@ -143,7 +143,8 @@ class BreakerAutoConfigurationTests {
 	@Test
 	void recordLatencyTurnsOffForEveryBreakerUnderDefaults() {
 		this.runner
-			.withPropertyValues("breaker.defaults.record-latency=false", "breaker.instances.payments.record-latency=true")
+			.withPropertyValues("breaker.defaults.record-latency=false",
+					"breaker.instances.payments.record-latency=true")
 			.run((context) -> {
 				BreakerRegistry registry = context.getBean(BreakerRegistry.class);
 				assertThat(registry.breaker("unnamed").config().recordLatency()).isFalse();
@@ -308,7 +309,10 @@ class BreakerAutoConfigurationTests {
 
 	}
 
-	/** Registered last of the post-processors: it sees only the beans created after all of them. */
+	/**
+	 * Registered last of the post-processors: it sees only the beans created after all of
+	 * them.
+	 */
 	static class PostProcessedBeans implements org.springframework.beans.factory.config.BeanPostProcessor {
 
 		private final List<String> names = new CopyOnWriteArrayList<>();

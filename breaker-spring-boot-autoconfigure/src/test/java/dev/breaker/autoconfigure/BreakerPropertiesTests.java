@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * {@link BreakerProperties.Instance} on its own, as other parts of the starter use it (the HTTP
- * clients map {@code breaker.http.instances.<host>} through it).
+ * {@link BreakerProperties.Instance} on its own, as other parts of the starter use it
+ * (the HTTP clients map {@code breaker.http.instances.<host>} through it).
  */
 class BreakerPropertiesTests {
 
@@ -30,7 +30,8 @@ class BreakerPropertiesTests {
 		instance.setMinimumCalls(9);
 		instance.setOpenWait(Duration.ofSeconds(10));
 		ManualTicker ticker = new ManualTicker();
-		BreakerConfig config = BreakerSettings.config("breaker.http.instances.api.acme.com", instance, defaults, ticker);
+		BreakerConfig config = BreakerSettings.config("breaker.http.instances.api.acme.com", instance, defaults,
+				ticker);
 		assertThat(config.minimumCalls()).isEqualTo(9);
 		assertThat(config.openWait()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(config.halfOpenMaxProbes()).isEqualTo(4);
@@ -42,8 +43,8 @@ class BreakerPropertiesTests {
 	void namesTheGivenPathInErrors() {
 		BreakerProperties.Instance instance = new BreakerProperties.Instance();
 		instance.setOpenWaitJitter(1.0);
-		assertThatExceptionOfType(InvalidBreakerPropertyException.class)
-			.isThrownBy(() -> BreakerSettings.config("breaker.http.instances.api.acme.com", instance, null, new ManualTicker()))
+		assertThatExceptionOfType(InvalidBreakerPropertyException.class).isThrownBy(
+				() -> BreakerSettings.config("breaker.http.instances.api.acme.com", instance, null, new ManualTicker()))
 			.satisfies((ex) -> {
 				assertThat(ex.property()).isEqualTo("breaker.http.instances.api.acme.com.open-wait-jitter");
 				assertThat(ex.value()).isEqualTo(1.0);
@@ -107,13 +108,15 @@ class BreakerPropertiesTests {
 	@Test
 	void reportsOpenHealthUpUnlessSet() {
 		BreakerProperties.Instance defaults = new BreakerProperties.Instance();
-		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen()).isEqualTo(BreakerProperties.OpenHealth.UP);
+		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen())
+			.isEqualTo(BreakerProperties.OpenHealth.UP);
 		defaults.setHealthWhenOpen(BreakerProperties.OpenHealth.DOWN);
 		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen())
 			.isEqualTo(BreakerProperties.OpenHealth.DOWN);
 	}
 
-	private BreakerSettings merge(String path, BreakerProperties.Instance instance, BreakerProperties.Instance defaults) {
+	private BreakerSettings merge(String path, BreakerProperties.Instance instance,
+			BreakerProperties.Instance defaults) {
 		return BreakerSettings.merge(path, instance, defaults, new ManualTicker(), OutcomeClassifier.defaults(),
 				getClass().getClassLoader());
 	}

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Every kind of bad {@code breaker.*} value stops start-up with a message naming the property, the
- * value and what is allowed.
+ * Every kind of bad {@code breaker.*} value stops start-up with a message naming the
+ * property, the value and what is allowed.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class BreakerPropertiesValidationTests {
@@ -113,8 +113,9 @@ class BreakerPropertiesValidationTests {
 
 	@Test
 	void rejectsRetryingOnSuccessInAYamlList() {
-		this.runner.withPropertyValues("breaker.instances.search.retry.on[0]=timeout",
-				"breaker.instances.search.retry.on[1]=Success")
+		this.runner
+			.withPropertyValues("breaker.instances.search.retry.on[0]=timeout",
+					"breaker.instances.search.retry.on[1]=Success")
 			.run(failsWith("Invalid value 'Success' for property 'breaker.instances.search.retry.on[1]'; "
 					+ "allowed: failure, timeout or throttled"));
 	}
@@ -273,14 +274,17 @@ class BreakerPropertiesValidationTests {
 
 	@Test
 	void acceptsAutoMaxProbes() {
-		this.runner.withPropertyValues("breaker.instances.payments.half-open.max-probes=AUTO",
-				"breaker.instances.payments.minimum-calls-ratio=0.5").run((context) -> {
-					assertThat(context).hasNotFailed();
-					dev.breaker.core.BreakerConfig config = context.getBean(dev.breaker.core.BreakerRegistry.class)
-						.breaker("payments").config();
-					assertThat(config.halfOpenMaxProbesAuto()).isTrue();
-					assertThat(config.minimumCallsRatio()).isEqualTo(0.5);
-				});
+		this.runner
+			.withPropertyValues("breaker.instances.payments.half-open.max-probes=AUTO",
+					"breaker.instances.payments.minimum-calls-ratio=0.5")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				dev.breaker.core.BreakerConfig config = context.getBean(dev.breaker.core.BreakerRegistry.class)
+					.breaker("payments")
+					.config();
+				assertThat(config.halfOpenMaxProbesAuto()).isTrue();
+				assertThat(config.minimumCallsRatio()).isEqualTo(0.5);
+			});
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -296,8 +300,8 @@ class BreakerPropertiesValidationTests {
 			while (failure != null && !(failure instanceof InvalidBreakerPropertyException)) {
 				failure = failure.getCause();
 			}
-			assertThat(failure).as("an InvalidBreakerPropertyException among the causes of %s",
-					context.getStartupFailure())
+			assertThat(failure)
+				.as("an InvalidBreakerPropertyException among the causes of %s", context.getStartupFailure())
 				.hasMessage(message);
 		};
 	}

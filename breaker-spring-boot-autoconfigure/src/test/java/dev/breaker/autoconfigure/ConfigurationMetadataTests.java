@@ -22,8 +22,8 @@ import org.springframework.core.io.UrlResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The configuration metadata IDEs read: every property described, every default stated and equal
- * to what the code really uses.
+ * The configuration metadata IDEs read: every property described, every default stated
+ * and equal to what the code really uses.
  */
 class ConfigurationMetadataTests {
 
@@ -40,8 +40,7 @@ class ConfigurationMetadataTests {
 			Map.entry("stall-calls", BreakerConfig::stallCalls),
 			Map.entry("track-in-flight", BreakerConfig::trackInFlight),
 			Map.entry("record-latency", BreakerConfig::recordLatency),
-			Map.entry("timeout-weight", BreakerConfig::timeoutWeight),
-			Map.entry("open-wait", BreakerConfig::openWait),
+			Map.entry("timeout-weight", BreakerConfig::timeoutWeight), Map.entry("open-wait", BreakerConfig::openWait),
 			Map.entry("open-wait-multiplier", BreakerConfig::openWaitMultiplier),
 			Map.entry("max-open-wait", BreakerConfig::maxOpenWait),
 			Map.entry("open-wait-jitter", BreakerConfig::openWaitJitter),
@@ -71,7 +70,8 @@ class ConfigurationMetadataTests {
 	@Test
 	void statesADefaultForEveryPropertyButTheOptionalTimeout() throws IOException {
 		assertThat(properties()).filteredOn((property) -> !property.get("name").equals("breaker.instances"))
-			// maps keyed by the user (breaker.http.instances, breaker.http.status-outcomes) start empty
+			// maps keyed by the user (breaker.http.instances,
+			// breaker.http.status-outcomes) start empty
 			.filteredOn((property) -> !String.valueOf(property.get("type")).startsWith("java.util.Map<"))
 			.filteredOn((property) -> !property.get("name").equals("breaker.defaults.timeout"))
 			.allSatisfy((property) -> assertThat(property).as("%s", property.get("name")).containsKey("defaultValue"));
@@ -113,8 +113,8 @@ class ConfigurationMetadataTests {
 	}
 
 	/**
-	 * {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code retryBudgetRatio} is
-	 * {@code retry.budget.ratio}, {@code openWait} is {@code open-wait}.
+	 * {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code retryBudgetRatio}
+	 * is {@code retry.budget.ratio}, {@code openWait} is {@code open-wait}.
 	 */
 	private static String property(String setting) {
 		String kebab = setting.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
@@ -136,14 +136,18 @@ class ConfigurationMetadataTests {
 		assertThat(DurationStyle.detectAndParse((String) defaults.get("breaker.defaults.tenants.idle-expiry")))
 			.isEqualTo(BreakerSetting.TENANTS_IDLE_EXPIRY.defaultValue());
 		assertThat(defaults.get("breaker.defaults.retry.on")).isEqualTo(List.of("failure", "timeout"));
-		assertThat(defaults.get("breaker.defaults.tenants.min-failing")).isEqualTo(BreakerSetting.TENANTS_MIN_FAILING.defaultValue());
+		assertThat(defaults.get("breaker.defaults.tenants.min-failing"))
+			.isEqualTo(BreakerSetting.TENANTS_MIN_FAILING.defaultValue());
 		assertThat(defaults.get("breaker.defaults.tenants.max-key-length"))
 			.isEqualTo(BreakerSetting.TENANTS_MAX_KEY_LENGTH.defaultValue());
-		assertThat(defaults.get("breaker.http.max-key-length")).isEqualTo(dev.breaker.core.ChildKeys.DEFAULT_MAX_LENGTH);
-		assertThat(BreakerSetting.RETRY_ON.<List<Enum<?>>>defaultAs()).extracting(Enum::name).containsExactly("FAILURE", "TIMEOUT");
+		assertThat(defaults.get("breaker.http.max-key-length"))
+			.isEqualTo(dev.breaker.core.ChildKeys.DEFAULT_MAX_LENGTH);
+		assertThat(BreakerSetting.RETRY_ON.<List<Enum<?>>>defaultAs()).extracting(Enum::name)
+			.containsExactly("FAILURE", "TIMEOUT");
 		assertThat(defaults.get("breaker.http.retry.on")).isEqualTo(List.of("failure", "timeout"));
 		assertThat(((Number) defaults.get("breaker.http.retry.jitter")).doubleValue())
-			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue()); // HostsPolicy uses the same default
+			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue()); // HostsPolicy uses
+																	// the same default
 		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
 			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}
@@ -154,7 +158,8 @@ class ConfigurationMetadataTests {
 
 	private static List<Map<String, Object>> metadata(String path) throws IOException {
 		URL classes = BreakerProperties.class.getProtectionDomain().getCodeSource().getLocation();
-		try (InputStream metadata = new UrlResource(classes).createRelative("META-INF/spring-configuration-metadata.json")
+		try (InputStream metadata = new UrlResource(classes)
+			.createRelative("META-INF/spring-configuration-metadata.json")
 			.getInputStream()) {
 			return JsonPath.parse(metadata).read(path);
 		}

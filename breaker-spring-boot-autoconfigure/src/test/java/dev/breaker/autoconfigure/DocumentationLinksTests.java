@@ -24,16 +24,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every relative link of the user documentation resolves: the file or directory it names exists,
- * and its {@code #anchor}, if any, is the GitHub anchor of a heading of the Markdown file it points
- * to. Links inside code (fenced blocks and {@code `spans`}) are not links; links with a scheme
- * ({@code https:}, {@code mailto:}) are left to the reader.
+ * Every relative link of the user documentation resolves: the file or directory it names
+ * exists, and its {@code #anchor}, if any, is the GitHub anchor of a heading of the
+ * Markdown file it points to. Links inside code (fenced blocks and {@code `spans`}) are
+ * not links; links with a scheme ({@code https:}, {@code mailto:}) are left to the
+ * reader.
  */
 class DocumentationLinksTests {
 
 	private static final Path ROOT = Path.of("..");
 
-	/** The user documentation: the README, what it moved into, and the pages beside the modules. */
+	/**
+	 * The user documentation: the README, what it moved into, and the pages beside the
+	 * modules.
+	 */
 	static List<Path> documents() throws IOException {
 		List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), Path.of("CONTRIBUTING.md"),
 				Path.of("sample-app", "README.md"), Path.of("benchmarks", "README.md")));
@@ -101,7 +105,8 @@ class DocumentationLinksTests {
 				"closed-path-acquire--record-a-success-1-thread", "what-links-and-bold-become");
 	}
 
-	private static final Pattern LINK = Pattern.compile("!?\\[(?:[^\\[\\]]|\\[[^\\[\\]]*\\])*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+	private static final Pattern LINK = Pattern
+		.compile("!?\\[(?:[^\\[\\]]|\\[[^\\[\\]]*\\])*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
 
 	private static final Pattern CODE_SPAN = Pattern.compile("(`+).*?\\1");
 
@@ -109,7 +114,10 @@ class DocumentationLinksTests {
 
 	private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:");
 
-	/** Each broken relative link of {@code document} (relative to {@code root}), as {@code file:line: target (why)}. */
+	/**
+	 * Each broken relative link of {@code document} (relative to {@code root}), as
+	 * {@code file:line: target (why)}.
+	 */
 	static List<String> brokenLinks(Path root, Path document) throws IOException {
 		List<String> broken = new ArrayList<>();
 		Map<Path, Set<String>> anchorsByFile = new HashMap<>();
@@ -131,16 +139,17 @@ class DocumentationLinksTests {
 					continue;
 				}
 				int hash = target.indexOf('#');
-				String file = URLDecoder.decode((hash < 0) ? target : target.substring(0, hash), StandardCharsets.UTF_8);
-				String anchor = (hash < 0) ? null : URLDecoder.decode(target.substring(hash + 1), StandardCharsets.UTF_8);
+				String file = URLDecoder.decode((hash < 0) ? target : target.substring(0, hash),
+						StandardCharsets.UTF_8);
+				String anchor = (hash < 0) ? null
+						: URLDecoder.decode(target.substring(hash + 1), StandardCharsets.UTF_8);
 				Path resolved = file.isEmpty() ? root.resolve(document)
 						: root.resolve(document).getParent().resolve(file).normalize();
 				String where = document + ":" + (i + 1) + ": " + target;
 				if (!Files.exists(resolved)) {
 					broken.add(where + " (no such file)");
 				}
-				else if (anchor != null && !anchorsByFile
-					.computeIfAbsent(resolved, DocumentationLinksTests::anchorsOf)
+				else if (anchor != null && !anchorsByFile.computeIfAbsent(resolved, DocumentationLinksTests::anchorsOf)
 					.contains(anchor)) {
 					broken.add(where + " (no such heading in " + root.relativize(resolved) + ")");
 				}
@@ -159,10 +168,10 @@ class DocumentationLinksTests {
 	}
 
 	/**
-	 * The anchors GitHub gives the headings of a Markdown text: the heading's text as rendered
-	 * (code, emphasis and link syntax dropped), lower-cased, without punctuation other than
-	 * {@code -} and {@code _}, spaces turned into {@code -}; a repeated anchor gets {@code -1},
-	 * {@code -2}, and so on.
+	 * The anchors GitHub gives the headings of a Markdown text: the heading's text as
+	 * rendered (code, emphasis and link syntax dropped), lower-cased, without punctuation
+	 * other than {@code -} and {@code _}, spaces turned into {@code -}; a repeated anchor
+	 * gets {@code -1}, {@code -2}, and so on.
 	 */
 	static Set<String> anchors(String markdown) {
 		Set<String> anchors = new LinkedHashSet<>();
@@ -177,7 +186,10 @@ class DocumentationLinksTests {
 			if (fenced || !heading.matches()) {
 				continue;
 			}
-			String text = heading.group(2).replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1").replace("`", "").replace("*", "");
+			String text = heading.group(2)
+				.replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1")
+				.replace("`", "")
+				.replace("*", "");
 			StringBuilder slug = new StringBuilder();
 			text.toLowerCase(Locale.ROOT).codePoints().forEach((c) -> {
 				if (Character.isLetterOrDigit(c) || c == '-' || c == '_') {

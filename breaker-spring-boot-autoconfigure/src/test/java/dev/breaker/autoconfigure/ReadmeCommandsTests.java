@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README opens with its two commands, and CI ({@code .ci/run}) runs the README's test command as
- * it is written there.
+ * The README opens with its two commands, and CI ({@code .ci/run}) runs the README's test
+ * command as it is written there.
  */
 class ReadmeCommandsTests {
 
@@ -19,9 +19,9 @@ class ReadmeCommandsTests {
 
 	@Test
 	void theReadmeOpensWithTheSampleAppAndTheTests() throws IOException {
-		assertThat(firstBlock()).hasSize(2).satisfiesExactly(
-				(sample) -> assertThat(sample).contains("java -jar sample-app/target/").endsWith("http://localhost:8080/"),
-				(tests) -> assertThat(tests).endsWith("# run the tests"));
+		assertThat(firstBlock()).hasSize(2)
+			.satisfiesExactly((sample) -> assertThat(sample).contains("java -jar sample-app/target/")
+				.endsWith("http://localhost:8080/"), (tests) -> assertThat(tests).endsWith("# run the tests"));
 	}
 
 	@Test
@@ -35,7 +35,10 @@ class ReadmeCommandsTests {
 			.contains(command);
 	}
 
-	/** The lines of the README's first code block, which must come before any other text but the title. */
+	/**
+	 * The lines of the README's first code block, which must come before any other text
+	 * but the title.
+	 */
 	private static List<String> firstBlock() throws IOException {
 		List<String> lines = Files.readString(ROOT.resolve("README.md")).lines().toList();
 		assertThat(lines.get(0)).startsWith("# ");

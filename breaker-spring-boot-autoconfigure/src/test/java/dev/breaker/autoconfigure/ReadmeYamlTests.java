@@ -31,10 +31,10 @@ import dev.breaker.core.BreakerRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The documentation's YAML, read from the Markdown files themselves: every block of the README's Quick
- * start, and of the sections of {@code docs/} a first-time user copies from, starts as pasted in an
- * application with auto-configuration on and the Quick start's guarded methods, and the Quick start
- * names no breaker the code does not use.
+ * The documentation's YAML, read from the Markdown files themselves: every block of the
+ * README's Quick start, and of the sections of {@code docs/} a first-time user copies
+ * from, starts as pasted in an application with auto-configuration on and the Quick
+ * start's guarded methods, and the Quick start names no breaker the code does not use.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ReadmeYamlTests {
@@ -44,8 +44,8 @@ class ReadmeYamlTests {
 	private static final String FALLBACKS = "docs/fallbacks-retries-async.md";
 
 	/**
-	 * The sections whose YAML a user pastes as it is, with the file each is in (fleet mode needs a Redis
-	 * server, so it is left out).
+	 * The sections whose YAML a user pastes as it is, with the file each is in (fleet
+	 * mode needs a Redis server, so it is left out).
 	 */
 	private static final List<Section> PASTED = List.of(new Section(README, "Quick start"),
 			new Section(README, "A tour"), new Section(FALLBACKS, "Retries"), new Section(FALLBACKS, "Tenants"),
@@ -124,7 +124,9 @@ class ReadmeYamlTests {
 
 	}
 
-	/** A new application with the Quick start's guarded methods, as the README shows them. */
+	/**
+	 * A new application with the Quick start's guarded methods, as the README shows them.
+	 */
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class QuickStartApplication {

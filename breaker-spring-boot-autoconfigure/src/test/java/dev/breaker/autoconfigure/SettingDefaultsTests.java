@@ -30,8 +30,9 @@ import org.springframework.core.io.UrlResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every place that states a setting's default states the table's ({@link BreakerSetting}): the
- * engine, the registry, the starter's merging, the configuration metadata and the README.
+ * Every place that states a setting's default states the table's
+ * ({@link BreakerSetting}): the engine, the registry, the starter's merging, the
+ * configuration metadata and the README.
  */
 class SettingDefaultsTests {
 
@@ -187,8 +188,8 @@ class SettingDefaultsTests {
 	}
 
 	/**
-	 * The first two columns of the markdown table under {@code heading}: the setting (unquoted)
-	 * and its default (the first code span, else the first word).
+	 * The first two columns of the markdown table under {@code heading}: the setting
+	 * (unquoted) and its default (the first code span, else the first word).
 	 */
 	private static Map<String, String> table(Path doc, String heading) throws IOException {
 		List<String> lines = Files.readAllLines(doc);
@@ -230,7 +231,8 @@ class SettingDefaultsTests {
 
 	private static Map<String, Object> metadataDefaults() throws IOException {
 		URL classes = BreakerProperties.class.getProtectionDomain().getCodeSource().getLocation();
-		try (InputStream metadata = new UrlResource(classes).createRelative("META-INF/spring-configuration-metadata.json")
+		try (InputStream metadata = new UrlResource(classes)
+			.createRelative("META-INF/spring-configuration-metadata.json")
 			.getInputStream()) {
 			List<Map<String, Object>> properties = JsonPath.parse(metadata).read("$.properties");
 			Map<String, Object> defaults = new HashMap<>();

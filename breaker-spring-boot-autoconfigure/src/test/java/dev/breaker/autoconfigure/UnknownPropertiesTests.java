@@ -27,10 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A key under {@code breaker.*} that breaker does not know would leave its setting at the default
- * without a word: it stops start-up instead, naming the key as written and the closest valid key.
- * Only the breaker auto-configuration runs here: keys of the HTTP, fleet and metrics parts are
- * checked even when those parts are off.
+ * A key under {@code breaker.*} that breaker does not know would leave its setting at the
+ * default without a word: it stops start-up instead, naming the key as written and the
+ * closest valid key. Only the breaker auto-configuration runs here: keys of the HTTP,
+ * fleet and metrics parts are checked even when those parts are off.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class UnknownPropertiesTests {
@@ -131,19 +131,22 @@ class UnknownPropertiesTests {
 		// what YAML makes of "retry: { on: [success] }": the key on is the boolean true
 		this.runner.withPropertyValues("breaker.instances.payments.retry[true][0]=failure").run((context) -> {
 			FailureAnalysis analysis = new UnknownBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
-			assertThat(analysis.getAction()).startsWith("Did you mean 'on'? Rename "
-					+ "'breaker.instances.payments.retry[true][0]' to 'breaker.instances.payments.retry.on'")
-				.endsWith("YAML reads an unquoted key on, off, yes or no as true or false: write \"on\": [failure, timeout].");
+			assertThat(analysis.getAction())
+				.startsWith("Did you mean 'on'? Rename "
+						+ "'breaker.instances.payments.retry[true][0]' to 'breaker.instances.payments.retry.on'")
+				.endsWith(
+						"YAML reads an unquoted key on, off, yes or no as true or false: write \"on\": [failure, timeout].");
 		});
 	}
 
 	@Test
 	void anUnknownEnvironmentVariableIsOnlyLoggedSinceAPlatformSetsItsOwn(CapturedOutput output) {
-		this.runner.withInitializer((context) -> context.getEnvironment()
-			.getPropertySources()
-			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							Map.of("BREAKER_SERVICE_HOST", "10.0.0.7", "BREAKER_SHARED_REDIS_ENABLD", "true"))))
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("BREAKER_SERVICE_HOST", "10.0.0.7", "BREAKER_SHARED_REDIS_ENABLD", "true"))))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(output).contains("Unknown breaker properties: 'breaker.service.host'",
@@ -154,11 +157,12 @@ class UnknownPropertiesTests {
 
 	@Test
 	void aKnownEnvironmentVariableBinds() {
-		this.runner.withInitializer((context) -> context.getEnvironment()
-			.getPropertySources()
-			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							Map.of("BREAKER_INSTANCES_PAYMENTS_OPENWAIT", "7s"))))
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("BREAKER_INSTANCES_PAYMENTS_OPENWAIT", "7s"))))
 			.run((context) -> assertThat(context.getBean(BreakerRegistry.class).breaker("payments").config().openWait())
 				.isEqualTo(Duration.ofSeconds(7)));
 	}
@@ -190,16 +194,15 @@ class UnknownPropertiesTests {
 
 	@Test
 	void everyKnownKeyStarts() {
-		this.runner
-			.withPropertyValues("breaker.enabled=true", "breaker.defaults.open-wait=10s",
-					"breaker.defaults.half-open.max-probes=4", "breaker.defaults.retry.intervals[0]=100ms",
-					"breaker.defaults.retry.on=failure,timeout", "breaker.defaults.ignore-exceptions[0]=java.lang.Error",
-					"breaker.instances.payments.consecutive-failures=3", "breaker.instances.payments.health-when-open=down",
-					"breaker.instances.payments.tenants.min-failing=2", "breaker.instances[search.v2].open-wait=1s",
-					"breaker.instances.http.stall-calls=5", "breaker.http.max-hosts=10", "breaker.http.max-key-length=64",
-					"breaker.http.status-outcomes.404=success", "breaker.http.instances[stock.acme.com].open-wait=10s",
-					"breaker.http.instances[stock.acme.com].status-outcomes.409=failure",
-					"breaker.shared.redis.key-prefix=b:", "breaker.metrics.tenant-tags=true")
+		this.runner.withPropertyValues("breaker.enabled=true", "breaker.defaults.open-wait=10s",
+				"breaker.defaults.half-open.max-probes=4", "breaker.defaults.retry.intervals[0]=100ms",
+				"breaker.defaults.retry.on=failure,timeout", "breaker.defaults.ignore-exceptions[0]=java.lang.Error",
+				"breaker.instances.payments.consecutive-failures=3", "breaker.instances.payments.health-when-open=down",
+				"breaker.instances.payments.tenants.min-failing=2", "breaker.instances[search.v2].open-wait=1s",
+				"breaker.instances.http.stall-calls=5", "breaker.http.max-hosts=10", "breaker.http.max-key-length=64",
+				"breaker.http.status-outcomes.404=success", "breaker.http.instances[stock.acme.com].open-wait=10s",
+				"breaker.http.instances[stock.acme.com].status-outcomes.409=failure",
+				"breaker.shared.redis.key-prefix=b:", "breaker.metrics.tenant-tags=true")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 

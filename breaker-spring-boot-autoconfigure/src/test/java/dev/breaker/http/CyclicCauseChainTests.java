@@ -9,8 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * An exception whose causes form a cycle (a client library that wraps and re-links them) is
- * classified, and the request fails with it, instead of the calling thread spinning forever.
+ * An exception whose causes form a cycle (a client library that wraps and re-links them)
+ * is classified, and the request fails with it, instead of the calling thread spinning
+ * forever.
  */
 class CyclicCauseChainTests {
 
@@ -19,7 +20,8 @@ class CyclicCauseChainTests {
 		IllegalStateException a = new IllegalStateException("a");
 		IllegalArgumentException b = new IllegalArgumentException("b", a);
 		a.initCause(b);
-		Outcome outcome = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> HttpClassifier.defaults().classify(a));
+		Outcome outcome = assertTimeoutPreemptively(Duration.ofSeconds(30),
+				() -> HttpClassifier.defaults().classify(a));
 		assertThat(outcome).isEqualTo(Outcome.IGNORED);
 	}
 

@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The interceptor on its own, with a real registry and a scripted execution in place of the
- * network (the loopback tests cover real servers).
+ * The interceptor on its own, with a real registry and a scripted execution in place of
+ * the network (the loopback tests cover real servers).
  */
 class HttpBreakerInterceptorTests {
 
@@ -102,7 +102,8 @@ class HttpBreakerInterceptorTests {
 		assertThatExceptionOfType(BreakerRejectedException.class)
 			.isThrownBy(() -> this.interceptor.intercept(request, new byte[0],
 					execution(new MockClientHttpResponse(new byte[0], 200))))
-			.withMessageStartingWith("POST https://api.acme.com/orders not sent: breaker 'http:api.acme.com' is OPEN until ")
+			.withMessageStartingWith(
+					"POST https://api.acme.com/orders not sent: breaker 'http:api.acme.com' is OPEN until ")
 			.withMessageNotContaining("secret")
 			.withMessageNotContaining("token");
 	}

@@ -88,7 +88,8 @@ class HttpClassifierTests {
 	void connectTimeoutsAreFailures() {
 		assertThat(this.classifier.classify(new HttpConnectTimeoutException("HTTP connect timed out")))
 			.isEqualTo(Outcome.FAILURE);
-		assertThat(this.classifier.classify(new SocketTimeoutException("Connect timed out"))).isEqualTo(Outcome.FAILURE);
+		assertThat(this.classifier.classify(new SocketTimeoutException("Connect timed out")))
+			.isEqualTo(Outcome.FAILURE);
 	}
 
 	@Test

@@ -28,9 +28,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The retry storm through the HTTP retries of a {@code RestClient}: a host on loopback
- * answers 503 to every request, three retries are configured, traffic is steady. With the default
- * budget the host gets about 1.2 times the requests it would get without retries; without a budget
- * four times. Trip rules off, manual ticker advanced by 1/rate per call, pauses over at once.
+ * answers 503 to every request, three retries are configured, traffic is steady. With the
+ * default budget the host gets about 1.2 times the requests it would get without retries;
+ * without a budget four times. Trip rules off, manual ticker advanced by 1/rate per call,
+ * pauses over at once.
  */
 class HttpRetryAmplificationTests {
 
@@ -67,8 +68,9 @@ class HttpRetryAmplificationTests {
 			int calls = RATE * SECONDS;
 			steadyTraffic(context, calls);
 			double amplification = (double) this.server.requests() / calls;
-			System.out.printf("HTTP retry amplification with the default budget: %d requests asked for, %d sent, %.3fx%n",
-					calls, this.server.requests(), amplification);
+			System.out.printf(
+					"HTTP retry amplification with the default budget: %d requests asked for, %d sent, %.3fx%n", calls,
+					this.server.requests(), amplification);
 			assertThat(amplification).isBetween(1.15, 1.25);
 			Breaker breaker = context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
 			assertThat(breaker.totals().retries()).isEqualTo(this.server.requests() - calls);

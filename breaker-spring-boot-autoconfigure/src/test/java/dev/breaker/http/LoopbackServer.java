@@ -20,22 +20,26 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A real HTTP server on loopback (JDK {@code HttpServer}, port 0) that answers as told by the
- * path, and counts the requests that reached it.
+ * A real HTTP server on loopback (JDK {@code HttpServer}, port 0) that answers as told by
+ * the path, and counts the requests that reached it.
  *
  * <ul>
- * <li>{@code /status/{code}[?retry-after=v]}: that status, with that {@code Retry-After}</li>
+ * <li>{@code /status/{code}[?retry-after=v]}: that status, with that
+ * {@code Retry-After}</li>
  * <li>{@code /hang}: never answers until the server closes</li>
- * <li>{@code /flaky}: the status last given to {@link #flakyStatus(int)} (200 at first)</li>
- * <li>{@code /failing}: the next {@link #failNext(int, int, String)} requests answer that status
- * (with that {@code Retry-After}, if any), then 200</li>
+ * <li>{@code /flaky}: the status last given to {@link #flakyStatus(int)} (200 at
+ * first)</li>
+ * <li>{@code /failing}: the next {@link #failNext(int, int, String)} requests answer that
+ * status (with that {@code Retry-After}, if any), then 200</li>
  * </ul>
- * Every request's method, body and {@code Idempotency-Key} header is kept ({@link #received()}).
+ * Every request's method, body and {@code Idempotency-Key} header is kept
+ * ({@link #received()}).
  */
 public final class LoopbackServer implements AutoCloseable {
 
 	static {
-		// Without TCP_NODELAY the JDK server's separate header and body writes meet the client's
+		// Without TCP_NODELAY the JDK server's separate header and body writes meet the
+		// client's
 		// delayed ACK: about 40 ms a request, which thousands of requests cannot afford.
 		System.setProperty("sun.net.httpserver.nodelay", "true");
 	}
@@ -72,7 +76,8 @@ public final class LoopbackServer implements AutoCloseable {
 		warmUp();
 	}
 
-	// The first answer of a fresh server is slow (threads, class loading); tests with short
+	// The first answer of a fresh server is slow (threads, class loading); tests with
+	// short
 	// read timeouts should measure the breaker, not that.
 	private void warmUp() throws IOException {
 		HttpURLConnection connection = (HttpURLConnection) uri("/status/200").toURL().openConnection();
@@ -108,7 +113,10 @@ public final class LoopbackServer implements AutoCloseable {
 		this.flakyStatus.set(status);
 	}
 
-	/** The next {@code times} requests to {@code /failing} answer {@code status}; then 200. */
+	/**
+	 * The next {@code times} requests to {@code /failing} answer {@code status}; then
+	 * 200.
+	 */
 	public void failNext(int times, int status, String retryAfter) {
 		this.failStatus = status;
 		this.failRetryAfter = retryAfter;
@@ -138,8 +146,9 @@ public final class LoopbackServer implements AutoCloseable {
 			byte[] body = exchange.getRequestBody().readAllBytes();
 			String path = exchange.getRequestURI().getPath();
 			if (this.keepRequests) {
-				this.received.add(new Received(exchange.getRequestMethod(), path, new String(body, StandardCharsets.UTF_8),
-						exchange.getRequestHeaders().getFirst("Idempotency-Key")));
+				this.received
+					.add(new Received(exchange.getRequestMethod(), path, new String(body, StandardCharsets.UTF_8),
+							exchange.getRequestHeaders().getFirst("Idempotency-Key")));
 			}
 			if (path.equals("/failing")) {
 				if (this.failuresLeft.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {

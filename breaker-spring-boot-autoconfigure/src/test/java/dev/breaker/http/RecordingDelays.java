@@ -8,7 +8,10 @@ import java.util.concurrent.Future;
 
 import dev.breaker.aspect.DelayScheduler;
 
-/** A {@link DelayScheduler} for tests: every pause is recorded and over at once, nothing really waits. */
+/**
+ * A {@link DelayScheduler} for tests: every pause is recorded and over at once, nothing
+ * really waits.
+ */
 final class RecordingDelays implements DelayScheduler {
 
 	final List<Duration> pauses = new CopyOnWriteArrayList<>();

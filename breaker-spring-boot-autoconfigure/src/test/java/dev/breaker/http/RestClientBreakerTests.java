@@ -47,9 +47,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * A {@code RestClient} from Spring Boot's builder against real HTTP servers on loopback: each
- * answer is recorded as the right outcome, and the breaker of a host opens, rejects and closes
- * on what that host does.
+ * A {@code RestClient} from Spring Boot's builder against real HTTP servers on loopback:
+ * each answer is recorded as the right outcome, and the breaker of a host opens, rejects
+ * and closes on what that host does.
  */
 class RestClientBreakerTests {
 
@@ -62,8 +62,10 @@ class RestClientBreakerTests {
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
 		.withBean(ManualTicker.class, ManualTicker::new)
-		// A prompt answer must never time out on a busy machine: a generous read timeout here,
-		// a short one (HANG) only where the server hangs on purpose. HttpURLConnection's read
+		// A prompt answer must never time out on a busy machine: a generous read timeout
+		// here,
+		// a short one (HANG) only where the server hangs on purpose. HttpURLConnection's
+		// read
 		// timeout is per read; the JDK client's covers the whole exchange.
 		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
 				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
@@ -348,12 +350,11 @@ class RestClientBreakerTests {
 
 	@Test
 	void aHostCanJudgeStatusesOtherwise() {
-		this.runner
-			.withInitializer((context) -> context.getEnvironment()
-				.getPropertySources()
-				.addFirst(new MapPropertySource("host", Map.of(
-						"breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.404", "success",
-						"breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.409", "failure"))))
+		this.runner.withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("host",
+					Map.of("breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.404", "success",
+							"breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.409", "failure"))))
 			.run((context) -> {
 				RestClient client = client(context);
 				send(client, this.server.uri("/status/404"));
@@ -388,7 +389,8 @@ class RestClientBreakerTests {
 	void callTimeIncludesReadingTheBody() {
 		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=2s").run((context) -> {
 			ManualTicker ticker = context.getBean(ManualTicker.class);
-			// Inside the breaker's interceptor: the body takes 3s (on the breaker's clock) to arrive.
+			// Inside the breaker's interceptor: the body takes 3s (on the breaker's
+			// clock) to arrive.
 			RestClient client = context.getBean(RestClient.Builder.class)
 				.requestInterceptor((request, body, execution) -> new SlowBody(execution.execute(request, body),
 						() -> ticker.advance(Duration.ofSeconds(3))))
@@ -449,7 +451,10 @@ class RestClientBreakerTests {
 		return breaker(context, server).totals().calls(outcome);
 	}
 
-	/** A response whose body is slow to arrive: {@code beforeBody} runs when the body is asked for. */
+	/**
+	 * A response whose body is slow to arrive: {@code beforeBody} runs when the body is
+	 * asked for.
+	 */
 	private record SlowBody(ClientHttpResponse response, Runnable beforeBody) implements ClientHttpResponse {
 
 		@Override

@@ -39,9 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * HTTP retries of a {@code RestClient} from Spring Boot's builder, against a real server on loopback
- * that fails a number of times, then answers 200: which requests retry, how long they pause, and
- * what stops them (the breaker, the budget, a server asking for too long a wait).
+ * HTTP retries of a {@code RestClient} from Spring Boot's builder, against a real server
+ * on loopback that fails a number of times, then answers 200: which requests retry, how
+ * long they pause, and what stops them (the breaker, the budget, a server asking for too
+ * long a wait).
  */
 class RestClientRetryTests {
 
@@ -143,25 +144,25 @@ class RestClientRetryTests {
 
 	@Test
 	void aHostConfiguredNonIdempotentRetriesEveryMethod() {
-		this.runner.withInitializer(host("retry.non-idempotent", "true"))
-			.run((context) -> {
-				this.server.failNext(1, 503, null);
-				assertThat(send(client(context), HttpMethod.POST, false)).isNull();
-				assertThat(this.server.requests()).isEqualTo(2);
-			});
+		this.runner.withInitializer(host("retry.non-idempotent", "true")).run((context) -> {
+			this.server.failNext(1, 503, null);
+			assertThat(send(client(context), HttpMethod.POST, false)).isNull();
+			assertThat(this.server.requests()).isEqualTo(2);
+		});
 	}
 
 	@Test
 	void aHostsOwnSettingsWinOverTheSettingsOfEveryHost() {
 		this.runner.withInitializer(host("retry.intervals", "1s", "retry.on", "500")).run((context) -> {
-					this.server.failNext(5, 503, null);
-					assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
-					assertThat(this.server.requests()).isEqualTo(1); // 503 is not in this host's retry.on
-					this.server.failNext(5, 500, null);
-					assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
-					assertThat(this.server.requests()).isEqualTo(3); // one retry, after 1s
-					assertThat(pauses(context)).containsExactly(Duration.ofSeconds(1));
-				});
+			this.server.failNext(5, 503, null);
+			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(this.server.requests()).isEqualTo(1); // 503 is not in this host's
+																// retry.on
+			this.server.failNext(5, 500, null);
+			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(this.server.requests()).isEqualTo(3); // one retry, after 1s
+			assertThat(pauses(context)).containsExactly(Duration.ofSeconds(1));
+		});
 	}
 
 	@Test
@@ -210,7 +211,8 @@ class RestClientRetryTests {
 	@Test
 	void aRetryAfterDateIsThePause() {
 		this.runner.withPropertyValues("breaker.http.retry.on=throttled").run((context) -> {
-			String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(90));
+			String date = DateTimeFormatter.RFC_1123_DATE_TIME
+				.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(90));
 			this.server.failNext(1, 503, date);
 			assertThat(send(client(context), HttpMethod.GET, false)).isNull();
 			assertThat(pauses(context)).singleElement()
@@ -233,8 +235,8 @@ class RestClientRetryTests {
 		this.runner.withPropertyValues("breaker.http.retry.on=throttled", "breaker.defaults.max-open-wait=5m")
 			.run((context) -> {
 				this.server.failNext(1, 429, "301");
-				assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(
-						org.springframework.web.client.HttpClientErrorException.TooManyRequests.class);
+				assertThat(send(client(context), HttpMethod.GET, false))
+					.isInstanceOf(org.springframework.web.client.HttpClientErrorException.TooManyRequests.class);
 				this.server.failNext(1, 429, "9223372036854775807");
 				send(client(context), HttpMethod.GET, false);
 				this.server.failNext(1, 503, "Fri, 31 Dec 9999 23:59:59 GMT");
@@ -270,39 +272,46 @@ class RestClientRetryTests {
 	@Test
 	void aRetryTheBudgetRefusesIsNotMadeAndTheCallerGetsTheLastAnswer() {
 		// a budget of one retry per 10-second window
-		this.runner.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
-				"breaker.instances.http.retry.budget.min-per-second=0.1").run((context) -> {
-					this.server.failNext(10, 503, null);
-					assertThat(send(client(context), HttpMethod.GET, false))
-						.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
-					assertThat(this.server.requests()).isEqualTo(2);
-					assertThat(send(client(context), HttpMethod.GET, false))
-						.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
-					assertThat(this.server.requests()).isEqualTo(3);
-					assertThat(breaker(context).totals().retries()).isEqualTo(1);
-					assertThat(breaker(context).totals().retriesRefused()).isEqualTo(2);
-					assertThat(pauses(context)).hasSize(1);
-				});
+		this.runner
+			.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
+					"breaker.instances.http.retry.budget.min-per-second=0.1")
+			.run((context) -> {
+				this.server.failNext(10, 503, null);
+				assertThat(send(client(context), HttpMethod.GET, false))
+					.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
+				assertThat(this.server.requests()).isEqualTo(2);
+				assertThat(send(client(context), HttpMethod.GET, false))
+					.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
+				assertThat(this.server.requests()).isEqualTo(3);
+				assertThat(breaker(context).totals().retries()).isEqualTo(1);
+				assertThat(breaker(context).totals().retriesRefused()).isEqualTo(2);
+				assertThat(pauses(context)).hasSize(1);
+			});
 	}
 
 	@Test
 	void aHostsOwnBudgetIsItsBreakers() {
-		this.runner.withInitializer(host("retry.budget.ratio", "0", "retry.budget.min-per-second", "0")).run((context) -> {
-					this.server.failNext(1, 503, null);
-					assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
-					assertThat(this.server.requests()).isEqualTo(1);
-					assertThat(breaker(context).snapshot().retryBudget().allowed()).isZero();
-				});
+		this.runner.withInitializer(host("retry.budget.ratio", "0", "retry.budget.min-per-second", "0"))
+			.run((context) -> {
+				this.server.failNext(1, 503, null);
+				assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+				assertThat(this.server.requests()).isEqualTo(1);
+				assertThat(breaker(context).snapshot().retryBudget().allowed()).isZero();
+			});
 	}
 
-	/** Settings of this server's host ({@code host:port} keys do not survive withPropertyValues). */
+	/**
+	 * Settings of this server's host ({@code host:port} keys do not survive
+	 * withPropertyValues).
+	 */
 	private ApplicationContextInitializer<ConfigurableApplicationContext> host(String... keysAndValues) {
 		String prefix = "breaker.http.instances[" + this.server.breakerName().substring("http:".length()) + "].";
 		Map<String, Object> properties = new LinkedHashMap<>();
 		for (int i = 0; i < keysAndValues.length; i += 2) {
 			properties.put(prefix + keysAndValues[i], keysAndValues[i + 1]);
 		}
-		return (context) -> context.getEnvironment().getPropertySources()
+		return (context) -> context.getEnvironment()
+			.getPropertySources()
 			.addFirst(new MapPropertySource("host", properties));
 	}
 
@@ -318,7 +327,10 @@ class RestClientRetryTests {
 		return context.getBean(RestClient.Builder.class).build();
 	}
 
-	/** Sends a request to /failing (POST, PUT and PATCH with a JSON body) and returns what it threw, or null. */
+	/**
+	 * Sends a request to /failing (POST, PUT and PATCH with a JSON body) and returns what
+	 * it threw, or null.
+	 */
 	private Throwable send(RestClient client, HttpMethod method, boolean idempotencyKey) {
 		return catchThrowable(() -> {
 			RestClient.RequestBodySpec spec = client.method(method).uri(this.server.uri("/failing"));

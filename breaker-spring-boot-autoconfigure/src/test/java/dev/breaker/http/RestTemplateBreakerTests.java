@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * A {@code RestTemplate} from Spring Boot's {@link RestTemplateBuilder} gets the same per-host
- * breaker as a {@code RestClient}.
+ * A {@code RestTemplate} from Spring Boot's {@link RestTemplateBuilder} gets the same
+ * per-host breaker as a {@code RestClient}.
  */
 class RestTemplateBreakerTests {
 

@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * HTTP retries of a {@code RestTemplate} from Spring Boot's {@link RestTemplateBuilder}, against a
- * real server on loopback that fails a number of times, then answers 200.
+ * HTTP retries of a {@code RestTemplate} from Spring Boot's {@link RestTemplateBuilder},
+ * against a real server on loopback that fails a number of times, then answers 200.
  */
 class RestTemplateRetryTests {
 
@@ -72,14 +72,14 @@ class RestTemplateRetryTests {
 	void aPostRetriesOnlyWithAnIdempotencyKey() {
 		this.runner.run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(catchThrowable(() -> restTemplate(context).postForObject(this.server.uri("/failing"), "order",
-					String.class)))
+			assertThat(catchThrowable(
+					() -> restTemplate(context).postForObject(this.server.uri("/failing"), "order", String.class)))
 				.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
 			this.server.failNext(1, 503, null);
 			HttpHeaders headers = new HttpHeaders();
 			headers.add(HttpRetryPolicy.IDEMPOTENCY_KEY, "order-42");
-			assertThat(restTemplate(context).postForObject(this.server.uri("/failing"), new HttpEntity<>("order", headers),
-					String.class))
+			assertThat(restTemplate(context).postForObject(this.server.uri("/failing"),
+					new HttpEntity<>("order", headers), String.class))
 				.isEqualTo("status 200");
 			assertThat(this.server.requests()).isEqualTo(3);
 			assertThat(this.server.received()).allSatisfy((received) -> assertThat(received.body()).isEqualTo("order"));
@@ -88,16 +88,21 @@ class RestTemplateRetryTests {
 
 	@Test
 	void theBudgetAppliesToRestTemplateRetriesToo() {
-		this.runner.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
-				"breaker.instances.http.retry.budget.min-per-second=0").run((context) -> {
-					this.server.failNext(1, 503, null);
-					assertThat(catchThrowable(
-							() -> restTemplate(context).getForObject(this.server.uri("/failing"), String.class)))
-						.isInstanceOf(HttpServerErrorException.class);
-					assertThat(this.server.requests()).isEqualTo(1);
-					assertThat(context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow()
-						.totals().retriesRefused()).isEqualTo(1);
-				});
+		this.runner
+			.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
+					"breaker.instances.http.retry.budget.min-per-second=0")
+			.run((context) -> {
+				this.server.failNext(1, 503, null);
+				assertThat(catchThrowable(
+						() -> restTemplate(context).getForObject(this.server.uri("/failing"), String.class)))
+					.isInstanceOf(HttpServerErrorException.class);
+				assertThat(this.server.requests()).isEqualTo(1);
+				assertThat(context.getBean(BreakerRegistry.class)
+					.find(this.server.breakerName())
+					.orElseThrow()
+					.totals()
+					.retriesRefused()).isEqualTo(1);
+			});
 	}
 
 	private RestTemplate restTemplate(AssertableApplicationContext context) {

@@ -44,15 +44,16 @@ class RetryAfterTests {
 		assertThat(RetryAfter.parse("99999999999999999999999", this.clock)).isNull();
 	}
 
-
 	@Test
 	void hostileValuesAreBoundedOrNoHint() {
-		// the longest delta-seconds a long holds is read (and capped by whoever uses it), never overflows
+		// the longest delta-seconds a long holds is read (and capped by whoever uses it),
+		// never overflows
 		assertThat(RetryAfter.parse("9223372036854775807", this.clock)).isEqualTo(Duration.ofSeconds(Long.MAX_VALUE));
 		assertThat(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", this.clock)).isPositive();
 		assertThat(RetryAfter.parse("1".repeat(RetryAfter.MAX_LENGTH + 1), this.clock)).isNull();
 		assertThat(RetryAfter.parse(" ".repeat(10_000) + "5", this.clock)).isNull();
-		assertThat(RetryAfter.parse("\u0661\u0662\u0660", this.clock)).isNull(); // Arabic-Indic 120
+		assertThat(RetryAfter.parse("\u0661\u0662\u0660", this.clock)).isNull(); // Arabic-Indic
+																					// 120
 		assertThat(RetryAfter.parse("12\n0", this.clock)).isNull();
 	}
 

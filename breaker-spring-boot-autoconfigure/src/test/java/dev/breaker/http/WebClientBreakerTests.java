@@ -147,14 +147,18 @@ class WebClientBreakerTests {
 	void callTimeIncludesReadingTheBody() {
 		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=2s").run((context) -> {
 			ManualTicker ticker = context.getBean(ManualTicker.class);
-			// Inside the breaker's filter: the body takes 3s (on the breaker's clock) to arrive.
+			// Inside the breaker's filter: the body takes 3s (on the breaker's clock) to
+			// arrive.
 			WebClient client = context.getBean(WebClient.Builder.class)
 				.filter((request, next) -> next.exchange(request)
 					.map((response) -> response.mutate()
 						.body((body) -> body.doOnSubscribe((subscription) -> ticker.advance(Duration.ofSeconds(3))))
 						.build()))
 				.build();
-			String body = client.get().uri(this.server.uri("/status/200")).retrieve().bodyToMono(String.class)
+			String body = client.get()
+				.uri(this.server.uri("/status/200"))
+				.retrieve()
+				.bodyToMono(String.class)
 				.block(Duration.ofSeconds(5));
 			assertThat(body).isEqualTo("status 200");
 			assertThat(breaker(context).totals().calls(Outcome.SUCCESS)).isEqualTo(1);

@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * HTTP retries of a {@code WebClient} from Spring Boot's builder, against a real server on loopback
- * that fails a number of times, then answers 200. Pauses are scheduled (here: over at once).
+ * HTTP retries of a {@code WebClient} from Spring Boot's builder, against a real server
+ * on loopback that fails a number of times, then answers 200. Pauses are scheduled (here:
+ * over at once).
  */
 class WebClientRetryTests {
 
@@ -63,7 +64,10 @@ class WebClientRetryTests {
 	void aGetThatFailsTwiceSucceedsOnTheThirdAttempt() {
 		this.runner.run((context) -> {
 			this.server.failNext(2, 503, null);
-			String body = client(context).get().uri(this.server.uri("/failing")).retrieve().bodyToMono(String.class)
+			String body = client(context).get()
+				.uri(this.server.uri("/failing"))
+				.retrieve()
+				.bodyToMono(String.class)
 				.block(Duration.ofSeconds(5));
 			assertThat(body).isEqualTo("status 200");
 			assertThat(this.server.requests()).isEqualTo(3);
@@ -90,7 +94,8 @@ class WebClientRetryTests {
 	void aPostWithoutAnIdempotencyKeyDoesNotRetry() {
 		this.runner.run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(post(client(context), Flux.just("{\"order\":42}"), false)).isInstanceOf(WebClientResponseException.class);
+			assertThat(post(client(context), Flux.just("{\"order\":42}"), false))
+				.isInstanceOf(WebClientResponseException.class);
 			assertThat(this.server.requests()).isEqualTo(1);
 		});
 	}
@@ -100,13 +105,14 @@ class WebClientRetryTests {
 		this.runner.run((context) -> {
 			this.server.failNext(2, 503, null);
 			AtomicInteger subscriptions = new AtomicInteger();
-			Flux<String> once = Flux.defer(() -> (subscriptions.incrementAndGet() == 1) ? Flux.just("{\"order\":", "42}")
-					: Flux.error(new IllegalStateException("read twice")));
+			Flux<String> once = Flux.defer(() -> (subscriptions.incrementAndGet() == 1)
+					? Flux.just("{\"order\":", "42}") : Flux.error(new IllegalStateException("read twice")));
 			assertThat(post(client(context), once, true)).isNull();
 			assertThat(subscriptions).hasValue(1);
 			assertThat(this.server.received()).hasSize(3)
 				.allSatisfy((received) -> assertThat(received.body()).isEqualTo("{\"order\":42}"))
-				.extracting(Received::method).containsOnly("POST");
+				.extracting(Received::method)
+				.containsOnly("POST");
 		});
 	}
 
@@ -133,14 +139,16 @@ class WebClientRetryTests {
 
 	@Test
 	void aRetryTheBudgetRefusesIsNotMade() {
-		this.runner.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
-				"breaker.instances.http.retry.budget.min-per-second=0.1").run((context) -> {
-					this.server.failNext(10, 503, null);
-					assertThat(get(client(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
-					assertThat(get(client(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
-					assertThat(this.server.requests()).isEqualTo(3);
-					assertThat(breaker(context).totals().retriesRefused()).isEqualTo(2);
-				});
+		this.runner
+			.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
+					"breaker.instances.http.retry.budget.min-per-second=0.1")
+			.run((context) -> {
+				this.server.failNext(10, 503, null);
+				assertThat(get(client(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
+				assertThat(get(client(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
+				assertThat(this.server.requests()).isEqualTo(3);
+				assertThat(breaker(context).totals().retriesRefused()).isEqualTo(2);
+			});
 	}
 
 	@Test
@@ -156,8 +164,11 @@ class WebClientRetryTests {
 	void aConnectionErrorRetries() {
 		this.runner.run((context) -> {
 			java.net.URI refusing = LoopbackServer.refusingUri();
-			Throwable thrown = catchThrowable(
-					() -> client(context).get().uri(refusing).retrieve().toBodilessEntity().block(Duration.ofSeconds(10)));
+			Throwable thrown = catchThrowable(() -> client(context).get()
+				.uri(refusing)
+				.retrieve()
+				.toBodilessEntity()
+				.block(Duration.ofSeconds(10)));
 			assertThat(thrown).isNotNull();
 			assertThat(context.getBean(RecordingDelays.class).pauses).hasSize(3);
 		});
@@ -168,13 +179,17 @@ class WebClientRetryTests {
 	}
 
 	private Throwable get(WebClient client) {
-		return catchThrowable(
-				() -> client.get().uri(this.server.uri("/failing")).retrieve().toBodilessEntity().block(Duration.ofSeconds(5)));
+		return catchThrowable(() -> client.get()
+			.uri(this.server.uri("/failing"))
+			.retrieve()
+			.toBodilessEntity()
+			.block(Duration.ofSeconds(5)));
 	}
 
 	private Throwable post(WebClient client, Flux<String> body, boolean idempotencyKey) {
 		return catchThrowable(() -> {
-			WebClient.RequestBodySpec spec = client.post().uri(this.server.uri("/failing"))
+			WebClient.RequestBodySpec spec = client.post()
+				.uri(this.server.uri("/failing"))
 				.contentType(MediaType.APPLICATION_JSON);
 			if (idempotencyKey) {
 				spec.header(HttpRetryPolicy.IDEMPOTENCY_KEY, "order-42");

@@ -29,9 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * A guarded call inside an observation: the observation says which breaker guarded it and in
- * which state, and gets an event when the breaker rejects the call, when a fallback answers, and
- * for every transition that happens on its thread. No observation of its own.
+ * A guarded call inside an observation: the observation says which breaker guarded it and
+ * in which state, and gets an event when the breaker rejects the call, when a fallback
+ * answers, and for every transition that happens on its thread. No observation of its
+ * own.
  */
 class BreakerObservationsTests {
 
@@ -191,7 +192,8 @@ class BreakerObservationsTests {
 
 	@Test
 	void theUsersOwnBeanWins() {
-		this.runner.withBean("myObservations", BreakerObservations.class, () -> new BreakerObservations(this.observations))
+		this.runner
+			.withBean("myObservations", BreakerObservations.class, () -> new BreakerObservations(this.observations))
 			.run((context) -> assertThat(context).getBean(BreakerObservations.class)
 				.isSameAs(context.getBean("myObservations")));
 	}

@@ -18,9 +18,10 @@ import dev.breaker.autoconfigure.observation.BreakerObservationAutoConfiguration
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With an {@link ObservationRegistry} in the application, a guarded call outside any observation
- * allocates no more than without one (what Spring AOP's proxy allocates for any intercepted call,
- * as {@code AspectAllocationTests} bounds it): looking for the current observation costs nothing.
+ * With an {@link ObservationRegistry} in the application, a guarded call outside any
+ * observation allocates no more than without one (what Spring AOP's proxy allocates for
+ * any intercepted call, as {@code AspectAllocationTests} bounds it): looking for the
+ * current observation costs nothing.
  */
 class TracedCallAllocationTests {
 
@@ -34,9 +35,10 @@ class TracedCallAllocationTests {
 	private static final double SLACK_BYTES_PER_CALL = 2;
 
 	/**
-	 * What Spring AOP's CGLIB proxy allocates per call of {@code stock(long)} through a method
-	 * interceptor on JDK 17 (its method invocation, the arguments array, the boxed argument), the
-	 * bound of a guarded call without an observation registry in {@code AspectAllocationTests}.
+	 * What Spring AOP's CGLIB proxy allocates per call of {@code stock(long)} through a
+	 * method interceptor on JDK 17 (its method invocation, the arguments array, the boxed
+	 * argument), the bound of a guarded call without an observation registry in
+	 * {@code AspectAllocationTests}.
 	 */
 	private static final double INTERCEPTED_CALL_BYTES = 120;
 
@@ -60,7 +62,8 @@ class TracedCallAllocationTests {
 				String measured = String.format("bytes per guarded call with an observation registry: %.1f",
 						guardedBytes);
 				System.out.println(measured);
-				assertThat(guardedBytes).as(measured).isLessThanOrEqualTo(INTERCEPTED_CALL_BYTES + SLACK_BYTES_PER_CALL);
+				assertThat(guardedBytes).as(measured)
+					.isLessThanOrEqualTo(INTERCEPTED_CALL_BYTES + SLACK_BYTES_PER_CALL);
 			});
 	}
 

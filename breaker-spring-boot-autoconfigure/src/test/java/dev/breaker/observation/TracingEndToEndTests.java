@@ -37,13 +37,14 @@ import dev.breaker.core.ManualTicker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * End to end: a real Spring MVC application traced through Micrometer's OpenTelemetry bridge into an
- * in-memory span exporter. The HTTP request's span carries the breaker's attributes and events; the
- * breaker adds no span of its own; and the request metrics of guarded and unguarded endpoints are both
- * still in the Prometheus scrape.
+ * End to end: a real Spring MVC application traced through Micrometer's OpenTelemetry
+ * bridge into an in-memory span exporter. The HTTP request's span carries the breaker's
+ * attributes and events; the breaker adds no span of its own; and the request metrics of
+ * guarded and unguarded endpoints are both still in the Prometheus scrape.
  */
 @SpringBootTest(classes = TracingEndToEndTests.TracedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=prometheus", "breaker.defaults.consecutive-failures=2" })
+		properties = { "management.endpoints.web.exposure.include=prometheus",
+				"breaker.defaults.consecutive-failures=2" })
 class TracingEndToEndTests {
 
 	static final InMemorySpanExporter SPANS = InMemorySpanExporter.create();
@@ -106,7 +107,8 @@ class TracingEndToEndTests {
 	@Test
 	void theTripIsAnEventOfTheSpanOfTheRequestThatCausedIt() {
 		get("/charge?fail=true");
-		finished(1); // the first request's span ends just after its response: let it end before forgetting it
+		finished(1); // the first request's span ends just after its response: let it end
+						// before forgetting it
 		SPANS.reset();
 
 		assertThat(get("/charge?fail=true")).isEqualTo("queued");
@@ -127,7 +129,10 @@ class TracingEndToEndTests {
 		assertThat(scrape).doesNotContain("circuitbreaker_name");
 	}
 
-	/** The spans finished so far, once there are {@code count} of them (a server span ends just after its response). */
+	/**
+	 * The spans finished so far, once there are {@code count} of them (a server span ends
+	 * just after its response).
+	 */
 	private static List<SpanData> finished(int count) {
 		long deadline = System.nanoTime() + 10_000_000_000L;
 		List<SpanData> spans = SPANS.getFinishedSpanItems();

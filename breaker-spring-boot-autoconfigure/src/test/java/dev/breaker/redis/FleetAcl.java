@@ -10,32 +10,40 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 
 /**
- * The production ACL the fleet-mode docs recommend for the fleet's Redis user: its keys and its channel only, and only the
- * commands fleet mode sends (the scripts' own included), on a standalone server, behind Sentinel and in a Cluster.
+ * The production ACL the fleet-mode docs recommend for the fleet's Redis user: its keys
+ * and its channel only, and only the commands fleet mode sends (the scripts' own
+ * included), on a standalone server, behind Sentinel and in a Cluster.
  */
 public final class FleetAcl {
 
-    /** The user's password in the tests. */
-    public static final String PASSWORD = "s3cret";
+	/** The user's password in the tests. */
+	public static final String PASSWORD = "s3cret";
 
-    /** The rules after {@code ACL SETUSER checkout} (or {@code user checkout} in redis.conf), as the fleet-mode docs show them. */
-    public static final String RULES = "on >" + PASSWORD + " resetchannels ~breaker:* &breaker:* -@all"
-            + " +hello +auth +ping +time +info +select"
-            + " +evalsha +eval +script|load +scan +hdel +publish +subscribe"
-            + " +type +exists +del +hmget +hgetall +hset +pttl +pexpire +pexpireat"
-            + " +client|setname +cluster|nodes +cluster|myid";
+	/**
+	 * The rules after {@code ACL SETUSER checkout} (or {@code user checkout} in
+	 * redis.conf), as the fleet-mode docs show them.
+	 */
+	public static final String RULES = "on >" + PASSWORD + " resetchannels ~breaker:* &breaker:* -@all"
+			+ " +hello +auth +ping +time +info +select" + " +evalsha +eval +script|load +scan +hdel +publish +subscribe"
+			+ " +type +exists +del +hmget +hgetall +hset +pttl +pexpire +pexpireat"
+			+ " +client|setname +cluster|nodes +cluster|myid";
 
-    private FleetAcl() {
-    }
+	private FleetAcl() {
+	}
 
-    /** Creates (or resets) the fleet's user on one node. */
-    public static void createUser(RedisCommands<String, String> admin, String user) {
-        admin.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
-                new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add(user).add("reset").addValues(RULES.split(" ")));
-    }
+	/** Creates (or resets) the fleet's user on one node. */
+	public static void createUser(RedisCommands<String, String> admin, String user) {
+		admin.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add(user).add("reset").addValues(RULES.split(" ")));
+	}
 
-    /** What the node refused since its ACL log was last reset (empty: nothing the fleet sent was denied). */
-    public static List<Object> deniedSoFar(RedisCommands<String, String> admin) {
-        return admin.dispatch(CommandType.ACL, new ArrayOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).add("LOG"));
-    }
+	/**
+	 * What the node refused since its ACL log was last reset (empty: nothing the fleet
+	 * sent was denied).
+	 */
+	public static List<Object> deniedSoFar(RedisCommands<String, String> admin) {
+		return admin.dispatch(CommandType.ACL, new ArrayOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).add("LOG"));
+	}
+
 }

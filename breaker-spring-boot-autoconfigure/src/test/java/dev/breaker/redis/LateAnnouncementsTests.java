@@ -16,119 +16,132 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A replica's own announcements come back on the channel on another connection than its scripts' replies, and may
- * come many episodes late: they must never change which episode its breaker follows (a close would then end the
- * wrong one, and the fleet would stay open). Driven by hand on the sync side; no Redis is needed (none is reached).
+ * A replica's own announcements come back on the channel on another connection than its
+ * scripts' replies, and may come many episodes late: they must never change which episode
+ * its breaker follows (a close would then end the wrong one, and the fleet would stay
+ * open). Driven by hand on the sync side; no Redis is needed (none is reached).
  */
 class LateAnnouncementsTests {
 
-    private final BreakerRegistry registry = BreakerRegistry.builder()
-            .defaults(BreakerConfig.builder().consecutiveFailures(1).openWait(Duration.ofSeconds(30)).ticker(Ticker.system()).build())
-            .build();
-    private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
-            RedisURI.create("127.0.0.1", 1), FleetSettings.defaults(1));
-    private final Breaker payments = registry.breaker("payments");
+	private final BreakerRegistry registry = BreakerRegistry.builder()
+		.defaults(BreakerConfig.builder()
+			.consecutiveFailures(1)
+			.openWait(Duration.ofSeconds(30))
+			.ticker(Ticker.system())
+			.build())
+		.build();
 
-    @AfterEach
-    void close() {
-        sync.close();
-    }
+	private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
+			RedisURI.create("127.0.0.1", 1), FleetSettings.defaults(1));
 
-    @Test
-    void ownAnnouncementsArrivingEpisodesLateLeaveTheFollowedEpisodeAlone() throws Exception {
-        FleetEntry entry = sync.entries().local("payments");
-        for (int round = 1; round <= 100; round++) {
-            trip();
-            sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e" + round), "");
-            assertThat(entry.tied()).isEqualTo("e" + round);
-            payments.reset();
-            assertThat(entry.untie()).isEqualTo("e" + round); // what the close publishes
-        }
-        trip();
-        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e101"), "");
+	private final Breaker payments = registry.breaker("payments");
 
-        // the channel catches up: every earlier round's open and close, in order
-        for (int round = 1; round <= 100; round++) {
-            sync.peers().apply(own(FleetMessage.Kind.OPEN, "e" + round), sync.nextSequence(), Long.MAX_VALUE, true);
-            assertThat(entry.tied()).isEqualTo("e101");
-            sync.peers().apply(own(FleetMessage.Kind.CLOSED, "e" + round), sync.nextSequence(), Long.MAX_VALUE, true);
-        }
-        sync.peers().apply(own(FleetMessage.Kind.OPEN, "e101"), sync.nextSequence(), Long.MAX_VALUE, true);
+	@AfterEach
+	void close() {
+		sync.close();
+	}
 
-        assertThat(entry.tied()).isEqualTo("e101");
-        assertThat(sync.view("payments").fleetOpen()).isTrue();
-        assertThat(sync.view("payments").episode()).isEqualTo("e101");
-        assertThat(payments.state()).isEqualTo(State.OPEN);
-    }
+	@Test
+	void ownAnnouncementsArrivingEpisodesLateLeaveTheFollowedEpisodeAlone() throws Exception {
+		FleetEntry entry = sync.entries().local("payments");
+		for (int round = 1; round <= 100; round++) {
+			trip();
+			sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e" + round), "");
+			assertThat(entry.tied()).isEqualTo("e" + round);
+			payments.reset();
+			assertThat(entry.untie()).isEqualTo("e" + round); // what the close publishes
+		}
+		trip();
+		sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e101"), "");
 
-    @Test
-    void aPeersCloseArrivingBeforeTheReplyThatOpenedTheEpisodeClosesTheBreaker() throws Exception {
-        FleetEntry entry = sync.entries().local("payments");
-        trip();
-        // on the channel: this replica's own open, then a peer's close of it; the script's reply comes after both
-        sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
-        sync.peers().apply(peer(FleetMessage.Kind.CLOSED, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+		// the channel catches up: every earlier round's open and close, in order
+		for (int round = 1; round <= 100; round++) {
+			sync.peers().apply(own(FleetMessage.Kind.OPEN, "e" + round), sync.nextSequence(), Long.MAX_VALUE, true);
+			assertThat(entry.tied()).isEqualTo("e101");
+			sync.peers().apply(own(FleetMessage.Kind.CLOSED, "e" + round), sync.nextSequence(), Long.MAX_VALUE, true);
+		}
+		sync.peers().apply(own(FleetMessage.Kind.OPEN, "e101"), sync.nextSequence(), Long.MAX_VALUE, true);
 
-        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"), "");
+		assertThat(entry.tied()).isEqualTo("e101");
+		assertThat(sync.view("payments").fleetOpen()).isTrue();
+		assertThat(sync.view("payments").episode()).isEqualTo("e101");
+		assertThat(payments.state()).isEqualTo(State.OPEN);
+	}
 
-        assertThat(payments.state()).isEqualTo(State.CLOSED);
-        assertThat(entry.tied()).isEmpty();
-    }
+	@Test
+	void aPeersCloseArrivingBeforeTheReplyThatOpenedTheEpisodeClosesTheBreaker() throws Exception {
+		FleetEntry entry = sync.entries().local("payments");
+		trip();
+		// on the channel: this replica's own open, then a peer's close of it; the
+		// script's reply comes after both
+		sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+		sync.peers().apply(peer(FleetMessage.Kind.CLOSED, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
 
-    @Test
-    void aNewerEpisodeThatOvertakesTheReplyIsTheOneTheBreakerKeepsFollowing() throws Exception {
-        FleetEntry entry = sync.entries().local("payments");
-        trip();
-        // this replica's open of e1 is sent; meanwhile a peer's failed probe replaced e1 by e2, and that came first
-        sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
-        sync.peers().apply(peer(FleetMessage.Kind.OPEN, "e2"), sync.nextSequence(), Long.MAX_VALUE, true);
-        assertThat(entry.tied()).isEqualTo("e2");
+		sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"), "");
 
-        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"), "");
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(entry.tied()).isEmpty();
+	}
 
-        assertThat(entry.tied()).isEqualTo("e2");
-        assertThat(payments.state()).isEqualTo(State.OPEN);
-    }
+	@Test
+	void aNewerEpisodeThatOvertakesTheReplyIsTheOneTheBreakerKeepsFollowing() throws Exception {
+		FleetEntry entry = sync.entries().local("payments");
+		trip();
+		// this replica's open of e1 is sent; meanwhile a peer's failed probe replaced e1
+		// by e2, and that came first
+		sync.peers().apply(own(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+		sync.peers().apply(peer(FleetMessage.Kind.OPEN, "e2"), sync.nextSequence(), Long.MAX_VALUE, true);
+		assertThat(entry.tied()).isEqualTo("e2");
 
-    @Test
-    void aFailedProbeForTheFleetMovesTheBreakerToTheNewEpisodeItOpened() throws Exception {
-        FleetEntry entry = sync.entries().local("payments");
-        sync.peers().apply(peer(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
-        assertThat(entry.tied()).isEqualTo("e1");
+		sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e1"), "");
 
-        sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e2"), "e1");
+		assertThat(entry.tied()).isEqualTo("e2");
+		assertThat(payments.state()).isEqualTo(State.OPEN);
+	}
 
-        assertThat(entry.tied()).isEqualTo("e2");
-    }
+	@Test
+	void aFailedProbeForTheFleetMovesTheBreakerToTheNewEpisodeItOpened() throws Exception {
+		FleetEntry entry = sync.entries().local("payments");
+		sync.peers().apply(peer(FleetMessage.Kind.OPEN, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+		assertThat(entry.tied()).isEqualTo("e1");
 
-    @Test
-    void aLateOrReplayedOpenOfAnEndedEpisodeOpensNothing() {
-        FleetMessage open = peer(FleetMessage.Kind.OPEN, "e1");
-        sync.peers().apply(open, sync.nextSequence(), Long.MAX_VALUE, true);
-        assertThat(payments.state()).isEqualTo(State.OPEN);
-        sync.peers().apply(peer(FleetMessage.Kind.CLOSED, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
-        assertThat(payments.state()).isEqualTo(State.CLOSED);
+		sync.peers().openedHere(payments, entry, own(FleetMessage.Kind.OPEN, "e2"), "e1");
 
-        sync.peers().apply(open, sync.nextSequence(), Long.MAX_VALUE, true);
+		assertThat(entry.tied()).isEqualTo("e2");
+	}
 
-        assertThat(payments.state()).isEqualTo(State.CLOSED);
-    }
+	@Test
+	void aLateOrReplayedOpenOfAnEndedEpisodeOpensNothing() {
+		FleetMessage open = peer(FleetMessage.Kind.OPEN, "e1");
+		sync.peers().apply(open, sync.nextSequence(), Long.MAX_VALUE, true);
+		assertThat(payments.state()).isEqualTo(State.OPEN);
+		sync.peers().apply(peer(FleetMessage.Kind.CLOSED, "e1"), sync.nextSequence(), Long.MAX_VALUE, true);
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
 
-    private void trip() throws Exception {
-        try {
-            payments.call(() -> {
-                throw new IOException("down");
-            });
-        } catch (IOException expected) {
-            // the trip
-        }
-    }
+		sync.peers().apply(open, sync.nextSequence(), Long.MAX_VALUE, true);
 
-    private static FleetMessage own(FleetMessage.Kind kind, String episode) {
-        return new FleetMessage(kind, "payments", episode, kind == FleetMessage.Kind.OPEN ? 30_000 : 0, null, "a", 1, "trip", "");
-    }
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+	}
 
-    private static FleetMessage peer(FleetMessage.Kind kind, String episode) {
-        return new FleetMessage(kind, "payments", episode, kind == FleetMessage.Kind.OPEN ? 30_000 : 0, null, "b", 1, "trip", "");
-    }
+	private void trip() throws Exception {
+		try {
+			payments.call(() -> {
+				throw new IOException("down");
+			});
+		}
+		catch (IOException expected) {
+			// the trip
+		}
+	}
+
+	private static FleetMessage own(FleetMessage.Kind kind, String episode) {
+		return new FleetMessage(kind, "payments", episode, kind == FleetMessage.Kind.OPEN ? 30_000 : 0, null, "a", 1,
+				"trip", "");
+	}
+
+	private static FleetMessage peer(FleetMessage.Kind kind, String episode) {
+		return new FleetMessage(kind, "payments", episode, kind == FleetMessage.Kind.OPEN ? 30_000 : 0, null, "b", 1,
+				"trip", "");
+	}
+
 }

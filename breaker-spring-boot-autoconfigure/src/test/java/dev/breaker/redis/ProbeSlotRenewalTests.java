@@ -27,149 +27,182 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A replica following many open episodes must not keep Redis (and its own sync thread) busy renewing probe slots
- * long before any open wait ends: with 100,000 open circuits, a renewal every half second for each is 200,000
- * scripts a second, and the start-up read behind them on the sync thread never finishes. Probe slots only matter
- * once the open wait ends; until shortly before then, the first claim's lease must hold them.
+ * A replica following many open episodes must not keep Redis (and its own sync thread)
+ * busy renewing probe slots long before any open wait ends: with 100,000 open circuits, a
+ * renewal every half second for each is 200,000 scripts a second, and the start-up read
+ * behind them on the sync thread never finishes. Probe slots only matter once the open
+ * wait ends; until shortly before then, the first claim's lease must hold them.
  */
 class ProbeSlotRenewalTests {
 
-    private static final int CIRCUITS = 200;
-    private static final long OPEN_MILLIS = 60_000;
+	private static final int CIRCUITS = 200;
 
-    private final RedisServerHarness redis = RedisServerHarness.start();
-    private final RedisAdmin admin = new RedisAdmin(redis);
-    private final BreakerRegistry registry = BreakerRegistry.builder()
-            .defaults(BreakerConfig.builder().openWait(Duration.ofSeconds(30)).maxOpenWait(Duration.ofMinutes(5))
-                    .ticker(Ticker.system()).build())
-            .build();
-    private final FleetKeys keys = new FleetKeys("breaker:");
-    private FleetSync sync;
-    private final List<FleetSync> fleet = new ArrayList<>();
+	private static final long OPEN_MILLIS = 60_000;
 
-    @AfterEach
-    void close() {
-        if (sync != null) {
-            sync.close();
-        }
-        fleet.forEach(FleetSync::close);
-        admin.close();
-        redis.close();
-    }
+	private final RedisServerHarness redis = RedisServerHarness.start();
 
-    @Test
-    void followedEpisodesFarFromTheEndOfTheirOpenWaitClaimProbeSlotsOnceAndHoldThemUntilShortlyBeforeIt() throws Exception {
-        List<Breaker> breakers = new ArrayList<>();
-        for (int i = 0; i < CIRCUITS; i++) {
-            String name = "tenant-" + i;
-            breakers.add(registry.breaker(name));
-            admin.redis().hset(keys.state(name), Map.of("state", "OPEN", "episode", "e" + i, "ttl", Long.toString(OPEN_MILLIS),
-                    "replica", "other", "reason", "consecutive failures", "issued", "0", "sig", ""));
-            admin.redis().pexpire(keys.state(name), OPEN_MILLIS);
-        }
-        sync = new FleetSync(registry, new SharedStoreStatus("late", Clock.systemUTC()), RedisURI.create("127.0.0.1", redis.port()),
-                FleetSettings.defaults(1));
-        sync.start();
-        assertThat(sync.awaitFirstSync(Duration.ofSeconds(30))).isTrue();
-        assertThat(breakers).allMatch(b -> b.state() == State.OPEN);
-        // every breaker's first claim is answered: it holds the fleet's probe slots of its episode
-        await().atMost(Duration.ofSeconds(20)).until(() -> breakers.stream().allMatch(b -> sync.view(b.name()).probeSlots() > 0));
-        long scriptsBefore = scripts();
+	private final RedisAdmin admin = new RedisAdmin(redis);
 
-        // two seconds later (four renewal periods), with every open wait still some 55 s from its end
-        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - until >= 0);
+	private final BreakerRegistry registry = BreakerRegistry.builder()
+		.defaults(BreakerConfig.builder()
+			.openWait(Duration.ofSeconds(30))
+			.maxOpenWait(Duration.ofMinutes(5))
+			.ticker(Ticker.system())
+			.build())
+		.build();
 
-        assertThat(scripts() - scriptsBefore).as("scripts run while every open wait was a minute from its end").isZero();
-        List<String> time = admin.redis().time();
-        long redisNow = Long.parseLong(time.get(0)) * 1_000 + Long.parseLong(time.get(1)) / 1_000;
-        for (int i = 0; i < CIRCUITS; i += 50) {
-            String held = admin.redis().hget(keys.probes("tenant-" + i, "e" + i), "late"); // slots|leaseUntil|want|sig
-            assertThat(held).as("tenant-%d's probe slots", i).isNotNull();
-            long leaseLeft = Long.parseLong(held.split("\\|")[1]) - redisNow;
-            assertThat(leaseLeft).as("tenant-%d's lease holds the slots until shortly before its open wait ends", i)
-                    .isGreaterThan(OPEN_MILLIS - 15_000);
-        }
-        assertThat(breakers).allMatch(b -> sync.view(b.name()).probeSlots() > 0);
-    }
+	private final FleetKeys keys = new FleetKeys("breaker:");
 
-    @Test
-    void withLeasesThatLastToTheEndOfALongOpenWaitTheFleetStillNeverRunsMoreConcurrentProbesThanAllowed() throws Exception {
-        // an open wait long enough that every claim is made far from its end (the long lease), then renewed close to it
-        BreakerConfig config = BreakerConfig.builder().consecutiveFailures(3).failureRateThreshold(0).openWait(Duration.ofSeconds(4))
-                .openWaitJitter(0).maxOpenWait(Duration.ofSeconds(60)).halfOpenMaxProbes(2).halfOpenSuccessesToClose(10)
-                .halfOpenMaxWait(Duration.ofSeconds(30)).ticker(Ticker.system()).build();
-        List<Breaker> payments = new ArrayList<>();
-        for (String id : List.of("a", "b", "c")) {
-            BreakerRegistry replica = BreakerRegistry.builder().defaults(config).build();
-            payments.add(replica.breaker("payments"));
-            FleetSync member = new FleetSync(replica, new SharedStoreStatus(id, Clock.systemUTC()),
-                    RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
-            fleet.add(member);
-            member.start();
-            assertThat(member.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
-        }
-        for (int i = 0; i < 3; i++) {
-            try {
-                payments.get(0).call(() -> {
-                    throw new IllegalStateException("down");
-                });
-            } catch (IllegalStateException expected) {
-                // a failure
-            }
-        }
-        await().atMost(Duration.ofSeconds(5)).until(() -> payments.stream().allMatch(b -> b.state() == State.OPEN));
+	private FleetSync sync;
 
-        AtomicInteger inDependency = new AtomicInteger();
-        AtomicInteger mostAtOnce = new AtomicInteger();
-        AtomicInteger probes = new AtomicInteger();
-        CountDownLatch dependencyHangs = new CountDownLatch(1);
-        AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService callers = Executors.newFixedThreadPool(9);
-        try {
-            for (Breaker breaker : payments) {
-                for (int t = 0; t < 3; t++) {
-                    callers.execute(() -> {
-                        while (running.get()) {
-                            try {
-                                breaker.call(() -> {
-                                    probes.incrementAndGet();
-                                    mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
-                                    try {
-                                        dependencyHangs.await(20, TimeUnit.SECONDS);
-                                    } finally {
-                                        inDependency.decrementAndGet();
-                                    }
-                                    return "ok";
-                                });
-                            } catch (BreakerOpenException rejected) {
-                                LockSupport.parkNanos(200_000);
-                            } catch (Exception unexpected) {
-                                throw new AssertionError(unexpected);
-                            }
-                        }
-                    });
-                }
-            }
-            await().atMost(Duration.ofSeconds(12)).until(() -> probes.get() >= 1);
-            // every replica's open wait has ended by now: let all claims come back and any over-granted probe start
-            await().pollDelay(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(3)).until(() -> true);
+	private final List<FleetSync> fleet = new ArrayList<>();
 
-            assertThat(mostAtOnce.get()).isBetween(1, 2);
-        } finally {
-            running.set(false);
-            dependencyHangs.countDown();
-            callers.shutdown();
-            callers.awaitTermination(10, TimeUnit.SECONDS);
-        }
-    }
+	@AfterEach
+	void close() {
+		if (sync != null) {
+			sync.close();
+		}
+		fleet.forEach(FleetSync::close);
+		admin.close();
+		redis.close();
+	}
 
-    private long scripts() {
-        for (String line : admin.redis().info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:")) {
-                return Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
-            }
-        }
-        return 0;
-    }
+	@Test
+	void followedEpisodesFarFromTheEndOfTheirOpenWaitClaimProbeSlotsOnceAndHoldThemUntilShortlyBeforeIt()
+			throws Exception {
+		List<Breaker> breakers = new ArrayList<>();
+		for (int i = 0; i < CIRCUITS; i++) {
+			String name = "tenant-" + i;
+			breakers.add(registry.breaker(name));
+			admin.redis()
+				.hset(keys.state(name), Map.of("state", "OPEN", "episode", "e" + i, "ttl", Long.toString(OPEN_MILLIS),
+						"replica", "other", "reason", "consecutive failures", "issued", "0", "sig", ""));
+			admin.redis().pexpire(keys.state(name), OPEN_MILLIS);
+		}
+		sync = new FleetSync(registry, new SharedStoreStatus("late", Clock.systemUTC()),
+				RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
+		sync.start();
+		assertThat(sync.awaitFirstSync(Duration.ofSeconds(30))).isTrue();
+		assertThat(breakers).allMatch(b -> b.state() == State.OPEN);
+		// every breaker's first claim is answered: it holds the fleet's probe slots of
+		// its episode
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> breakers.stream().allMatch(b -> sync.view(b.name()).probeSlots() > 0));
+		long scriptsBefore = scripts();
+
+		// two seconds later (four renewal periods), with every open wait still some 55 s
+		// from its end
+		long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+		await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - until >= 0);
+
+		assertThat(scripts() - scriptsBefore).as("scripts run while every open wait was a minute from its end")
+			.isZero();
+		List<String> time = admin.redis().time();
+		long redisNow = Long.parseLong(time.get(0)) * 1_000 + Long.parseLong(time.get(1)) / 1_000;
+		for (int i = 0; i < CIRCUITS; i += 50) {
+			String held = admin.redis().hget(keys.probes("tenant-" + i, "e" + i), "late"); // slots|leaseUntil|want|sig
+			assertThat(held).as("tenant-%d's probe slots", i).isNotNull();
+			long leaseLeft = Long.parseLong(held.split("\\|")[1]) - redisNow;
+			assertThat(leaseLeft).as("tenant-%d's lease holds the slots until shortly before its open wait ends", i)
+				.isGreaterThan(OPEN_MILLIS - 15_000);
+		}
+		assertThat(breakers).allMatch(b -> sync.view(b.name()).probeSlots() > 0);
+	}
+
+	@Test
+	void withLeasesThatLastToTheEndOfALongOpenWaitTheFleetStillNeverRunsMoreConcurrentProbesThanAllowed()
+			throws Exception {
+		// an open wait long enough that every claim is made far from its end (the long
+		// lease), then renewed close to it
+		BreakerConfig config = BreakerConfig.builder()
+			.consecutiveFailures(3)
+			.failureRateThreshold(0)
+			.openWait(Duration.ofSeconds(4))
+			.openWaitJitter(0)
+			.maxOpenWait(Duration.ofSeconds(60))
+			.halfOpenMaxProbes(2)
+			.halfOpenSuccessesToClose(10)
+			.halfOpenMaxWait(Duration.ofSeconds(30))
+			.ticker(Ticker.system())
+			.build();
+		List<Breaker> payments = new ArrayList<>();
+		for (String id : List.of("a", "b", "c")) {
+			BreakerRegistry replica = BreakerRegistry.builder().defaults(config).build();
+			payments.add(replica.breaker("payments"));
+			FleetSync member = new FleetSync(replica, new SharedStoreStatus(id, Clock.systemUTC()),
+					RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
+			fleet.add(member);
+			member.start();
+			assertThat(member.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		}
+		for (int i = 0; i < 3; i++) {
+			try {
+				payments.get(0).call(() -> {
+					throw new IllegalStateException("down");
+				});
+			}
+			catch (IllegalStateException expected) {
+				// a failure
+			}
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> payments.stream().allMatch(b -> b.state() == State.OPEN));
+
+		AtomicInteger inDependency = new AtomicInteger();
+		AtomicInteger mostAtOnce = new AtomicInteger();
+		AtomicInteger probes = new AtomicInteger();
+		CountDownLatch dependencyHangs = new CountDownLatch(1);
+		AtomicBoolean running = new AtomicBoolean(true);
+		ExecutorService callers = Executors.newFixedThreadPool(9);
+		try {
+			for (Breaker breaker : payments) {
+				for (int t = 0; t < 3; t++) {
+					callers.execute(() -> {
+						while (running.get()) {
+							try {
+								breaker.call(() -> {
+									probes.incrementAndGet();
+									mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
+									try {
+										dependencyHangs.await(20, TimeUnit.SECONDS);
+									}
+									finally {
+										inDependency.decrementAndGet();
+									}
+									return "ok";
+								});
+							}
+							catch (BreakerOpenException rejected) {
+								LockSupport.parkNanos(200_000);
+							}
+							catch (Exception unexpected) {
+								throw new AssertionError(unexpected);
+							}
+						}
+					});
+				}
+			}
+			await().atMost(Duration.ofSeconds(12)).until(() -> probes.get() >= 1);
+			// every replica's open wait has ended by now: let all claims come back and
+			// any over-granted probe start
+			await().pollDelay(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(3)).until(() -> true);
+
+			assertThat(mostAtOnce.get()).isBetween(1, 2);
+		}
+		finally {
+			running.set(false);
+			dependencyHangs.countDown();
+			callers.shutdown();
+			callers.awaitTermination(10, TimeUnit.SECONDS);
+		}
+	}
+
+	private long scripts() {
+		for (String line : admin.redis().info("commandstats").split("\r?\n")) {
+			if (line.startsWith("cmdstat_evalsha:")) {
+				return Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
+			}
+		}
+		return 0;
+	}
+
 }

@@ -24,242 +24,266 @@ import org.junit.jupiter.api.Test;
 /** The store's scripts against a real Redis: what they store, announce and hand out. */
 class RedisBreakerStoreTests {
 
-    private static RedisServerHarness redis;
-    private static RedisAdmin admin;
+	private static RedisServerHarness redis;
 
-    private final List<FleetMessage> received = new CopyOnWriteArrayList<>();
-    private ScheduledExecutorService executor;
-    private SharedStoreStatus status;
-    private RedisClock clock;
-    private FleetKeys keys;
-    private RedisBreakerStore store;
+	private static RedisAdmin admin;
 
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-    }
+	private final List<FleetMessage> received = new CopyOnWriteArrayList<>();
 
-    @AfterAll
-    static void stopRedis() {
-        admin.close();
-        redis.close();
-    }
+	private ScheduledExecutorService executor;
 
-    @BeforeEach
-    void connect() {
-        executor = Executors.newSingleThreadScheduledExecutor();
-        status = new SharedStoreStatus("replica-a", Clock.systemUTC());
-        clock = new RedisClock();
-        keys = new FleetKeys("test:" + System.nanoTime() + ":");
-        store = new RedisBreakerStore(RedisURI.create(redis.url()), keys, "test-channel", Duration.ofMillis(500),
-                Duration.ofMillis(100), status, clock, executor, new RedisBreakerStore.Listener() {
-                    @Override
-                    public void onMessage(String text) {
-                        received.add(FleetMessage.decode(text));
-                    }
+	private SharedStoreStatus status;
 
-                    @Override
-                    public void onReachable() {
-                    }
-                });
-        store.start();
-        await().atMost(Duration.ofSeconds(5)).until(store::connected);
-    }
+	private RedisClock clock;
 
-    @AfterEach
-    void close() {
-        store.close();
-        executor.shutdownNow();
-    }
+	private FleetKeys keys;
 
-    @Test
-    void anOpenIsStoredWithItsTtlAndAnnounced() {
-        FleetMessage open = open("payments", "e1", 1_000);
+	private RedisBreakerStore store;
 
-        assertThat(store.open(open, null).join().opened()).isTrue();
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+	}
 
-        RedisBreakerStore.Stored stored = store.readOpen("payments").join();
-        assertThat(stored.circuit()).isEqualTo(open);
-        assertThat(stored.pttl()).isBetween(1L, 1_000L);
-        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(received).containsExactly(open));
-        assertThat(clock.known()).isTrue();
-    }
+	@AfterAll
+	static void stopRedis() {
+		admin.close();
+		redis.close();
+	}
 
-    @Test
-    void theOpenExpiresWithItsTtl() {
-        store.open(open("payments", "e1", 50), null).join();
+	@BeforeEach
+	void connect() {
+		executor = Executors.newSingleThreadScheduledExecutor();
+		status = new SharedStoreStatus("replica-a", Clock.systemUTC());
+		clock = new RedisClock();
+		keys = new FleetKeys("test:" + System.nanoTime() + ":");
+		store = new RedisBreakerStore(RedisURI.create(redis.url()), keys, "test-channel", Duration.ofMillis(500),
+				Duration.ofMillis(100), status, clock, executor, new RedisBreakerStore.Listener() {
+					@Override
+					public void onMessage(String text) {
+						received.add(FleetMessage.decode(text));
+					}
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> store.readOpen("payments").join().circuit() == null);
-    }
+					@Override
+					public void onReachable() {
+					}
+				});
+		store.start();
+		await().atMost(Duration.ofSeconds(5)).until(store::connected);
+	}
 
-    @Test
-    void anOpenFindsTheEpisodeAlreadyOpenAndLeavesIt() {
-        store.open(open("payments", "e1", 10_000), null).join();
+	@AfterEach
+	void close() {
+		store.close();
+		executor.shutdownNow();
+	}
 
-        RedisBreakerStore.OpenReply second = store.open(open("payments", "e2", 5_000), null).join();
+	@Test
+	void anOpenIsStoredWithItsTtlAndAnnounced() {
+		FleetMessage open = open("payments", "e1", 1_000);
 
-        assertThat(second.opened()).isFalse();
-        assertThat(second.current().circuit().episode()).isEqualTo("e1");
-        assertThat(store.readOpen("payments").join().circuit().episode()).isEqualTo("e1");
-    }
+		assertThat(store.open(open, null).join().opened()).isTrue();
 
-    @Test
-    void theReplicaWhoseProbesEndedAnEpisodeMayReplaceIt() {
-        store.open(open("payments", "e1", 10_000), null).join();
+		RedisBreakerStore.Stored stored = store.readOpen("payments").join();
+		assertThat(stored.circuit()).isEqualTo(open);
+		assertThat(stored.pttl()).isBetween(1L, 1_000L);
+		await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(received).containsExactly(open));
+		assertThat(clock.known()).isTrue();
+	}
 
-        assertThat(store.open(open("payments", "e2", 5_000), "e1").join().opened()).isTrue();
-        assertThat(store.open(open("payments", "e3", 5_000), "e1").join().opened()).isFalse();
-        assertThat(store.readOpen("payments").join().circuit().episode()).isEqualTo("e2");
-    }
+	@Test
+	void theOpenExpiresWithItsTtl() {
+		store.open(open("payments", "e1", 50), null).join();
 
-    @Test
-    void garbageWhereAnOpenBelongsIsReplaced() {
-        admin.redis().set(keys.state("payments"), "not a hash");
-        assertThat(store.open(open("payments", "e1", 10_000), null).join().opened()).isTrue();
+		await().atMost(Duration.ofSeconds(2)).until(() -> store.readOpen("payments").join().circuit() == null);
+	}
 
-        admin.redis().del(keys.state("payments"));
-        admin.redis().hset(keys.state("payments"), Map.of("state", "OPEN", "episode", "junk", "ttl", "soon"));
-        assertThat(store.open(open("payments", "e2", 10_000), null).join().opened()).isTrue();
-    }
+	@Test
+	void anOpenFindsTheEpisodeAlreadyOpenAndLeavesIt() {
+		store.open(open("payments", "e1", 10_000), null).join();
 
-    @Test
-    void aCloseEndsOnlyTheEpisodeItNames() {
-        store.open(open("payments", "e1", 10_000), null).join();
+		RedisBreakerStore.OpenReply second = store.open(open("payments", "e2", 5_000), null).join();
 
-        assertThat(store.close("payments", "e0", close("payments", "e0")).join()).isFalse();
-        assertThat(store.readOpen("payments").join().circuit()).isNotNull();
-        assertThat(store.close("payments", "e1", close("payments", "e1")).join()).isTrue();
-        assertThat(store.readOpen("payments").join().circuit()).isNull();
-        await().atMost(Duration.ofSeconds(2)).until(() -> received.stream().anyMatch(m -> m.kind() == FleetMessage.Kind.CLOSED));
-    }
+		assertThat(second.opened()).isFalse();
+		assertThat(second.current().circuit().episode()).isEqualTo("e1");
+		assertThat(store.readOpen("payments").join().circuit().episode()).isEqualTo("e1");
+	}
 
-    @Test
-    void aCloseAfterTheEpisodeRanOutIsStillAnnounced() {
-        store.open(open("payments", "e1", 50), null).join();
-        await().atMost(Duration.ofSeconds(2)).until(() -> store.readOpen("payments").join().circuit() == null);
+	@Test
+	void theReplicaWhoseProbesEndedAnEpisodeMayReplaceIt() {
+		store.open(open("payments", "e1", 10_000), null).join();
 
-        assertThat(store.close("payments", "e1", close("payments", "e1")).join()).isTrue();
-    }
+		assertThat(store.open(open("payments", "e2", 5_000), "e1").join().opened()).isTrue();
+		assertThat(store.open(open("payments", "e3", 5_000), "e1").join().opened()).isFalse();
+		assertThat(store.readOpen("payments").join().circuit().episode()).isEqualTo("e2");
+	}
 
-    @Test
-    void votesOfDistinctReplicasCountUntilTheirOpenWaitEnds() {
-        assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a");
-        assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a");
-        assertThat(store.vote("payments", "b", 100, "0|100|").join().votes()).containsOnlyKeys("a", "b");
+	@Test
+	void garbageWhereAnOpenBelongsIsReplaced() {
+		admin.redis().set(keys.state("payments"), "not a hash");
+		assertThat(store.open(open("payments", "e1", 10_000), null).join().opened()).isTrue();
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> !store.vote("payments", "c", 10_000, "0|10000|").join().votes().containsKey("b"));
-    }
+		admin.redis().del(keys.state("payments"));
+		admin.redis().hset(keys.state("payments"), Map.of("state", "OPEN", "episode", "junk", "ttl", "soon"));
+		assertThat(store.open(open("payments", "e2", 10_000), null).join().opened()).isTrue();
+	}
 
-    @Test
-    void aVoteSeesTheEpisodeAlreadyOpen() {
-        store.open(open("payments", "e1", 10_000), null).join();
+	@Test
+	void aCloseEndsOnlyTheEpisodeItNames() {
+		store.open(open("payments", "e1", 10_000), null).join();
 
-        assertThat(store.vote("payments", "b", 10_000, "0|10000|").join().current().circuit().episode()).isEqualTo("e1");
-    }
+		assertThat(store.close("payments", "e0", close("payments", "e0")).join()).isFalse();
+		assertThat(store.readOpen("payments").join().circuit()).isNotNull();
+		assertThat(store.close("payments", "e1", close("payments", "e1")).join()).isTrue();
+		assertThat(store.readOpen("payments").join().circuit()).isNull();
+		await().atMost(Duration.ofSeconds(2))
+			.until(() -> received.stream().anyMatch(m -> m.kind() == FleetMessage.Kind.CLOSED));
+	}
 
-    @Test
-    void probeSlotsNeverExceedTheFleetMaximumInOneEpisode() {
-        assertThat(claim("e7", "a", 3, 2, 10_000)).isEqualTo(2);
-        assertThat(claim("e7", "b", 3, 2, 10_000)).isEqualTo(1);
-        assertThat(claim("e7", "c", 3, 2, 10_000)).isZero();
-        assertThat(claim("e8", "c", 3, 3, 10_000)).isEqualTo(3);
-    }
+	@Test
+	void aCloseAfterTheEpisodeRanOutIsStillAnnounced() {
+		store.open(open("payments", "e1", 50), null).join();
+		await().atMost(Duration.ofSeconds(2)).until(() -> store.readOpen("payments").join().circuit() == null);
 
-    @Test
-    void aReplicaAskingAgainReplacesItsOwnClaim() {
-        assertThat(claim("e7", "a", 3, 3, 10_000)).isEqualTo(3);
-        assertThat(claim("e7", "a", 3, 3, 10_000)).isEqualTo(3);
-        assertThat(claim("e7", "b", 3, 3, 10_000)).isZero();
-    }
+		assertThat(store.close("payments", "e1", close("payments", "e1")).join()).isTrue();
+	}
 
-    @Test
-    void slotsOfAReplicaWhoseLeaseLapsedAreHandedOutAgain() {
-        assertThat(claim("e7", "gone", 2, 2, 100)).isEqualTo(2);
-        assertThat(claim("e7", "alive", 2, 2, 10_000)).isZero();
+	@Test
+	void votesOfDistinctReplicasCountUntilTheirOpenWaitEnds() {
+		assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a");
+		assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a");
+		assertThat(store.vote("payments", "b", 100, "0|100|").join().votes()).containsOnlyKeys("a", "b");
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> claim("e7", "alive", 2, 2, 10_000) == 2);
-    }
+		await().atMost(Duration.ofSeconds(2))
+			.until(() -> !store.vote("payments", "c", 10_000, "0|10000|").join().votes().containsKey("b"));
+	}
 
-    @Test
-    void releasedSlotsAreHandedOutAtOnce() {
-        assertThat(claim("e7", "idle", 2, 2, 10_000)).isEqualTo(2);
+	@Test
+	void aVoteSeesTheEpisodeAlreadyOpen() {
+		store.open(open("payments", "e1", 10_000), null).join();
 
-        store.release("payments", "e7", "idle").join();
+		assertThat(store.vote("payments", "b", 10_000, "0|10000|").join().current().circuit().episode())
+			.isEqualTo("e1");
+	}
 
-        assertThat(claim("e7", "busy", 2, 2, 10_000)).isEqualTo(2);
-    }
+	@Test
+	void probeSlotsNeverExceedTheFleetMaximumInOneEpisode() {
+		assertThat(claim("e7", "a", 3, 2, 10_000)).isEqualTo(2);
+		assertThat(claim("e7", "b", 3, 2, 10_000)).isEqualTo(1);
+		assertThat(claim("e7", "c", 3, 2, 10_000)).isZero();
+		assertThat(claim("e8", "c", 3, 3, 10_000)).isEqualTo(3);
+	}
 
-    @Test
-    void aHolderLearnsThatAReplicaWithTrafficWentWithoutSlots() {
-        assertThat(claim("e7", "idle", 1, 1, 10_000)).isEqualTo(1);
-        assertThat(store.claim("payments", "e7", "idle", 1, 1, 10_000, 10_000, "1|", false, List.of()).join().wanted()).isFalse();
+	@Test
+	void aReplicaAskingAgainReplacesItsOwnClaim() {
+		assertThat(claim("e7", "a", 3, 3, 10_000)).isEqualTo(3);
+		assertThat(claim("e7", "a", 3, 3, 10_000)).isEqualTo(3);
+		assertThat(claim("e7", "b", 3, 3, 10_000)).isZero();
+	}
 
-        assertThat(store.claim("payments", "e7", "busy", 1, 1, 10_000, 10_000, "1|", true, List.of()).join().grant()).isZero();
+	@Test
+	void slotsOfAReplicaWhoseLeaseLapsedAreHandedOutAgain() {
+		assertThat(claim("e7", "gone", 2, 2, 100)).isEqualTo(2);
+		assertThat(claim("e7", "alive", 2, 2, 10_000)).isZero();
 
-        assertThat(store.claim("payments", "e7", "idle", 1, 1, 10_000, 10_000, "1|", false, List.of()).join().wanted()).isTrue();
-    }
+		await().atMost(Duration.ofSeconds(2)).until(() -> claim("e7", "alive", 2, 2, 10_000) == 2);
+	}
 
-    @Test
-    void holdersFoundNotGenuineAreDropped() {
-        admin.redis().hset(keys.probes("payments", "e7"), "mallory", "4|4102444800000|4|");
+	@Test
+	void releasedSlotsAreHandedOutAtOnce() {
+		assertThat(claim("e7", "idle", 2, 2, 10_000)).isEqualTo(2);
 
-        assertThat(claim("e7", "a", 4, 4, 10_000)).isZero();
-        assertThat(store.claim("payments", "e7", "a", 4, 4, 10_000, 10_000, "4|", false, List.of("mallory")).join().grant()).isEqualTo(4);
-    }
+		store.release("payments", "e7", "idle").join();
 
-    @Test
-    void theReconnectReadFindsOpensAndOverridesPageByPage() {
-        for (int i = 0; i < 500; i++) {
-            admin.redis().hset(keys.state("junk-" + i), "x", "1");
-        }
-        store.open(open("payments", "e1", 10_000), null).join();
-        store.override(new FleetMessage(FleetMessage.Kind.OVERRIDE, "quotes", "", 0, State.FORCED_OPEN, "a", 1,
-                "operator", "")).join();
+		assertThat(claim("e7", "busy", 2, 2, 10_000)).isEqualTo(2);
+	}
 
-        List<String> found = new ArrayList<>();
-        String cursor = "0";
-        int pages = 0;
-        do {
-            RedisBreakerStore.ScanPage page = store.scan(cursor).join();
-            found.addAll(page.keys());
-            cursor = page.cursor();
-            pages++;
-            if (page.finished()) {
-                break;
-            }
-        } while (true);
+	@Test
+	void aHolderLearnsThatAReplicaWithTrafficWentWithoutSlots() {
+		assertThat(claim("e7", "idle", 1, 1, 10_000)).isEqualTo(1);
+		assertThat(store.claim("payments", "e7", "idle", 1, 1, 10_000, 10_000, "1|", false, List.of()).join().wanted())
+			.isFalse();
 
-        assertThat(found).contains(keys.state("payments"), keys.override("quotes"));
-        assertThat(pages).isGreaterThan(1);
-        assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.FORCED_OPEN);
-    }
+		assertThat(store.claim("payments", "e7", "busy", 1, 1, 10_000, 10_000, "1|", true, List.of()).join().grant())
+			.isZero();
 
-    @Test
-    void commandsFailFastAndAreCountedWhileRedisIsDown() {
-        redis.stop();
-        try {
-            await().atMost(Duration.ofSeconds(5)).until(() -> !status.up());
-            long before = status.errors();
+		assertThat(store.claim("payments", "e7", "idle", 1, 1, 10_000, 10_000, "1|", false, List.of()).join().wanted())
+			.isTrue();
+	}
 
-            assertThat(store.readOpen("payments")).failsWithin(1, TimeUnit.SECONDS);
-            assertThat(status.errors()).isGreaterThan(before);
-        } finally {
-            redis.restart();
-        }
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.readOpen("payments").handle((s, e) -> e == null).join());
-        assertThat(status.up()).isTrue();
-    }
+	@Test
+	void holdersFoundNotGenuineAreDropped() {
+		admin.redis().hset(keys.probes("payments", "e7"), "mallory", "4|4102444800000|4|");
 
-    private int claim(String episode, String replica, int max, int want, long leaseMillis) {
-        return store.claim("payments", episode, replica, max, want, leaseMillis, 10_000, want + "|", false, List.of()).join().grant();
-    }
+		assertThat(claim("e7", "a", 4, 4, 10_000)).isZero();
+		assertThat(store.claim("payments", "e7", "a", 4, 4, 10_000, 10_000, "4|", false, List.of("mallory"))
+			.join()
+			.grant()).isEqualTo(4);
+	}
 
-    private static FleetMessage open(String breaker, String episode, long ttl) {
-        return new FleetMessage(FleetMessage.Kind.OPEN, breaker, episode, ttl, null, "replica-a", 1_000, "consecutive failures 5 >= 5", "");
-    }
+	@Test
+	void theReconnectReadFindsOpensAndOverridesPageByPage() {
+		for (int i = 0; i < 500; i++) {
+			admin.redis().hset(keys.state("junk-" + i), "x", "1");
+		}
+		store.open(open("payments", "e1", 10_000), null).join();
+		store
+			.override(new FleetMessage(FleetMessage.Kind.OVERRIDE, "quotes", "", 0, State.FORCED_OPEN, "a", 1,
+					"operator", ""))
+			.join();
 
-    private static FleetMessage close(String breaker, String episode) {
-        return new FleetMessage(FleetMessage.Kind.CLOSED, breaker, episode, 0, null, "replica-a", 1_000, "5 probes succeeded", "");
-    }
+		List<String> found = new ArrayList<>();
+		String cursor = "0";
+		int pages = 0;
+		do {
+			RedisBreakerStore.ScanPage page = store.scan(cursor).join();
+			found.addAll(page.keys());
+			cursor = page.cursor();
+			pages++;
+			if (page.finished()) {
+				break;
+			}
+		}
+		while (true);
+
+		assertThat(found).contains(keys.state("payments"), keys.override("quotes"));
+		assertThat(pages).isGreaterThan(1);
+		assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.FORCED_OPEN);
+	}
+
+	@Test
+	void commandsFailFastAndAreCountedWhileRedisIsDown() {
+		redis.stop();
+		try {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !status.up());
+			long before = status.errors();
+
+			assertThat(store.readOpen("payments")).failsWithin(1, TimeUnit.SECONDS);
+			assertThat(status.errors()).isGreaterThan(before);
+		}
+		finally {
+			redis.restart();
+		}
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> store.readOpen("payments").handle((s, e) -> e == null).join());
+		assertThat(status.up()).isTrue();
+	}
+
+	private int claim(String episode, String replica, int max, int want, long leaseMillis) {
+		return store.claim("payments", episode, replica, max, want, leaseMillis, 10_000, want + "|", false, List.of())
+			.join()
+			.grant();
+	}
+
+	private static FleetMessage open(String breaker, String episode, long ttl) {
+		return new FleetMessage(FleetMessage.Kind.OPEN, breaker, episode, ttl, null, "replica-a", 1_000,
+				"consecutive failures 5 >= 5", "");
+	}
+
+	private static FleetMessage close(String breaker, String episode) {
+		return new FleetMessage(FleetMessage.Kind.CLOSED, breaker, episode, 0, null, "replica-a", 1_000,
+				"5 probes succeeded", "");
+	}
+
 }

@@ -8,76 +8,81 @@ import java.net.ServerSocket;
 import redis.embedded.RedisServer;
 
 /**
- * A real Redis server for tests: the embedded binary on a free loopback port, no persistence,
- * stoppable and restartable on the same port to play an outage.
+ * A real Redis server for tests: the embedded binary on a free loopback port, no
+ * persistence, stoppable and restartable on the same port to play an outage.
  */
 public final class RedisServerHarness implements AutoCloseable {
 
-    private final int port;
-    private RedisServer server;
+	private final int port;
 
-    private RedisServerHarness(int port) {
-        this.port = port;
-    }
+	private RedisServer server;
 
-    /** Starts a server on a free port. */
-    public static RedisServerHarness start() {
-        RedisServerHarness harness = new RedisServerHarness(freePort());
-        harness.startServer();
-        return harness;
-    }
+	private RedisServerHarness(int port) {
+		this.port = port;
+	}
 
-    public int port() {
-        return port;
-    }
+	/** Starts a server on a free port. */
+	public static RedisServerHarness start() {
+		RedisServerHarness harness = new RedisServerHarness(freePort());
+		harness.startServer();
+		return harness;
+	}
 
-    public String url() {
-        return "redis://127.0.0.1:" + port;
-    }
+	public int port() {
+		return port;
+	}
 
-    /** Kills the server: connected clients see the connection drop. Its data is gone. */
-    public synchronized void stop() {
-        if (server != null) {
-            try {
-                server.stop();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            server = null;
-        }
-    }
+	public String url() {
+		return "redis://127.0.0.1:" + port;
+	}
 
-    /** Starts an empty server again on the same port. */
-    public synchronized void restart() {
-        stop();
-        startServer();
-    }
+	/** Kills the server: connected clients see the connection drop. Its data is gone. */
+	public synchronized void stop() {
+		if (server != null) {
+			try {
+				server.stop();
+			}
+			catch (IOException e) {
+				throw new UncheckedIOException(e);
+			}
+			server = null;
+		}
+	}
 
-    private synchronized void startServer() {
-        try {
-            server = RedisServer.newRedisServer()
-                    .port(port)
-                    .bind("127.0.0.1")
-                    .setting("appendonly no")
-                    .setting("save \"\"")
-                    .build();
-            server.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start the embedded redis-server on port " + port, e);
-        }
-    }
+	/** Starts an empty server again on the same port. */
+	public synchronized void restart() {
+		stop();
+		startServer();
+	}
 
-    @Override
-    public void close() {
-        stop();
-    }
+	private synchronized void startServer() {
+		try {
+			server = RedisServer.newRedisServer()
+				.port(port)
+				.bind("127.0.0.1")
+				.setting("appendonly no")
+				.setting("save \"\"")
+				.build();
+			server.start();
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException("could not start the embedded redis-server on port " + port, e);
+		}
+	}
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+	@Override
+	public void close() {
+		stop();
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			socket.setReuseAddress(true);
+			return socket.getLocalPort();
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException(e);
+		}
+	}
+
 }

@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 
 /**
- * A Spring Cloud circuit breaker that is one of breaker's breakers: each run asks it, is recorded
- * in it, and goes to the fallback with the cause when it fails or is rejected.
+ * A Spring Cloud circuit breaker that is one of breaker's breakers: each run asks it, is
+ * recorded in it, and goes to the fallback with the cause when it fails or is rejected.
  */
 public final class BreakerCircuitBreaker implements CircuitBreaker {
 
@@ -29,11 +29,11 @@ public final class BreakerCircuitBreaker implements CircuitBreaker {
 	}
 
 	/**
-	 * Runs {@code toRun} through the breaker. Every failure goes to the fallback, as Spring Cloud's
-	 * contract says, though the breaker counts only what its classifier counts: an ignored exception
-	 * (a 4xx, a validation error) reaches the fallback without tripping the breaker. A rejected call
-	 * reaches the fallback with the {@link dev.breaker.core.BreakerOpenException} of the breaker
-	 * that rejected it.
+	 * Runs {@code toRun} through the breaker. Every failure goes to the fallback, as
+	 * Spring Cloud's contract says, though the breaker counts only what its classifier
+	 * counts: an ignored exception (a 4xx, a validation error) reaches the fallback
+	 * without tripping the breaker. A rejected call reaches the fallback with the
+	 * {@link dev.breaker.core.BreakerOpenException} of the breaker that rejected it.
 	 */
 	@Override
 	public <T> T run(Supplier<T> toRun, Function<@Nullable Throwable, T> fallback) {

@@ -8,15 +8,18 @@ import dev.breaker.core.BreakerConfig;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 
 /**
- * Spring Cloud's {@code CircuitBreakerFactory} on breaker's registry: {@code create("payments")} is
- * the registry's {@code payments} breaker, configured by {@code breaker.instances.payments};
- * {@code create(id, group)} is the child {@code id} of the breaker {@code group} (configured by
- * {@code breaker.instances.<group>}), so a call must pass both.
+ * Spring Cloud's {@code CircuitBreakerFactory} on breaker's registry:
+ * {@code create("payments")} is the registry's {@code payments} breaker, configured by
+ * {@code breaker.instances.payments}; {@code create(id, group)} is the child {@code id}
+ * of the breaker {@code group} (configured by {@code breaker.instances.<group>}), so a
+ * call must pass both.
  *
- * <p>{@link #configure} and {@link #configureDefault} work from a
- * {@code Customizer<BreakerCircuitBreakerFactory>} bean, which runs before the registry is built;
- * called later they throw. The default function is applied once, to the id {@code "default"}, and
- * replaces {@code breaker.defaults} for every breaker of the registry.
+ * <p>
+ * {@link #configure} and {@link #configureDefault} work from a
+ * {@code Customizer<BreakerCircuitBreakerFactory>} bean, which runs before the registry
+ * is built; called later they throw. The default function is applied once, to the id
+ * {@code "default"}, and replaces {@code breaker.defaults} for every breaker of the
+ * registry.
  */
 public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, BreakerConfigBuilder> {
 

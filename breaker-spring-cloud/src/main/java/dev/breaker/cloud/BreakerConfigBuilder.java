@@ -7,8 +7,8 @@ import dev.breaker.core.BreakerConfig;
 import org.springframework.cloud.client.circuitbreaker.ConfigBuilder;
 
 /**
- * Builds the engine configuration of one Spring Cloud circuit breaker id, starting from what
- * {@code breaker.instances.<id>} (over {@code breaker.defaults}) configures.
+ * Builds the engine configuration of one Spring Cloud circuit breaker id, starting from
+ * what {@code breaker.instances.<id>} (over {@code breaker.defaults}) configures.
  */
 public final class BreakerConfigBuilder implements ConfigBuilder<BreakerConfig> {
 
@@ -19,7 +19,8 @@ public final class BreakerConfigBuilder implements ConfigBuilder<BreakerConfig> 
 	}
 
 	/**
-	 * Changes the engine configuration, e.g. {@code tune((config) -> config.openWait(Duration.ofSeconds(5)))}.
+	 * Changes the engine configuration, e.g.
+	 * {@code tune((config) -> config.openWait(Duration.ofSeconds(5)))}.
 	 * @param change what to change on the engine's builder
 	 * @return this builder
 	 */

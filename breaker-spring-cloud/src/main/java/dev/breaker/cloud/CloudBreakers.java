@@ -14,11 +14,13 @@ import dev.breaker.core.State;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The breakers behind both Spring Cloud factories: the registry they come from, the configurations
- * the factories' customizers gave before the registry was built, and each id's timeout.
+ * The breakers behind both Spring Cloud factories: the registry they come from, the
+ * configurations the factories' customizers gave before the registry was built, and each
+ * id's timeout.
  *
- * <p>An id is a breaker of the registry; an id with a group is the group breaker's child, so a
- * call must pass both and is recorded in both (breaker's tenants).
+ * <p>
+ * An id is a breaker of the registry; an id with a group is the group breaker's child, so
+ * a call must pass both and is recorded in both (breaker's tenants).
  */
 public final class CloudBreakers {
 
@@ -36,10 +38,11 @@ public final class CloudBreakers {
 
 	/**
 	 * Create the source of both factories' breakers.
-	 * @param registry the registry, asked for on the first call (it is built after the factories,
-	 * with their configurations)
+	 * @param registry the registry, asked for on the first call (it is built after the
+	 * factories, with their configurations)
 	 * @param configured the configuration {@code breaker.*} gives an id
-	 * @param timeouts the timeout {@code breaker.*} gives an id's reactive calls, or {@code null}
+	 * @param timeouts the timeout {@code breaker.*} gives an id's reactive calls, or
+	 * {@code null}
 	 */
 	public CloudBreakers(Supplier<BreakerRegistry> registry, Function<String, BreakerConfig> configured,
 			Function<String, @Nullable Duration> timeouts) {
@@ -72,7 +75,8 @@ public final class CloudBreakers {
 	}
 
 	/**
-	 * Hands what the customizers configured to the registry's builder, once, before it builds.
+	 * Hands what the customizers configured to the registry's builder, once, before it
+	 * builds.
 	 * @param builder the registry's builder
 	 */
 	public void applyTo(BreakerRegistry.Builder builder) {
@@ -95,9 +99,9 @@ public final class CloudBreakers {
 	}
 
 	/**
-	 * The exception for a rejected call: the child's own, or its parent's when the parent rejected
-	 * (a child that is closed or disabled cannot have rejected the call itself). The same rule as
-	 * {@code @CircuitGuarded}'s.
+	 * The exception for a rejected call: the child's own, or its parent's when the parent
+	 * rejected (a child that is closed or disabled cannot have rejected the call itself).
+	 * The same rule as {@code @CircuitGuarded}'s.
 	 */
 	static BreakerOpenException rejection(Breaker breaker) {
 		Breaker parent = breaker.parent();

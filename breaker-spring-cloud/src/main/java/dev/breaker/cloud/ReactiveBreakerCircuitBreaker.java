@@ -15,10 +15,11 @@ import reactor.core.publisher.Mono;
 import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
 
 /**
- * A reactive Spring Cloud circuit breaker that is one of breaker's breakers: each subscription is
- * one call, recorded when it completes, fails or is cancelled (as IGNORED, so a cancelled probe
- * never holds a half-open permit), and goes to the fallback with the cause when it fails or is
- * rejected. With {@code breaker.instances.<id>.timeout}, a call still running then fails with a
+ * A reactive Spring Cloud circuit breaker that is one of breaker's breakers: each
+ * subscription is one call, recorded when it completes, fails or is cancelled (as
+ * IGNORED, so a cancelled probe never holds a half-open permit), and goes to the fallback
+ * with the cause when it fails or is rejected. With
+ * {@code breaker.instances.<id>.timeout}, a call still running then fails with a
  * {@link TimeoutException}, recorded as TIMEOUT.
  */
 public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreaker {

@@ -8,18 +8,22 @@ import dev.breaker.core.BreakerConfig;
 import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreakerFactory;
 
 /**
- * Spring Cloud's {@code ReactiveCircuitBreakerFactory} on breaker's registry: {@code create("payments")} is
- * the registry's {@code payments} breaker, configured by {@code breaker.instances.payments};
- * {@code create(id, group)} is the child {@code id} of the breaker {@code group} (configured by
- * {@code breaker.instances.<group>}), so a call must pass both. A reactive call is limited by
+ * Spring Cloud's {@code ReactiveCircuitBreakerFactory} on breaker's registry:
+ * {@code create("payments")} is the registry's {@code payments} breaker, configured by
+ * {@code breaker.instances.payments}; {@code create(id, group)} is the child {@code id}
+ * of the breaker {@code group} (configured by {@code breaker.instances.<group>}), so a
+ * call must pass both. A reactive call is limited by
  * {@code breaker.instances.<id>.timeout} (the group's, for a child).
  *
- * <p>{@link #configure} and {@link #configureDefault} work from a
- * {@code Customizer<ReactiveBreakerCircuitBreakerFactory>} bean, which runs before the registry is built;
- * called later they throw. The default function is applied once, to the id {@code "default"}, and
- * replaces {@code breaker.defaults} for every breaker of the registry.
+ * <p>
+ * {@link #configure} and {@link #configureDefault} work from a
+ * {@code Customizer<ReactiveBreakerCircuitBreakerFactory>} bean, which runs before the
+ * registry is built; called later they throw. The default function is applied once, to
+ * the id {@code "default"}, and replaces {@code breaker.defaults} for every breaker of
+ * the registry.
  */
-public class ReactiveBreakerCircuitBreakerFactory extends ReactiveCircuitBreakerFactory<BreakerConfig, BreakerConfigBuilder> {
+public class ReactiveBreakerCircuitBreakerFactory
+		extends ReactiveCircuitBreakerFactory<BreakerConfig, BreakerConfigBuilder> {
 
 	private final CloudBreakers breakers;
 

@@ -1,5 +1,6 @@
 /**
- * Spring Cloud CircuitBreaker on breaker's registry: the factories Gateway, OpenFeign and other consumers use.
+ * Spring Cloud CircuitBreaker on breaker's registry: the factories Gateway, OpenFeign and
+ * other consumers use.
  */
 @NullMarked
 package dev.breaker.cloud;

@@ -10,7 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
 
-/** A backend on loopback that answers 200 "stock of <path>", or 500 while it is made to fail; counts its requests. */
+/**
+ * A backend on loopback that answers 200 "stock of <path>", or 500 while it is made to
+ * fail; counts its requests.
+ */
 final class Backend implements AutoCloseable {
 
 	private final HttpServer server;

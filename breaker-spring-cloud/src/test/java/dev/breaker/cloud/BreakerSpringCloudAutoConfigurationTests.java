@@ -124,14 +124,15 @@ class BreakerSpringCloudAutoConfigurationTests {
 			assertThat(payments.run(Flux.just("a", "b"), (cause) -> Flux.just("x")).collectList().block())
 				.containsExactly("a", "b");
 			Mono<String> failing = Mono.error(new IOException("reset"));
-			assertThat(payments.run(failing, (cause) -> Mono.just("queued " + cause.getClass().getSimpleName()))
-				.block()).isEqualTo("queued IOException");
+			assertThat(
+					payments.run(failing, (cause) -> Mono.just("queued " + cause.getClass().getSimpleName())).block())
+				.isEqualTo("queued IOException");
 			assertThat(payments.run(Flux.<String>error(new IOException("reset")), (cause) -> Flux.just("x"))
 				.collectList()
 				.block()).containsExactly("x");
 			assertThat(payments.breaker().state()).isEqualTo(State.OPEN);
-			assertThat(payments.run(paid, (cause) -> Mono.just("queued " + cause.getClass().getSimpleName()))
-				.block()).isEqualTo("queued BreakerOpenException");
+			assertThat(payments.run(paid, (cause) -> Mono.just("queued " + cause.getClass().getSimpleName())).block())
+				.isEqualTo("queued BreakerOpenException");
 			assertThat(payments.breaker().totals().calls(Outcome.SUCCESS)).isEqualTo(2);
 			assertThat(payments.breaker().totals().calls(Outcome.FAILURE)).isEqualTo(2);
 			assertThat(payments.breaker().totals().rejected()).isEqualTo(1);
@@ -226,8 +227,8 @@ class BreakerSpringCloudAutoConfigurationTests {
 	static class UsersFactory {
 
 		final BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(
-				new CloudBreakers(() -> BreakerRegistry.builder().build(), (id) -> dev.breaker.core.BreakerConfig.defaults(),
-						(id) -> null));
+				new CloudBreakers(() -> BreakerRegistry.builder().build(),
+						(id) -> dev.breaker.core.BreakerConfig.defaults(), (id) -> null));
 
 		@Bean
 		CircuitBreakerFactory<?, ?> usersFactory() {

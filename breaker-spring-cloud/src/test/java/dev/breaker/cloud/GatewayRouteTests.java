@@ -27,8 +27,9 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real Spring Cloud Gateway on loopback, its route wrapped in the {@code CircuitBreaker} filter
- * with a {@code fallbackUri}, in front of a backend that can be made to fail.
+ * A real Spring Cloud Gateway on loopback, its route wrapped in the
+ * {@code CircuitBreaker} filter with a {@code fallbackUri}, in front of a backend that
+ * can be made to fail.
  */
 class GatewayRouteTests {
 
@@ -48,8 +49,8 @@ class GatewayRouteTests {
 			.properties("server.port=0", "server.address=127.0.0.1", route + "id=inventory",
 					route + "uri=" + this.backend.url(), route + "predicates[0]=Path=/stock/**",
 					route + "filters[0].name=CircuitBreaker", route + "filters[0].args.name=inventory",
-					route + "filters[0].args.fallbackUri=forward:/fallback",
-					route + "filters[0].args.statusCodes=500", "breaker.instances.inventory.consecutive-failures=2",
+					route + "filters[0].args.fallbackUri=forward:/fallback", route + "filters[0].args.statusCodes=500",
+					"breaker.instances.inventory.consecutive-failures=2",
 					"breaker.instances.inventory.failure-rate-threshold=0", "breaker.instances.inventory.open-wait=1h",
 					"breaker.instances.inventory.max-open-wait=1h",
 					"management.endpoints.web.exposure.include=breakers")
@@ -87,7 +88,8 @@ class GatewayRouteTests {
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create(this.base + path)).timeout(Duration.ofSeconds(30)).build(),
+		return this.http.send(
+				HttpRequest.newBuilder(URI.create(this.base + path)).timeout(Duration.ofSeconds(30)).build(),
 				HttpResponse.BodyHandlers.ofString());
 	}
 

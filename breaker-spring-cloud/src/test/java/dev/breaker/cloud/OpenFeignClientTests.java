@@ -21,9 +21,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real Spring Cloud OpenFeign client with {@code spring.cloud.openfeign.circuitbreaker.enabled},
- * its circuit breakers grouped by client name: each method is a child of the client's breaker,
- * configured by {@code breaker.instances.inventory}.
+ * A real Spring Cloud OpenFeign client with
+ * {@code spring.cloud.openfeign.circuitbreaker.enabled}, its circuit breakers grouped by
+ * client name: each method is a child of the client's breaker, configured by
+ * {@code breaker.instances.inventory}.
  */
 class OpenFeignClientTests {
 
@@ -37,13 +38,15 @@ class OpenFeignClientTests {
 		this.context = new SpringApplicationBuilder(FeignApplication.class).web(WebApplicationType.NONE)
 			.properties("inventory.url=" + this.backend.url(), "spring.cloud.openfeign.circuitbreaker.enabled=true",
 					"spring.cloud.openfeign.circuitbreaker.group.enabled=true",
-					// the Gateway on this module's test class path needs a web server; this client has none
+					// the Gateway on this module's test class path needs a web server;
+					// this client has none
 					"spring.cloud.gateway.server.webflux.enabled=false",
 					"breaker.instances.inventory.consecutive-failures=2",
-					// one method is the whole client here: let one child's failures trip the client's breaker
+					// one method is the whole client here: let one child's failures trip
+					// the client's breaker
 					"breaker.instances.inventory.tenants.min-failing=1",
-					"breaker.instances.inventory.failure-rate-threshold=0",
-					"breaker.instances.inventory.open-wait=1h", "breaker.instances.inventory.max-open-wait=1h")
+					"breaker.instances.inventory.failure-rate-threshold=0", "breaker.instances.inventory.open-wait=1h",
+					"breaker.instances.inventory.max-open-wait=1h")
 			.run();
 	}
 

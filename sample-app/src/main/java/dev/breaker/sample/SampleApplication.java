@@ -15,8 +15,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class SampleApplication {
 
 	/**
-	 * Starts the app; with {@code --demo}, runs the scripted incident instead and exits; with
-	 * {@code --fleet-demo}, the fleet of three replicas on an embedded Redis.
+	 * Starts the app; with {@code --demo}, runs the scripted incident instead and exits;
+	 * with {@code --fleet-demo}, the fleet of three replicas on an embedded Redis.
 	 */
 	public static void main(String[] args) throws InterruptedException {
 		if (Arrays.asList(args).contains("--demo")) {

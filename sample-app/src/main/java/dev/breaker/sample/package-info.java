@@ -1,4 +1,7 @@
-/** The checkout demo app: a service, its flaky dependencies, chaos control, a live page and an incident demo. */
+/**
+ * The checkout demo app: a service, its flaky dependencies, chaos control, a live page
+ * and an incident demo.
+ */
 @NullMarked
 package dev.breaker.sample;
 

@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample app, processed ahead of time by {@code spring-boot:process-aot} (bound in this
- * module's pom) and started with {@code -Dspring.aot.enabled=true}, as a native image would run it
- * but on the JVM: it trips, falls back and serves {@code /actuator/breakers}. Runs in
- * {@code integration-test}, after the jar is built.
+ * The packaged sample app, processed ahead of time by {@code spring-boot:process-aot}
+ * (bound in this module's pom) and started with {@code -Dspring.aot.enabled=true}, as a
+ * native image would run it but on the JVM: it trips, falls back and serves
+ * {@code /actuator/breakers}. Runs in {@code integration-test}, after the jar is built.
  */
 class AotModeIT {
 
@@ -55,7 +55,8 @@ class AotModeIT {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		this.app = new ProcessBuilder(java, "-Dspring.aot.enabled=true", "-Xmx256m", "-jar", jar.toString(),
 				"--server.port=" + port, "--server.address=127.0.0.1",
-				// fail fast and stay open: only the consecutive-failures rule, a long open wait
+				// fail fast and stay open: only the consecutive-failures rule, a long
+				// open wait
 				"--breaker.instances.payments.consecutive-failures=3",
 				"--breaker.instances.payments.slow-call-rate-threshold=0", "--breaker.instances.payments.stall-calls=0",
 				"--breaker.instances.payments.open-wait=1m", "--breaker.instances.payments.max-open-wait=1m",
@@ -65,10 +66,13 @@ class AotModeIT {
 			.redirectErrorStream(true)
 			.redirectOutput(this.log.toFile())
 			.start();
-		await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().untilAsserted(() -> {
-			assertThat(this.app.isAlive()).as("the app is running (log: %s)", Files.readString(this.log)).isTrue();
-			assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
-		});
+		await().atMost(Duration.ofMinutes(3))
+			.pollInterval(Duration.ofMillis(500))
+			.ignoreExceptions()
+			.untilAsserted(() -> {
+				assertThat(this.app.isAlive()).as("the app is running (log: %s)", Files.readString(this.log)).isTrue();
+				assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
+			});
 	}
 
 	@AfterEach
@@ -122,7 +126,8 @@ class AotModeIT {
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create(this.base + path)).timeout(Duration.ofSeconds(30)).build(),
+		return this.http.send(
+				HttpRequest.newBuilder(URI.create(this.base + path)).timeout(Duration.ofSeconds(30)).build(),
 				HttpResponse.BodyHandlers.ofString());
 	}
 

@@ -17,7 +17,10 @@ import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sample's HTTP API as the tests drive it: checkouts, recommendations and the chaos API. */
+/**
+ * The sample's HTTP API as the tests drive it: checkouts, recommendations and the chaos
+ * API.
+ */
 final class CheckoutClient {
 
 	private final RestClient http;

@@ -105,7 +105,8 @@ class CheckoutIncidentTests {
 
 	@Test
 	void chaosApiRejectsAnUnknownModeAndAnUnknownDependency() {
-		ResponseEntity<String> badMode = this.client.http().post()
+		ResponseEntity<String> badMode = this.client.http()
+			.post()
 			.uri("/chaos/payments")
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("mode", "melting"))
@@ -113,7 +114,8 @@ class CheckoutIncidentTests {
 			.toEntity(String.class);
 		assertThat(badMode.getStatusCode().value()).isEqualTo(400);
 		assertThat(badMode.getBody()).contains("use one of healthy, slow, wedged, down, flaky");
-		ResponseEntity<String> unknown = this.client.http().post()
+		ResponseEntity<String> unknown = this.client.http()
+			.post()
 			.uri("/chaos/inventory")
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("mode", "down"))
@@ -132,7 +134,8 @@ class CheckoutIncidentTests {
 
 	@Test
 	void aUserIdLongerThan128CharactersIsRefusedBeforeAnythingKeepsIt() {
-		ResponseEntity<JsonNode> response = this.client.http().get()
+		ResponseEntity<JsonNode> response = this.client.http()
+			.get()
 			.uri("/recommendations/{userId}", "u".repeat(7000))
 			.retrieve()
 			.toEntity(JsonNode.class);

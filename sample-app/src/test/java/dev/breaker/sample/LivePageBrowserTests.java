@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The live page in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
- * which {@code .ci/run} installs when they are missing).
+ * The live page in a real headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}, which {@code .ci/run} installs when they are missing).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
@@ -63,7 +63,8 @@ class LivePageBrowserTests {
 
 	@BeforeEach
 	void openBrowser() throws IOException {
-		// The context is shared with other tests: start from healthy dependencies and closed breakers.
+		// The context is shared with other tests: start from healthy dependencies and
+		// closed breakers.
 		for (DependencyServer dependency : this.dependencies.all()) {
 			dependency.chaos(dependency.chaos().withMode(ChaosMode.HEALTHY));
 		}
@@ -72,7 +73,8 @@ class LivePageBrowserTests {
 			this.registry.children(breaker.name()).forEach(Breaker::reset);
 		}
 		this.registry.children("http").forEach(Breaker::reset);
-		// CI installs Chromium (.ci/run), so there a missing browser fails the test instead of skipping it.
+		// CI installs Chromium (.ci/run), so there a missing browser fails the test
+		// instead of skipping it.
 		boolean browser = CHROMEDRIVER.canExecute() && CHROMIUM.canExecute();
 		String missing = "needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver";
 		if ("true".equals(System.getenv("CI"))) {
@@ -105,17 +107,19 @@ class LivePageBrowserTests {
 	void pageShowsTheBreakersAndOneTurningOpenAfterAChaosButtonIsClicked() {
 		this.browser.get("http://127.0.0.1:" + this.port + "/");
 		assertThat(this.browser.getTitle()).contains("checkout");
-		// The page redraws its cards every second: every check looks the element up again.
+		// The page redraws its cards every second: every check looks the element up
+		// again.
 		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(20), Duration.ofMillis(100));
 		wait.ignoring(StaleElementReferenceException.class);
 
 		// The page's own traffic makes the first calls, which create the breakers.
 		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "CLOSED"));
-		wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".breaker[data-name='recommendations']")));
+		wait.until(
+				ExpectedConditions.presenceOfElementLocated(By.cssSelector(".breaker[data-name='recommendations']")));
 
 		click(wait, "button[data-dependency='payments'][data-mode='wedged']");
-		wait.until(ExpectedConditions.presenceOfElementLocated(
-				By.cssSelector("button.active[data-dependency='payments'][data-mode='wedged']")));
+		wait.until(ExpectedConditions
+			.presenceOfElementLocated(By.cssSelector("button.active[data-dependency='payments'][data-mode='wedged']")));
 
 		wait.until(ExpectedConditions.textToBe(By.cssSelector(".breaker[data-name='payments'] .state"), "OPEN"));
 		wait.until(ExpectedConditions.textToBePresentInElementLocated(
@@ -124,7 +128,10 @@ class LivePageBrowserTests {
 		click(wait, "button[data-dependency='payments'][data-mode='healthy']");
 	}
 
-	/** Clicks the element, looked up again if the page redrew it (every second) between lookup and click. */
+	/**
+	 * Clicks the element, looked up again if the page redrew it (every second) between
+	 * lookup and click.
+	 */
 	private static void click(WebDriverWait wait, String css) {
 		wait.until((driver) -> {
 			driver.findElement(By.cssSelector(css)).click();
@@ -139,11 +146,15 @@ class LivePageBrowserTests {
 		wait.ignoring(StaleElementReferenceException.class);
 		String payments = ".breaker[data-name='payments'] ";
 
-		// the page's traffic gives payments a few seconds of history: calls/s and latency draw
-		wait.until((driver) -> points(driver.findElements(By.cssSelector(payments + "svg.sparkline.calls polyline"))) >= 3);
-		wait.until((driver) -> points(driver.findElements(By.cssSelector(payments + "svg.sparkline.latency polyline.p50"))) >= 2);
+		// the page's traffic gives payments a few seconds of history: calls/s and latency
+		// draw
+		wait.until((
+				driver) -> points(driver.findElements(By.cssSelector(payments + "svg.sparkline.calls polyline"))) >= 3);
+		wait.until((driver) -> points(
+				driver.findElements(By.cssSelector(payments + "svg.sparkline.latency polyline.p50"))) >= 2);
 		assertThat(this.browser.findElements(By.cssSelector(payments + "svg.circle circle"))).hasSize(1);
-		assertThat(this.browser.findElement(By.cssSelector(payments + ".spark.latency .value")).getText()).contains("ms");
+		assertThat(this.browser.findElement(By.cssSelector(payments + ".spark.latency .value")).getText())
+			.contains("ms");
 
 		Instant wedged = Instant.now().minusSeconds(1);
 		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
@@ -164,7 +175,10 @@ class LivePageBrowserTests {
 		return most;
 	}
 
-	/** Whether the band shows a CLOSED stretch followed by an OPEN one that ended after {@code since}. */
+	/**
+	 * Whether the band shows a CLOSED stretch followed by an OPEN one that ended after
+	 * {@code since}.
+	 */
 	private static boolean openAfter(List<WebElement> rects, Instant since) {
 		boolean closed = false;
 		for (WebElement rect : rects) {

@@ -18,9 +18,10 @@ import org.springframework.test.context.ActiveProfiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What checkout does while the payments breaker is open. Its open wait is ten minutes here, so that it is
- * still open when the test looks, however slow the machine (with the test profile's 500ms a busy machine
- * can let the breaker go half-open and send a probe between the trip and the next checkout).
+ * What checkout does while the payments breaker is open. Its open wait is ten minutes
+ * here, so that it is still open when the test looks, however slow the machine (with the
+ * test profile's 500ms a busy machine can let the breaker go half-open and send a probe
+ * between the trip and the next checkout).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "breaker.instances.payments.open-wait=10m", "breaker.instances.payments.max-open-wait=10m" })

@@ -8,45 +8,52 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
-/** The Boot application the aspect benchmark starts: auto-configuration of both libraries, and the five clients. */
+/**
+ * The Boot application the aspect benchmark starts: auto-configuration of both libraries,
+ * and the five clients.
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class AspectBenchmarkApplication {
 
-    @Bean
-    PassthroughAspect passthroughAspect() {
-        return new PassthroughAspect();
-    }
+	@Bean
+	PassthroughAspect passthroughAspect() {
+		return new PassthroughAspect();
+	}
 
-    /** An advisor whose interceptor only proceeds: the floor of any Spring AOP advisor, {@code @CircuitGuarded}'s included. */
-    @Bean
-    static DefaultPointcutAdvisor noopInterceptorAdvisor() {
-        MethodInterceptor proceed = MethodInvocation::proceed;
-        return new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, Intercepted.class), proceed);
-    }
+	/**
+	 * An advisor whose interceptor only proceeds: the floor of any Spring AOP advisor,
+	 * {@code @CircuitGuarded}'s included.
+	 */
+	@Bean
+	static DefaultPointcutAdvisor noopInterceptorAdvisor() {
+		MethodInterceptor proceed = MethodInvocation::proceed;
+		return new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, Intercepted.class), proceed);
+	}
 
-    @Bean
-    Clients.Intercepted interceptedClient() {
-        return new Clients.Intercepted();
-    }
+	@Bean
+	Clients.Intercepted interceptedClient() {
+		return new Clients.Intercepted();
+	}
 
-    @Bean
-    Clients.Plain plainClient() {
-        return new Clients.Plain();
-    }
+	@Bean
+	Clients.Plain plainClient() {
+		return new Clients.Plain();
+	}
 
-    @Bean
-    Clients.Passthrough passthroughClient() {
-        return new Clients.Passthrough();
-    }
+	@Bean
+	Clients.Passthrough passthroughClient() {
+		return new Clients.Passthrough();
+	}
 
-    @Bean
-    Clients.Guarded guardedClient() {
-        return new Clients.Guarded();
-    }
+	@Bean
+	Clients.Guarded guardedClient() {
+		return new Clients.Guarded();
+	}
 
-    @Bean
-    Clients.Resilience4j resilience4jClient() {
-        return new Clients.Resilience4j();
-    }
+	@Bean
+	Clients.Resilience4j resilience4jClient() {
+		return new Clients.Resilience4j();
+	}
+
 }

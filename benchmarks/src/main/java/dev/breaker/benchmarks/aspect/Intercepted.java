@@ -5,8 +5,12 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Marks a method for the no-op interceptor advisor: the price of Spring AOP's proxy and method invocation alone. */
+/**
+ * Marks a method for the no-op interceptor advisor: the price of Spring AOP's proxy and
+ * method invocation alone.
+ */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
 public @interface Intercepted {
+
 }

@@ -23,8 +23,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A call through a closed breaker with fleet mode off and on (a replica connected to a real Redis, the sync
- * thread listening). Fleet mode adds nothing to the call path by design; this measures that it stays so.
+ * A call through a closed breaker with fleet mode off and on (a replica connected to a
+ * real Redis, the sync thread listening). Fleet mode adds nothing to the call path by
+ * design; this measures that it stays so.
  *
  * <pre>java -cp ... org.openjdk.jmh.Main 'fleet.FleetCallPath' -prof gc</pre>
  */
@@ -36,41 +37,45 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 public class FleetCallPath {
 
-    @Param({ "off", "on" })
-    public String shared;
+	@Param({ "off", "on" })
+	public String shared;
 
-    private LocalRedis redis;
-    private FleetSync sync;
-    private Breaker breaker;
-    private final Callable<String> dependency = () -> "ok";
+	private LocalRedis redis;
 
-    @Setup(Level.Trial)
-    public void setUp() throws InterruptedException {
-        BreakerRegistry registry = BreakerRegistry.builder().build();
-        if (shared.equals("on")) {
-            redis = new LocalRedis();
-            sync = redis.join(registry, "bench");
-        }
-        breaker = registry.breaker("payments");
-    }
+	private FleetSync sync;
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        if (sync != null) {
-            sync.close();
-            redis.close();
-        }
-    }
+	private Breaker breaker;
 
-    @Benchmark
-    public String call() throws Exception {
-        return breaker.call(dependency);
-    }
+	private final Callable<String> dependency = () -> "ok";
 
-    @Benchmark
-    public boolean acquireRelease() {
-        Permit permit = breaker.acquire();
-        breaker.release(permit, Outcome.SUCCESS, 1_000);
-        return permit.granted();
-    }
+	@Setup(Level.Trial)
+	public void setUp() throws InterruptedException {
+		BreakerRegistry registry = BreakerRegistry.builder().build();
+		if (shared.equals("on")) {
+			redis = new LocalRedis();
+			sync = redis.join(registry, "bench");
+		}
+		breaker = registry.breaker("payments");
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		if (sync != null) {
+			sync.close();
+			redis.close();
+		}
+	}
+
+	@Benchmark
+	public String call() throws Exception {
+		return breaker.call(dependency);
+	}
+
+	@Benchmark
+	public boolean acquireRelease() {
+		Permit permit = breaker.acquire();
+		breaker.release(permit, Outcome.SUCCESS, 1_000);
+		return permit.granted();
+	}
+
 }

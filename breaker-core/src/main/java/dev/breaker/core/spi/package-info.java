@@ -1,4 +1,7 @@
-/** For shared-state store implementations: the hooks that apply other replicas' verdicts to a breaker. */
+/**
+ * For shared-state store implementations: the hooks that apply other replicas' verdicts
+ * to a breaker.
+ */
 @NullMarked
 package dev.breaker.core.spi;
 

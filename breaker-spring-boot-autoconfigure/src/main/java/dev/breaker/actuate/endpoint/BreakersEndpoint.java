@@ -33,8 +33,9 @@ import dev.breaker.core.State;
 public class BreakersEndpoint {
 
 	/**
-	 * Per-tenant children can number ten thousand: a group lists only its children that are not
-	 * CLOSED, at most this many, and counts the rest by state under {@code unlistedChildren}.
+	 * Per-tenant children can number ten thousand: a group lists only its children that
+	 * are not CLOSED, at most this many, and counts the rest by state under
+	 * {@code unlistedChildren}.
 	 */
 	static final int MAX_LISTED_CHILDREN = 100;
 
@@ -85,8 +86,8 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * Every top-level breaker with its children grouped under it, and the shared store's status
-	 * when breakers share state.
+	 * Every top-level breaker with its children grouped under it, and the shared store's
+	 * status when breakers share state.
 	 * @return the breakers in name order
 	 */
 	@ReadOperation
@@ -104,17 +105,17 @@ public class BreakersEndpoint {
 					unlisted.merge(state.name(), 1, Integer::sum);
 				}
 			}
-			breakers.put(BreakerNames.printable(group.name()), (group.breaker() != null)
-					? BreakerSummary.of(group.breaker(), children, unlisted)
-					: BreakerSummary.childrenOnly(children, unlisted));
+			breakers.put(BreakerNames.printable(group.name()),
+					(group.breaker() != null) ? BreakerSummary.of(group.breaker(), children, unlisted)
+							: BreakerSummary.childrenOnly(children, unlisted));
 		}
 		return new BreakersDescriptor(breakers, (this.shared != null) ? this.shared.status() : null);
 	}
 
 	/**
 	 * One breaker's full snapshot, with its shared state when breakers share state.
-	 * @param name the breaker's full name ({@code payments}, {@code http:api.acme.com}), a
-	 * child's also with its key as the user sent it
+	 * @param name the breaker's full name ({@code payments}, {@code http:api.acme.com}),
+	 * a child's also with its key as the user sent it
 	 * @return the snapshot, or null (404) when there is no such breaker
 	 */
 	@ReadOperation
@@ -127,8 +128,8 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * {@code /actuator/breakers/{name}/history}: one breaker's last five minutes, a summary per second,
-	 * oldest first (none for a per-tenant child).
+	 * {@code /actuator/breakers/{name}/history}: one breaker's last five minutes, a
+	 * summary per second, oldest first (none for a per-tenant child).
 	 * @param name the breaker's full name
 	 * @param section {@code history}; anything else is not found
 	 * @return the history, or null (404) for an unknown breaker or section
@@ -145,14 +146,15 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * Puts a breaker in the state an operator asked for; when breakers share state, on every
-	 * replica unless {@code scope} is {@code replica}.
+	 * Puts a breaker in the state an operator asked for; when breakers share state, on
+	 * every replica unless {@code scope} is {@code replica}.
 	 * @param name the breaker's full name
 	 * @param state one of {@link OperatorOverride#ALLOWED}
 	 * @param scope one of {@link OverrideScope#ALLOWED}, {@code fleet} when missing
 	 * @return the new snapshot, or null when there is no such breaker
 	 * @throws IllegalArgumentException when {@code state} is not one of
-	 * {@link OperatorOverride#ALLOWED} or {@code scope} not one of {@link OverrideScope#ALLOWED}
+	 * {@link OperatorOverride#ALLOWED} or {@code scope} not one of
+	 * {@link OverrideScope#ALLOWED}
 	 */
 	@WriteOperation
 	public @Nullable SnapshotDescriptor override(@Selector String name, @Nullable String state,
@@ -169,7 +171,8 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * Resets a breaker: CLOSED, with an empty window; when breakers share state, on every replica.
+	 * Resets a breaker: CLOSED, with an empty window; when breakers share state, on every
+	 * replica.
 	 * @param name the breaker's full name
 	 * @return the new snapshot, or null when there is no such breaker
 	 */
@@ -198,7 +201,8 @@ public class BreakersEndpoint {
 	}
 
 	static String invalidScopeMessage(@Nullable String scope) {
-		return "'scope' must be one of " + String.join(", ", OverrideScope.ALLOWED) + " but was '" + shown(String.valueOf(scope)) + "'";
+		return "'scope' must be one of " + String.join(", ", OverrideScope.ALLOWED) + " but was '"
+				+ shown(String.valueOf(scope)) + "'";
 	}
 
 	static String invalidStateMessage(@Nullable String state) {
@@ -210,7 +214,10 @@ public class BreakersEndpoint {
 		return "no breaker named '" + shown(name) + "'";
 	}
 
-	/** Text a client sent, as an answer or a log line may show it: printable, and cut after 200 characters. */
+	/**
+	 * Text a client sent, as an answer or a log line may show it: printable, and cut
+	 * after 200 characters.
+	 */
 	static String shown(String text) {
 		String printable = BreakerNames.printable(text);
 		return (printable.length() <= MAX_SHOWN) ? printable : printable.substring(0, MAX_SHOWN) + "…";

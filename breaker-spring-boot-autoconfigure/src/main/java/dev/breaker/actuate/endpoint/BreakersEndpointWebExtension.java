@@ -13,9 +13,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 /**
- * The web form of the breakers endpoint's operations on one breaker: an unknown breaker is a 404
- * with a JSON error (the same for GET, POST and DELETE) and a bad state a 400 that lists the
- * allowed values, never a 500.
+ * The web form of the breakers endpoint's operations on one breaker: an unknown breaker
+ * is a 404 with a JSON error (the same for GET, POST and DELETE) and a bad state a 400
+ * that lists the allowed values, never a 500.
  */
 @EndpointWebExtension(endpoint = BreakersEndpoint.class)
 public class BreakersEndpointWebExtension {
@@ -45,8 +45,7 @@ public class BreakersEndpointWebExtension {
 	 * breaker
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> override(@Selector String name, @Nullable String state,
-			@Nullable String scope) {
+	public WebEndpointResponse<Object> override(@Selector String name, @Nullable String state, @Nullable String scope) {
 		OperatorOverride override = OperatorOverride.parse(state);
 		if (override == null) {
 			return badRequest(BreakersEndpoint.invalidStateMessage(state), OperatorOverride.ALLOWED);

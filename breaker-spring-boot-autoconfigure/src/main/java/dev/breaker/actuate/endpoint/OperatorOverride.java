@@ -49,7 +49,8 @@ public enum OperatorOverride {
 	abstract void applyTo(Breaker breaker);
 
 	/**
-	 * Reads a state as an operator would type it: case and {@code -}/{@code _} do not matter.
+	 * Reads a state as an operator would type it: case and {@code -}/{@code _} do not
+	 * matter.
 	 * @param text the requested state, may be null
 	 * @return the override, or null when {@code text} names none of {@link #ALLOWED}
 	 */

@@ -6,7 +6,10 @@ import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
-/** How far an operator's override reaches when breakers share state with other replicas (fleet mode). */
+/**
+ * How far an operator's override reaches when breakers share state with other replicas
+ * (fleet mode).
+ */
 public enum OverrideScope {
 
 	/** Every replica sharing state, also replicas started later: the default. */

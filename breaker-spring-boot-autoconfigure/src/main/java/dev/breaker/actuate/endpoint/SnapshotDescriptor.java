@@ -20,8 +20,9 @@ import dev.breaker.core.Transition;
 /**
  * One breaker's full {@link Snapshot} in a form that renders as plain JSON.
  * <p>
- * The snapshot's {@link BreakerConfig} holds a ticker, a clock and a classifier that have no
- * useful JSON form, so the effective settings are listed by name instead, durations in ISO-8601.
+ * The snapshot's {@link BreakerConfig} holds a ticker, a clock and a classifier that have
+ * no useful JSON form, so the effective settings are listed by name instead, durations in
+ * ISO-8601.
  *
  * @param name the breaker's full name, printable
  * @param state the current state
@@ -42,19 +43,19 @@ import dev.breaker.core.Transition;
  * @param probes half-open probe progress
  * @param trips how many times the breaker has tripped
  * @param buckets the window's counts per bucket, oldest first
- * @param transitions the recent transitions with their reasons, most recent last, printable
+ * @param transitions the recent transitions with their reasons, most recent last,
+ * printable
  * @param config the effective settings
- * @param fleet what this replica knows of the breaker's state shared with other replicas (fleet
- * mode), null and left out of the JSON when breakers do not share state
- * @param retryBudget the retry budget over the window (a tenant child shows its group's, which it
- * shares)
- * @param traffic the thresholds that follow traffic: the calls a rate rule needs now, the probes of
- * a half-open episode, and the peaks of the last hour they follow
+ * @param fleet what this replica knows of the breaker's state shared with other replicas
+ * (fleet mode), null and left out of the JSON when breakers do not share state
+ * @param retryBudget the retry budget over the window (a tenant child shows its group's,
+ * which it shares)
+ * @param traffic the thresholds that follow traffic: the calls a rate rule needs now, the
+ * probes of a half-open episode, and the peaks of the last hour they follow
  */
-public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls,
-		long failures, long timeouts, long ignored, long throttled, long slowCalls, double failureRate,
-		double slowCallRate, @Nullable Map<String, String> latency, int consecutiveFailures, int inFlight,
-		Probes probes, long trips,
+public record SnapshotDescriptor(String name, String state, Instant since, Instant openUntil, long calls, long failures,
+		long timeouts, long ignored, long throttled, long slowCalls, double failureRate, double slowCallRate,
+		@Nullable Map<String, String> latency, int consecutiveFailures, int inFlight, Probes probes, long trips,
 		List<BucketCounts> buckets, List<TransitionDescriptor> transitions, Map<String, Object> config,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, @Nullable Object> fleet,
 		RetryBudget retryBudget, Traffic traffic) {
@@ -62,8 +63,11 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 	/**
 	 * The retry budget: {@code retries} made in the window of the {@code allowed}
 	 * ({@code ratio} x {@code firstAttempts} + {@code minPerSecond} x window seconds).
-	 * @param breaker whose budget it is: the breaker's own, or its group's for a tenant child
-	 * @param firstAttempts calls in the window, less retries the breaker recorded as calls
+	 *
+	 * @param breaker whose budget it is: the breaker's own, or its group's for a tenant
+	 * child
+	 * @param firstAttempts calls in the window, less retries the breaker recorded as
+	 * calls
 	 * @param allowed retries the window allows now
 	 * @param retries retries made in the window
 	 * @param remaining retries still allowed now
@@ -77,19 +81,21 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 
 	/**
 	 * Thresholds that follow traffic.
+	 *
 	 * @param minimumCalls the calls the failure-rate and slow-call rules need now:
 	 * max(minimum-calls, minimum-calls-ratio x peakCallsPerWindow)
-	 * @param maxProbes the most concurrent probes of the current half-open episode, or of one
-	 * starting now (10% of peakConcurrentCalls with max-probes: auto)
-	 * @param tracked whether the peaks are followed (minimum-calls-ratio or max-probes: auto set)
+	 * @param maxProbes the most concurrent probes of the current half-open episode, or of
+	 * one starting now (10% of peakConcurrentCalls with max-probes: auto)
+	 * @param tracked whether the peaks are followed (minimum-calls-ratio or max-probes:
+	 * auto set)
 	 * @param peakCallsPerWindow the most calls one window held over the last hour
-	 * @param peakConcurrentCalls the highest average concurrency of one bucket over the last hour
+	 * @param peakConcurrentCalls the highest average concurrency of one bucket over the
+	 * last hour
 	 */
 	public record Traffic(int minimumCalls, int maxProbes, boolean tracked, long peakCallsPerWindow,
 			double peakConcurrentCalls) {
 
 	}
-
 
 	/**
 	 * One {@link Transition}, its breaker's name and its reason printable.
@@ -120,8 +126,8 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 		return new SnapshotDescriptor(BreakerNames.printable(s.name()), s.state().name(), s.since(), s.openUntil(),
 				s.calls(), s.failures(), s.timeouts(), s.ignored(), s.throttled(), s.slowCalls(), s.failureRate(),
 				s.slowCallRate(), latency(s.latency()), s.consecutiveFailures(), s.inFlight(), s.probes(), s.trips(),
-				s.buckets(), s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()), fleet,
-				budget(s), traffic(s.traffic()));
+				s.buckets(), s.transitions().stream().map(TransitionDescriptor::of).toList(), settings(s.config()),
+				fleet, budget(s), traffic(s.traffic()));
 	}
 
 	private static @Nullable Map<String, String> latency(Snapshot.@Nullable Latency latency) {
@@ -148,7 +154,9 @@ public record SnapshotDescriptor(String name, String state, Instant since, Insta
 				t.peakConcurrentCalls());
 	}
 
-	/** Every engine setting of the table ({@link BreakerSetting}), by its setting name. */
+	/**
+	 * Every engine setting of the table ({@link BreakerSetting}), by its setting name.
+	 */
 	private static Map<String, Object> settings(BreakerConfig c) {
 		Map<String, Object> settings = new LinkedHashMap<>();
 		for (BreakerSetting setting : BreakerSetting.of(BreakerSetting.Scope.ENGINE)) {

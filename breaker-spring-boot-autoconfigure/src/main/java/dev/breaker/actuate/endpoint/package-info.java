@@ -1,4 +1,7 @@
-/** The {@code /actuator/breakers} endpoint: every breaker's state, its full snapshot, and operator overrides. */
+/**
+ * The {@code /actuator/breakers} endpoint: every breaker's state, its full snapshot, and
+ * operator overrides.
+ */
 @NullMarked
 package dev.breaker.actuate.endpoint;
 

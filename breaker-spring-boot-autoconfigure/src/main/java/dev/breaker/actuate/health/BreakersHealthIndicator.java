@@ -15,20 +15,21 @@ import dev.breaker.core.BreakerNames;
 import dev.breaker.core.State;
 
 /**
- * Reports every top-level breaker's state and the children that are not CLOSED; an OPEN breaker
- * leaves health UP unless its configuration asks for OUT_OF_SERVICE or DOWN.
+ * Reports every top-level breaker's state and the children that are not CLOSED; an OPEN
+ * breaker leaves health UP unless its configuration asks for OUT_OF_SERVICE or DOWN.
  * <p>
- * An open breaker is the breaker doing its job. Reporting it as DOWN by default would let an
- * orchestrator restart pods that are healthy and protecting themselves, which is the cascade
- * the breaker exists to stop.
+ * An open breaker is the breaker doing its job. Reporting it as DOWN by default would let
+ * an orchestrator restart pods that are healthy and protecting themselves, which is the
+ * cascade the breaker exists to stop.
  */
 public class BreakersHealthIndicator implements HealthIndicator {
 
 	private static final List<Status> WORST_FIRST = List.of(Status.DOWN, Status.OUT_OF_SERVICE, Status.UP);
 
 	/**
-	 * Per-tenant and per-host children can number thousands, and health is polled often: only
-	 * children that are not CLOSED are listed, at most this many per group; the rest are counted.
+	 * Per-tenant and per-host children can number thousands, and health is polled often:
+	 * only children that are not CLOSED are listed, at most this many per group; the rest
+	 * are counted.
 	 */
 	static final int MAX_LISTED_CHILDREN = 20;
 
@@ -41,8 +42,8 @@ public class BreakersHealthIndicator implements HealthIndicator {
 
 	/**
 	 * @param tree every breaker
-	 * @param statusWhenOpen the status a breaker reports while it is OPEN; must return UP,
-	 * OUT_OF_SERVICE or DOWN
+	 * @param statusWhenOpen the status a breaker reports while it is OPEN; must return
+	 * UP, OUT_OF_SERVICE or DOWN
 	 */
 	public BreakersHealthIndicator(BreakerTree tree, Function<Breaker, Status> statusWhenOpen) {
 		this.tree = tree;

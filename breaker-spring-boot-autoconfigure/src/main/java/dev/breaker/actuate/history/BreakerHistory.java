@@ -32,15 +32,16 @@ import dev.breaker.core.Transition;
 import dev.breaker.http.HostBreakers;
 
 /**
- * The last {@value #SECONDS} seconds of every top-level and per-host breaker, one {@link Second} each,
- * kept from the start so that a page opened (or reloaded) during an incident shows how it began.
+ * The last {@value #SECONDS} seconds of every top-level and per-host breaker, one
+ * {@link Second} each, kept from the start so that a page opened (or reloaded) during an
+ * incident shows how it began.
  * <p>
- * Once a second of the breakers' time, a sample reads each breaker's cumulative totals and latency
- * histogram and keeps the difference from the previous sample: exact counts per second, whatever the
- * window. Per-tenant children have no history (they could be thousands; their group has one). A
- * breaker the registry drops (an evicted host) loses its history. While running as a lifecycle bean,
- * one daemon thread looks ten times a second whether a sample is due; a failing sample is logged and
- * the next one tried.
+ * Once a second of the breakers' time, a sample reads each breaker's cumulative totals
+ * and latency histogram and keeps the difference from the previous sample: exact counts
+ * per second, whatever the window. Per-tenant children have no history (they could be
+ * thousands; their group has one). A breaker the registry drops (an evicted host) loses
+ * its history. While running as a lifecycle bean, one daemon thread looks ten times a
+ * second whether a sample is due; a failing sample is logged and the next one tried.
  */
 public class BreakerHistory implements SmartLifecycle {
 
@@ -61,7 +62,10 @@ public class BreakerHistory implements SmartLifecycle {
 
 	private long lastSample;
 
-	/** The wall-clock time of ticker time {@link #tickerOrigin}: each second is stamped on the ticker's grid. */
+	/**
+	 * The wall-clock time of ticker time {@link #tickerOrigin}: each second is stamped on
+	 * the ticker's grid.
+	 */
 	private Instant wallOrigin;
 
 	private long tickerOrigin;
@@ -104,8 +108,8 @@ public class BreakerHistory implements SmartLifecycle {
 	}
 
 	/**
-	 * The history of one breaker, oldest second first: empty for a breaker without one (a tenant
-	 * child, or one not seen yet).
+	 * The history of one breaker, oldest second first: empty for a breaker without one (a
+	 * tenant child, or one not seen yet).
 	 * @param name the breaker's full name
 	 * @return the seconds kept, at most {@value #SECONDS}
 	 */
@@ -119,14 +123,17 @@ public class BreakerHistory implements SmartLifecycle {
 		return new TreeSet<>(this.tracks.keySet());
 	}
 
-	/** Takes a sample if the breakers' time has moved on by a second since the last one. */
+	/**
+	 * Takes a sample if the breakers' time has moved on by a second since the last one.
+	 */
 	public synchronized void sampleIfDue() {
 		long now = this.ticker.nanos();
 		long since = now - this.lastSample;
 		if (since < SECOND_NANOS) {
 			return;
 		}
-		// a second after the last one, so that the checks' jitter does not stretch the seconds; after a
+		// a second after the last one, so that the checks' jitter does not stretch the
+		// seconds; after a
 		// pause (a stopped JVM, a slow machine) start again from now
 		this.lastSample = (since < 2 * SECOND_NANOS) ? this.lastSample + SECOND_NANOS : now;
 		Instant at = stamp();
@@ -141,9 +148,10 @@ public class BreakerHistory implements SmartLifecycle {
 	}
 
 	/**
-	 * The wall-clock second of the sample just due: on the ticker's grid, so consecutive seconds are
-	 * one second apart whatever the jitter of the checks; re-anchored when the wall clock has moved
-	 * more than two seconds away from it (NTP, a suspended machine).
+	 * The wall-clock second of the sample just due: on the ticker's grid, so consecutive
+	 * seconds are one second apart whatever the jitter of the checks; re-anchored when
+	 * the wall clock has moved more than two seconds away from it (NTP, a suspended
+	 * machine).
 	 */
 	private Instant stamp() {
 		Instant wall = this.clock.instant();

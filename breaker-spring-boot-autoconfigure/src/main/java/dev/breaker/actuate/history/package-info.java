@@ -1,4 +1,7 @@
-/** The last five minutes of each breaker, one summary per second, for the live page and operators. */
+/**
+ * The last five minutes of each breaker, one summary per second, for the live page and
+ * operators.
+ */
 @NullMarked
 package dev.breaker.actuate.history;
 

@@ -25,20 +25,25 @@ import dev.breaker.core.Transition;
 /**
  * The meters of one breaker in one registry.
  * <p>
- * Everything a call changes is read from the engine when the registry is scraped (function
- * counters over {@link Breaker#totals()}, gauges over the state and snapshot), so a call pays
- * nothing for metrics. Only transitions, which are rare, increment a counter here, and they
- * also mark the start and end of an open episode for {@code breaker_open_seconds}.
+ * Everything a call changes is read from the engine when the registry is scraped
+ * (function counters over {@link Breaker#totals()}, gauges over the state and snapshot),
+ * so a call pays nothing for metrics. Only transitions, which are rare, increment a
+ * counter here, and they also mark the start and end of an open episode for
+ * {@code breaker_open_seconds}.
  */
 final class BreakerMeters {
 
-	/** Buckets of the open-episode histogram: a blip, a cooldown or two, a real outage. */
+	/**
+	 * Buckets of the open-episode histogram: a blip, a cooldown or two, a real outage.
+	 */
 	private static final Duration[] OPEN_EPISODE_BUCKETS = { Duration.ofSeconds(1), Duration.ofSeconds(5),
 			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(2),
 			Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1) };
 
-	/** Transitions a breaker makes on its own: their series exist from the start so that
-	 * {@code increase()} sees the first one. */
+	/**
+	 * Transitions a breaker makes on its own: their series exist from the start so that
+	 * {@code increase()} sees the first one.
+	 */
 	private static final State[][] USUAL_TRANSITIONS = { { State.CLOSED, State.OPEN }, { State.OPEN, State.HALF_OPEN },
 			{ State.HALF_OPEN, State.OPEN }, { State.HALF_OPEN, State.CLOSED } };
 
@@ -84,8 +89,8 @@ final class BreakerMeters {
 			functionCounter("breaker.calls", "Finished calls by outcome", (b) -> b.totals().calls(outcome),
 					Tags.of("outcome", outcome.name().toLowerCase(Locale.ROOT)));
 		}
-		functionCounter("breaker.slow.calls", "Calls slower than the slow-call duration",
-				(b) -> b.totals().slowCalls(), Tags.empty());
+		functionCounter("breaker.slow.calls", "Calls slower than the slow-call duration", (b) -> b.totals().slowCalls(),
+				Tags.empty());
 		functionCounter("breaker.rejected.calls", "Calls rejected because the breaker was open",
 				(b) -> b.totals().rejected(), Tags.empty());
 		functionCounter("breaker.probes", "Half-open probes by result", (b) -> b.totals().probeSuccesses(),
@@ -144,7 +149,9 @@ final class BreakerMeters {
 		}
 	}
 
-	/** OPEN, HALF_OPEN and FORCED_OPEN: the breaker is not letting traffic flow as normal. */
+	/**
+	 * OPEN, HALF_OPEN and FORCED_OPEN: the breaker is not letting traffic flow as normal.
+	 */
 	private static boolean isOpenEpisode(State state) {
 		return state == State.OPEN || state == State.HALF_OPEN || state == State.FORCED_OPEN;
 	}

@@ -17,14 +17,16 @@ import dev.breaker.core.Transition;
 import dev.breaker.http.HostBreakers;
 
 /**
- * Binds the {@code breaker.*} meters of every breaker in a {@link BreakerRegistry}, including
- * the ones created later, and removes a child's meters when the registry drops it.
+ * Binds the {@code breaker.*} meters of every breaker in a {@link BreakerRegistry},
+ * including the ones created later, and removes a child's meters when the registry drops
+ * it.
  * <p>
  * Per-host children ({@code http:<host>}) are breakers in their own right and get meters
  * tagged with their full name. Per-tenant children could number in the thousands, so they
  * get meters only when {@code tenantTags} is on; then every breaker meter carries a
- * {@code tenant} tag (empty for breakers that are not per-tenant, because Prometheus needs
- * one set of tag keys per meter name) and a tenant child is tagged with its parent's name.
+ * {@code tenant} tag (empty for breakers that are not per-tenant, because Prometheus
+ * needs one set of tag keys per meter name) and a tenant child is tagged with its
+ * parent's name.
  * <p>
  * A registry that fails is logged and otherwise ignored: metrics never break a call.
  */
@@ -60,7 +62,10 @@ public class BreakerMetrics implements MeterBinder {
 		this.tree.breakers().forEach(binding::add);
 	}
 
-	/** Whether a breaker is a per-tenant child (a child of any group but {@value HostBreakers#GROUP}). */
+	/**
+	 * Whether a breaker is a per-tenant child (a child of any group but
+	 * {@value HostBreakers#GROUP}).
+	 */
 	static boolean isTenantChild(Breaker breaker) {
 		return breaker.key() != null && !HostBreakers.GROUP.equals(breaker.group());
 	}
@@ -95,7 +100,8 @@ public class BreakerMetrics implements MeterBinder {
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);
 				added.remove();
-				logger.warn("Could not register the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'", ex);
+				logger.warn("Could not register the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
+						ex);
 			}
 		}
 
@@ -106,7 +112,8 @@ public class BreakerMetrics implements MeterBinder {
 					removed.remove();
 				}
 				catch (RuntimeException ex) {
-					logger.warn("Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
+					logger.warn(
+							"Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
 							ex);
 				}
 			}

@@ -22,14 +22,16 @@ import dev.breaker.core.CallDurations;
 import dev.breaker.core.Outcome;
 
 /**
- * {@code breaker_call_duration_seconds}: a Prometheus histogram of call durations per breaker and
- * outcome, read from the engine's {@link CallDurations} at scrape time, so a call pays nothing for it.
+ * {@code breaker_call_duration_seconds}: a Prometheus histogram of call durations per
+ * breaker and outcome, read from the engine's {@link CallDurations} at scrape time, so a
+ * call pays nothing for it.
  * <p>
- * Micrometer has no meter whose buckets can be read from elsewhere (its timers record every call
- * themselves), so this is a collector of the Prometheus registry behind Micrometer's, in the same
- * scrape. It follows the breaker meters' rules: per-host children are breakers of their own, per-tenant
- * children have no latency of their own (their group has it), and with {@code tenantTags} every sample
- * carries {@code tenant=""}. A breaker that fails to read is logged and left out of that scrape.
+ * Micrometer has no meter whose buckets can be read from elsewhere (its timers record
+ * every call themselves), so this is a collector of the Prometheus registry behind
+ * Micrometer's, in the same scrape. It follows the breaker meters' rules: per-host
+ * children are breakers of their own, per-tenant children have no latency of their own
+ * (their group has it), and with {@code tenantTags} every sample carries
+ * {@code tenant=""}. A breaker that fails to read is logged and left out of that scrape.
  */
 public class CallDurationCollector implements MultiCollector {
 
@@ -85,7 +87,8 @@ public class CallDurationCollector implements MultiCollector {
 		long[] counts = new long[bounds.size() + 1];
 		long below = 0;
 		for (int i = 0; i <= bounds.size(); i++) {
-			// read in ascending order: each count is at least the one before (CallDurations#count)
+			// read in ascending order: each count is at least the one before
+			// (CallDurations#count)
 			long cumulative = durations.count(outcome, i);
 			upper[i] = (i < bounds.size()) ? bounds.get(i).toNanos() / 1e9 : Double.POSITIVE_INFINITY;
 			counts[i] = Math.max(0, cumulative - below);

@@ -9,10 +9,11 @@ import dev.breaker.aspect.FallbackObserver;
 import dev.breaker.core.BreakerNames;
 
 /**
- * Counts the fallbacks the interceptor ran as {@code breaker_fallbacks_total{name,fallback,result}}.
+ * Counts the fallbacks the interceptor ran as
+ * {@code breaker_fallbacks_total{name,fallback,result}}.
  * <p>
- * Fallbacks run off the closed path, so looking the counter up per fallback is affordable; a
- * registry that fails is logged and never breaks the fallback.
+ * Fallbacks run off the closed path, so looking the counter up per fallback is
+ * affordable; a registry that fails is logged and never breaks the fallback.
  */
 public class FallbackMetrics implements FallbackObserver {
 
@@ -36,8 +37,8 @@ public class FallbackMetrics implements FallbackObserver {
 				.increment();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not count fallback '" + fallbackMethod + "' of breaker '" + BreakerNames.printable(breaker) + "'",
-					ex);
+			logger.warn("Could not count fallback '" + fallbackMethod + "' of breaker '"
+					+ BreakerNames.printable(breaker) + "'", ex);
 		}
 	}
 

@@ -1,4 +1,7 @@
-/** Micrometer meters over the engine's counters and snapshots, named {@code breaker_*} in Prometheus. */
+/**
+ * Micrometer meters over the engine's counters and snapshots, named {@code breaker_*} in
+ * Prometheus.
+ */
 @NullMarked
 package dev.breaker.actuate.metrics;
 

@@ -24,9 +24,10 @@ import dev.breaker.core.Ticker;
 
 /**
  * Auto-configuration of the {@code breakers} actuator endpoint (read-only unless
- * {@code management.endpoint.breakers.access=unrestricted}); it also shows the state breakers
- * share with other replicas when a {@link SharedBreakerState} bean exists (fleet mode), and the
- * last five minutes of each breaker ({@link BreakerHistory}, sampled once a second from start-up).
+ * {@code management.endpoint.breakers.access=unrestricted}); it also shows the state
+ * breakers share with other replicas when a {@link SharedBreakerState} bean exists (fleet
+ * mode), and the last five minutes of each breaker ({@link BreakerHistory}, sampled once
+ * a second from start-up).
  */
 @AutoConfiguration(after = BreakerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)

@@ -35,8 +35,9 @@ public final class BreakerHealthAutoConfiguration {
 	}
 
 	/**
-	 * The {@code health-when-open} of a breaker's own instance, else of its parent's (for a
-	 * per-tenant or per-host child), inherited from {@code breaker.defaults}; UP when set nowhere.
+	 * The {@code health-when-open} of a breaker's own instance, else of its parent's (for
+	 * a per-tenant or per-host child), inherited from {@code breaker.defaults}; UP when
+	 * set nowhere.
 	 */
 	static Status statusWhenOpen(Breaker breaker, ConfiguredBreakers configured) {
 		return switch (configured.of(breaker).healthWhenOpen()) {

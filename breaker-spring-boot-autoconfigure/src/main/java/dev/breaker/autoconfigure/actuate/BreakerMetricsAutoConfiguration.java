@@ -22,8 +22,8 @@ import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 
 /**
- * Auto-configuration of the {@code breaker.*} Micrometer meters and the fallback counter, and, with
- * the Prometheus registry, the {@code breaker_call_duration_seconds} histogram.
+ * Auto-configuration of the {@code breaker.*} Micrometer meters and the fallback counter,
+ * and, with the Prometheus registry, the {@code breaker_call_duration_seconds} histogram.
  */
 @AutoConfiguration(after = { BreakerAutoConfiguration.class, MetricsAutoConfiguration.class,
 		CompositeMeterRegistryAutoConfiguration.class })
@@ -45,7 +45,10 @@ public final class BreakerMetricsAutoConfiguration {
 		return new FallbackMetrics(registry);
 	}
 
-	/** The call-duration histogram, read from the engine by the Prometheus registry at scrape time. */
+	/**
+	 * The call-duration histogram, read from the engine by the Prometheus registry at
+	 * scrape time.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(PrometheusRegistry.class)
 	@ConditionalOnBean(PrometheusRegistry.class)

@@ -11,8 +11,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Shows the store's status and each breaker's fleet view in the breakers endpoint, when the actuator is there;
- * imported by {@link dev.breaker.autoconfigure.redis.RedisBreakerAutoConfiguration}, under its conditions.
+ * Shows the store's status and each breaker's fleet view in the breakers endpoint, when
+ * the actuator is there; imported by
+ * {@link dev.breaker.autoconfigure.redis.RedisBreakerAutoConfiguration}, under its
+ * conditions.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")

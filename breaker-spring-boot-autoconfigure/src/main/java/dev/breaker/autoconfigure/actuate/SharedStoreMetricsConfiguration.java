@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The shared store's meters, when Micrometer is there; imported by
- * {@link dev.breaker.autoconfigure.redis.RedisBreakerAutoConfiguration}, under its conditions.
+ * {@link dev.breaker.autoconfigure.redis.RedisBreakerAutoConfiguration}, under its
+ * conditions.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(MeterBinder.class)
@@ -22,4 +23,5 @@ public final class SharedStoreMetricsConfiguration {
 	SharedStoreMetrics breakerSharedStoreMetrics(SharedStoreStatus status) {
 		return new SharedStoreMetrics(status);
 	}
+
 }

@@ -28,8 +28,8 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * The {@code @CircuitGuarded} advisor, applied by an auto-proxy creator as Spring's own
  * annotation advisors are: Boot's AOP auto-configuration registers one, and so does this
- * configuration when there is none yet. No AspectJ needed. Imported by {@link BreakerAutoConfiguration}, under its
- * conditions.
+ * configuration when there is none yet. No AspectJ needed. Imported by
+ * {@link BreakerAutoConfiguration}, under its conditions.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -52,14 +52,16 @@ public final class BreakerAspectConfiguration {
 
 	/**
 	 * Static and infrastructure, so the auto-proxy creator can have it before any bean is
-	 * proxied; it reaches the guarded methods (and so the registry) only on the first call.
+	 * proxied; it reaches the guarded methods (and so the registry) only on the first
+	 * call.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethodRegistry> guardedMethods,
 			Environment environment) {
-		// bound here, not from BreakerProperties, which must not be created this early; a bad
+		// bound here, not from BreakerProperties, which must not be created this early; a
+		// bad
 		// value fails with Boot's report naming breaker.advisor-order
 		int order = Binder.get(environment)
 			.bind("breaker.advisor-order", Integer.class)
@@ -67,7 +69,9 @@ public final class BreakerAspectConfiguration {
 		return new CircuitGuardedAdvisor(new CircuitGuardedInterceptor(guardedMethods::getObject), order);
 	}
 
-	/** Registers Spring's infrastructure auto-proxy creator unless one is there already. */
+	/**
+	 * Registers Spring's infrastructure auto-proxy creator unless one is there already.
+	 */
 	static final class AutoProxyCreatorRegistrar implements ImportBeanDefinitionRegistrar {
 
 		@Override

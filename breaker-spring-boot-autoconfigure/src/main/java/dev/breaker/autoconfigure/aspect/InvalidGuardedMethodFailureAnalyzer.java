@@ -6,8 +6,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports a {@code @CircuitGuarded} method that cannot be guarded: the bean, the method, what is
- * wrong and the expected form.
+ * Reports a {@code @CircuitGuarded} method that cannot be guarded: the bean, the method,
+ * what is wrong and the expected form.
  */
 class InvalidGuardedMethodFailureAnalyzer extends AbstractFailureAnalyzer<InvalidGuardedMethodException> {
 

@@ -1,4 +1,7 @@
-/** Configuration of the {@code @CircuitGuarded} advisor: its interceptor, guarded methods and retry delays. */
+/**
+ * Configuration of the {@code @CircuitGuarded} advisor: its interceptor, guarded methods
+ * and retry delays.
+ */
 @NullMarked
 package dev.breaker.autoconfigure.aspect;
 

@@ -28,8 +28,9 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 
 /**
  * What {@code breaker.http.*} means: a bounded set of per-host children of the registry's
- * {@code http} group, a config for each host tuned on its own, and how each host's statuses
- * are judged. Validated when read, so a bad value stops start-up naming the property.
+ * {@code http} group, a config for each host tuned on its own, and how each host's
+ * statuses are judged. Validated when read, so a bad value stops start-up naming the
+ * property.
  */
 final class HostsPolicy {
 
@@ -38,7 +39,9 @@ final class HostsPolicy {
 	/** Longest pause between two attempts. */
 	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
 
-	/** The default of {@code breaker.http.retry.jitter}, as for @CircuitGuarded retries. */
+	/**
+	 * The default of {@code breaker.http.retry.jitter}, as for @CircuitGuarded retries.
+	 */
 	static final double DEFAULT_RETRY_JITTER = BreakerSetting.RETRY_JITTER.<Double>defaultAs();
 
 	private final BreakerRegistry.Children children;
@@ -63,7 +66,8 @@ final class HostsPolicy {
 			throw new InvalidBreakerPropertyException(PREFIX + ".max-key-length", maxKeyLength,
 					"an integer in [" + ChildKeys.MIN_MAX_LENGTH + ", " + ChildKeys.MAX_MAX_LENGTH + "]");
 		}
-		// Hosts never consult the "http" group breaker: one failing host must not stop calls to another.
+		// Hosts never consult the "http" group breaker: one failing host must not stop
+		// calls to another.
 		BreakerRegistry.Children children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false, 1,
 				maxKeyLength);
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
@@ -74,20 +78,26 @@ final class HostsPolicy {
 		return new HostsPolicy(children, configs);
 	}
 
-	/** The property prefix of one host's settings, as a user writes it: {@code breaker.http.instances[api.acme.com]}. */
+	/**
+	 * The property prefix of one host's settings, as a user writes it:
+	 * {@code breaker.http.instances[api.acme.com]}.
+	 */
 	static String path(String host) {
 		return PREFIX + ".instances[" + host + "]";
 	}
 
-	/** The key of the breaker of a host configured under {@code breaker.http.instances}. */
+	/**
+	 * The key of the breaker of a host configured under {@code breaker.http.instances}.
+	 */
 	private static String key(String host, HttpBreakerProperties http) {
 		return ChildKeys.of(host.toLowerCase(Locale.ROOT), http.getMaxKeyLength());
 	}
 
 	/**
-	 * A host's settings over those of the {@code http} group ({@code breaker.instances.http}, which
-	 * every host without settings of its own uses), so tuning one host keeps the rest of the
-	 * group's tuning. {@code breaker.defaults} lie underneath.
+	 * A host's settings over those of the {@code http} group
+	 * ({@code breaker.instances.http}, which every host without settings of its own
+	 * uses), so tuning one host keeps the rest of the group's tuning.
+	 * {@code breaker.defaults} lie underneath.
 	 */
 	private static BreakerProperties.Instance layered(String host, Binder binder) {
 		HttpBreakerProperties.Host layered = new HttpBreakerProperties.Host();
@@ -103,32 +113,36 @@ final class HostsPolicy {
 	}
 
 	/**
-	 * The per-host breakers, judging statuses as {@code breaker.http.*status-outcomes} say and
-	 * retrying as {@code breaker.http.*retry} says.
+	 * The per-host breakers, judging statuses as {@code breaker.http.*status-outcomes}
+	 * say and retrying as {@code breaker.http.*retry} says.
 	 */
 	static HostBreakers hostBreakers(BreakerRegistry registry, HttpBreakerProperties http) {
 		HttpClassifier classifier = classifier(HttpClassifier.defaults(), http.getStatusOutcomes(),
 				PREFIX + ".status-outcomes");
 		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
-		http.getInstances().forEach((host, settings) -> perHost.put(key(host, http),
-				classifier(classifier, settings.getStatusOutcomes(), path(host) + ".status-outcomes")));
+		http.getInstances()
+			.forEach((host, settings) -> perHost.put(key(host, http),
+					classifier(classifier, settings.getStatusOutcomes(), path(host) + ".status-outcomes")));
 		HttpBreakerProperties.HttpRetry all = http.getRetry();
 		HttpRetryPolicy retry = retryPolicy(all, null, PREFIX);
 		Map<String, HttpRetryPolicy> retries = new LinkedHashMap<>();
-		http.getInstances().forEach((host, settings) -> retries.put(key(host, http),
-				retryPolicy(all, settings.getRetry(), path(host))));
+		http.getInstances()
+			.forEach((host, settings) -> retries.put(key(host, http),
+					retryPolicy(all, settings.getRetry(), path(host))));
 		return new HostBreakers(registry, classifier, perHost, retry, retries);
 	}
 
 	/**
-	 * A host's retries: its own settings ({@code host}, may be null) over {@code breaker.http.retry}
-	 * ({@code all}), validated, each error naming the property where the value was written.
+	 * A host's retries: its own settings ({@code host}, may be null) over
+	 * {@code breaker.http.retry} ({@code all}), validated, each error naming the property
+	 * where the value was written.
 	 */
 	static HttpRetryPolicy retryPolicy(HttpBreakerProperties.HttpRetry all, HttpBreakerProperties.HostRetry host,
 			String hostPath) {
 		if (host != null && host.getRecordEachAttempt() != null) {
 			throw new InvalidBreakerPropertyException(hostPath + ".retry.record-each-attempt",
-					host.getRecordEachAttempt(), "unset: every attempt of an HTTP request asks the breaker and is recorded");
+					host.getRecordEachAttempt(),
+					"unset: every attempt of an HTTP request asks the breaker and is recorded");
 		}
 		boolean ownIntervals = host != null && host.getIntervals() != null;
 		List<Duration> intervals = ownIntervals ? host.getIntervals() : all.getIntervals();
@@ -171,7 +185,10 @@ final class HostsPolicy {
 		return new HttpRetryPolicy(intervals, jitter, outcomes, statuses, Boolean.TRUE.equals(nonIdempotent));
 	}
 
-	/** One {@code retry.on} entry: an HTTP status in 100..599, or failure, timeout or throttled. */
+	/**
+	 * One {@code retry.on} entry: an HTTP status in 100..599, or failure, timeout or
+	 * throttled.
+	 */
 	private static void addTrigger(String value, Set<Outcome> outcomes, Set<Integer> statuses, String property) {
 		String trimmed = (value != null) ? value.trim() : "";
 		if (trimmed.matches("[0-9]{3}")) {
@@ -192,7 +209,10 @@ final class HostsPolicy {
 				"an HTTP status in 100..599, or failure, timeout or throttled");
 	}
 
-	/** {@code base} with {@code outcomes} over it; a status outside 100..599 names its property. */
+	/**
+	 * {@code base} with {@code outcomes} over it; a status outside 100..599 names its
+	 * property.
+	 */
 	private static HttpClassifier classifier(HttpClassifier base, Map<Integer, Outcome> outcomes, String path) {
 		for (Integer status : outcomes.keySet()) {
 			if (status == null || status < 100 || status > 599) {

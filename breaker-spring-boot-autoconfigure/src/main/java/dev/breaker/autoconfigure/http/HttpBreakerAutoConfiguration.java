@@ -34,8 +34,9 @@ import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
- * Auto-configuration of a breaker per host ({@code http:<host>}) for the {@code RestClient},
- * {@code RestTemplate} and {@code WebClient} built from Spring Boot's builders.
+ * Auto-configuration of a breaker per host ({@code http:<host>}) for the
+ * {@code RestClient}, {@code RestTemplate} and {@code WebClient} built from Spring Boot's
+ * builders.
  */
 @AutoConfiguration(after = BreakerAutoConfiguration.class)
 @ConditionalOnClass(ClientHttpRequestInterceptor.class)

@@ -18,8 +18,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 public class HttpBreakerProperties {
 
 	/**
-	 * Whether RestClient, RestTemplate and WebClient built from Spring Boot's builders guard
-	 * every request with the breaker of its host.
+	 * Whether RestClient, RestTemplate and WebClient built from Spring Boot's builders
+	 * guard every request with the breaker of its host.
 	 */
 	private boolean enabled = true;
 
@@ -35,8 +35,8 @@ public class HttpBreakerProperties {
 	private Duration idleExpiry = Duration.ofMinutes(10);
 
 	/**
-	 * Host keys longer than this are shortened to a prefix, a tilde and a 16-digit hash of the
-	 * whole key (the same on every replica). In [32, 1024].
+	 * Host keys longer than this are shortened to a prefix, a tilde and a 16-digit hash
+	 * of the whole key (the same on every replica). In [32, 1024].
 	 */
 	private int maxKeyLength = 128;
 
@@ -47,14 +47,15 @@ public class HttpBreakerProperties {
 	private Map<Integer, Outcome> statusOutcomes = new LinkedHashMap<>();
 
 	/**
-	 * Retries of every host's requests; per host under breaker.http.instances.&lt;host&gt;.retry.
+	 * Retries of every host's requests; per host under
+	 * breaker.http.instances.&lt;host&gt;.retry.
 	 */
 	@NestedConfigurationProperty
 	private HttpRetry retry = new HttpRetry();
 
 	/**
-	 * Per-host settings, keyed by host, or host:port off the scheme's default port, the way
-	 * the breaker is named (http:host). Keys with dots need brackets in properties:
+	 * Per-host settings, keyed by host, or host:port off the scheme's default port, the
+	 * way the breaker is named (http:host). Keys with dots need brackets in properties:
 	 * breaker.http.instances[api.acme.com].open-wait=10s.
 	 */
 	private Map<String, Host> instances = new LinkedHashMap<>();
@@ -116,20 +117,20 @@ public class HttpBreakerProperties {
 	}
 
 	/**
-	 * The breaker settings of one host (any breaker setting, over {@code breaker.defaults}),
-	 * and how its responses are judged.
+	 * The breaker settings of one host (any breaker setting, over
+	 * {@code breaker.defaults}), and how its responses are judged.
 	 */
 	public static class Host extends BreakerProperties.Instance {
 
 		/**
-		 * Responses of this host judged otherwise, by status, over breaker.http.status-outcomes,
-		 * e.g. 404: success, 409: failure.
+		 * Responses of this host judged otherwise, by status, over
+		 * breaker.http.status-outcomes, e.g. 404: success, 409: failure.
 		 */
 		private Map<Integer, Outcome> statusOutcomes = new LinkedHashMap<>();
 
 		/**
-		 * Retries of this host's requests (over breaker.http.retry), and the retry budget of its
-		 * breaker.
+		 * Retries of this host's requests (over breaker.http.retry), and the retry budget
+		 * of its breaker.
 		 */
 		private HostRetry retry = new HostRetry();
 
@@ -164,33 +165,34 @@ public class HttpBreakerProperties {
 	}
 
 	/**
-	 * Retries of HTTP requests: idempotent methods only (GET, HEAD, OPTIONS, PUT, DELETE), POST and
-	 * PATCH only with an Idempotency-Key header or non-idempotent: true.
+	 * Retries of HTTP requests: idempotent methods only (GET, HEAD, OPTIONS, PUT,
+	 * DELETE), POST and PATCH only with an Idempotency-Key header or non-idempotent:
+	 * true.
 	 */
 	public static class HttpRetry {
 
 		/**
-		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as intervals.
-		 * Empty for no retries. A longer Retry-After of a 429 or 503 (up to the breaker's
-		 * max-open-wait) is the pause instead.
+		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as
+		 * intervals. Empty for no retries. A longer Retry-After of a 429 or 503 (up to
+		 * the breaker's max-open-wait) is the pause instead.
 		 */
 		private List<Duration> intervals;
 
 		/**
-		 * Random spread of each pause as a fraction of it: a pause is drawn from [interval * (1 -
-		 * jitter), interval * (1 + jitter)]. In [0, 1].
+		 * Random spread of each pause as a fraction of it: a pause is drawn from
+		 * [interval * (1 - jitter), interval * (1 + jitter)]. In [0, 1].
 		 */
 		private Double jitter;
 
 		/**
-		 * What retries: outcomes (failure: connection errors and 5xx, timeout, throttled: 429 and
-		 * 503 with Retry-After) and HTTP statuses (e.g. 502, 503).
+		 * What retries: outcomes (failure: connection errors and 5xx, timeout, throttled:
+		 * 429 and 503 with Retry-After) and HTTP statuses (e.g. 502, 503).
 		 */
 		private List<String> on;
 
 		/**
-		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key header
-		 * too.
+		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key
+		 * header too.
 		 */
 		private Boolean nonIdempotent;
 
@@ -229,13 +231,14 @@ public class HttpBreakerProperties {
 	}
 
 	/**
-	 * One host's retries: what breaker.http.retry says, per host, and its breaker's retry budget.
+	 * One host's retries: what breaker.http.retry says, per host, and its breaker's retry
+	 * budget.
 	 */
 	public static class HostRetry extends BreakerProperties.Retry {
 
 		/**
-		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key header
-		 * too.
+		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key
+		 * header too.
 		 */
 		private Boolean nonIdempotent;
 

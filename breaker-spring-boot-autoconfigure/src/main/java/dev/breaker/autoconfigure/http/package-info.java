@@ -1,4 +1,6 @@
-/** Auto-configuration of a breaker per host for RestClient, RestTemplate and WebClient. */
+/**
+ * Auto-configuration of a breaker per host for RestClient, RestTemplate and WebClient.
+ */
 @NullMarked
 package dev.breaker.autoconfigure.http;
 

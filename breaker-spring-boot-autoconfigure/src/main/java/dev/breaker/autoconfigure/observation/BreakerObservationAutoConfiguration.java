@@ -13,8 +13,8 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.observation.BreakerObservations;
 
 /**
- * Auto-configuration of {@link BreakerObservations}: with an {@link ObservationRegistry} bean,
- * guarded calls and transitions show on the current observation (and so in traces).
+ * Auto-configuration of {@link BreakerObservations}: with an {@link ObservationRegistry}
+ * bean, guarded calls and transitions show on the current observation (and so in traces).
  */
 @AutoConfiguration(after = BreakerAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")

@@ -35,8 +35,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * Fleet mode: with {@code breaker.shared.redis.enabled=true}, every breaker of the registry shares trips, closes and
- * half-open probes with the other replicas through the Redis configured by {@code spring.data.redis.*}.
+ * Fleet mode: with {@code breaker.shared.redis.enabled=true}, every breaker of the
+ * registry shares trips, closes and half-open probes with the other replicas through the
+ * Redis configured by {@code spring.data.redis.*}.
  */
 @AutoConfiguration(after = { BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class })
 @ConditionalOnClass({ RedisClient.class, DataRedisConnectionDetails.class })
@@ -46,70 +47,79 @@ import org.springframework.context.annotation.Import;
 @Import({ SharedStateEndpointConfiguration.class, SharedStoreMetricsConfiguration.class })
 public final class RedisBreakerAutoConfiguration {
 
-    private static final Log LOG = LogFactory.getLog(RedisBreakerAutoConfiguration.class);
-    private static final String REDIS_HEALTH = "redisHealthContributor";
-    private static final String REDIS_HEALTH_INDICATOR = "redisHealthIndicator";
+	private static final Log LOG = LogFactory.getLog(RedisBreakerAutoConfiguration.class);
 
-    @Bean
-    @ConditionalOnMissingBean
-    SharedStoreStatus breakerSharedStoreStatus(SharedRedisProperties properties) {
-        String configured = properties.getReplicaId();
-        String replicaId = configured == null || configured.isBlank() ? defaultReplicaId() : configured;
-        return new SharedStoreStatus(replicaId, Clock.systemUTC());
-    }
+	private static final String REDIS_HEALTH = "redisHealthContributor";
 
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    FleetSync breakerFleetSync(BreakerRegistry registry, SharedStoreStatus status, SharedRedisProperties properties,
-            ObjectProvider<DataRedisConnectionDetails> connectionDetails) throws InterruptedException {
-        SharedRedisSettings.validate(properties);
-        FleetRedis redis = SharedRedisSettings.redis(connectionDetails.getIfAvailable(), properties.getTimeout());
-        FleetSync sync = new FleetSync(registry, status, redis, SharedRedisSettings.settings(properties));
-        sync.start();
-        // bounded: a replica starting while a circuit is open should start with it open, but never hang on Redis
-        sync.awaitFirstSync(properties.getStartupSyncTimeout());
-        return sync;
-    }
+	private static final String REDIS_HEALTH_INDICATOR = "redisHealthIndicator";
 
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    @ConditionalOnBooleanProperty("breaker.shared.redis.fleet-window")
-    FleetWindow breakerFleetWindow(FleetSync sync, SharedRedisProperties properties) {
-        FleetWindow window = new FleetWindow(sync, properties.getFlushInterval());
-        window.start();
-        return window;
-    }
+	@Bean
+	@ConditionalOnMissingBean
+	SharedStoreStatus breakerSharedStoreStatus(SharedRedisProperties properties) {
+		String configured = properties.getReplicaId();
+		String replicaId = configured == null || configured.isBlank() ? defaultReplicaId() : configured;
+		return new SharedStoreStatus(replicaId, Clock.systemUTC());
+	}
 
-    private static String defaultReplicaId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException unnamed) {
-            host = "replica";
-        }
-        return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-    }
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	FleetSync breakerFleetSync(BreakerRegistry registry, SharedStoreStatus status, SharedRedisProperties properties,
+			ObjectProvider<DataRedisConnectionDetails> connectionDetails) throws InterruptedException {
+		SharedRedisSettings.validate(properties);
+		FleetRedis redis = SharedRedisSettings.redis(connectionDetails.getIfAvailable(), properties.getTimeout());
+		FleetSync sync = new FleetSync(registry, status, redis, SharedRedisSettings.settings(properties));
+		sync.start();
+		// bounded: a replica starting while a circuit is open should start with it open,
+		// but never hang on Redis
+		sync.awaitFirstSync(properties.getStartupSyncTimeout());
+		return sync;
+	}
 
-    /**
-     * Says at start-up when Spring Boot's Redis health indicator is on: it makes {@code /actuator/health} wait on
-     * Redis and answer 503 while Redis is down or hung, which takes every replica out of a load balancer that polls
-     * it, though breakers never need Redis to work.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthContributor")
-    static final class RedisHealthAdviceConfiguration {
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty("breaker.shared.redis.fleet-window")
+	FleetWindow breakerFleetWindow(FleetSync sync, SharedRedisProperties properties) {
+		FleetWindow window = new FleetWindow(sync, properties.getFlushInterval());
+		window.start();
+		return window;
+	}
 
-        @Bean
-        static SmartInitializingSingleton breakerFleetRedisHealthAdvice(ListableBeanFactory beans) {
-            return () -> {
-                if (beans.containsBean(REDIS_HEALTH) || beans.containsBean(REDIS_HEALTH_INDICATOR)) {
-                    LOG.info("Fleet mode is on and Spring Boot's Redis health indicator is active: /actuator/health waits on "
-                            + "Redis (up to spring.data.redis.timeout) and answers 503 while Redis is down or hung, which takes "
-                            + "a replica out of a load balancer that polls it, though breakers never need Redis. Set "
-                            + "management.health.redis.enabled=false, or leave 'redis' out of the health group the load "
-                            + "balancer polls (management.endpoint.health.group.<name>.include).");
-                }
-            };
-        }
-    }
+	private static String defaultReplicaId() {
+		String host;
+		try {
+			host = InetAddress.getLocalHost().getHostName();
+		}
+		catch (UnknownHostException unnamed) {
+			host = "replica";
+		}
+		return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
+				+ UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	/**
+	 * Says at start-up when Spring Boot's Redis health indicator is on: it makes
+	 * {@code /actuator/health} wait on Redis and answer 503 while Redis is down or hung,
+	 * which takes every replica out of a load balancer that polls it, though breakers
+	 * never need Redis to work.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthContributor")
+	static final class RedisHealthAdviceConfiguration {
+
+		@Bean
+		static SmartInitializingSingleton breakerFleetRedisHealthAdvice(ListableBeanFactory beans) {
+			return () -> {
+				if (beans.containsBean(REDIS_HEALTH) || beans.containsBean(REDIS_HEALTH_INDICATOR)) {
+					LOG.info(
+							"Fleet mode is on and Spring Boot's Redis health indicator is active: /actuator/health waits on "
+									+ "Redis (up to spring.data.redis.timeout) and answers 503 while Redis is down or hung, which takes "
+									+ "a replica out of a load balancer that polls it, though breakers never need Redis. Set "
+									+ "management.health.redis.enabled=false, or leave 'redis' out of the health group the load "
+									+ "balancer polls (management.endpoint.health.group.<name>.include).");
+				}
+			};
+		}
+
+	}
+
 }

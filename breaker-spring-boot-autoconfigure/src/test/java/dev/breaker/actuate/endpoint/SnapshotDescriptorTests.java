@@ -27,10 +27,8 @@ class SnapshotDescriptorTests {
 
 		SnapshotDescriptor descriptor = SnapshotDescriptor.of(breaker.snapshot());
 
-		assertThat(descriptor.config().keySet()).containsExactlyElementsOf(BreakerSetting.of(BreakerSetting.Scope.ENGINE)
-			.stream()
-			.map(BreakerSetting::settingName)
-			.toList());
+		assertThat(descriptor.config().keySet()).containsExactlyElementsOf(
+				BreakerSetting.of(BreakerSetting.Scope.ENGINE).stream().map(BreakerSetting::settingName).toList());
 	}
 
 }

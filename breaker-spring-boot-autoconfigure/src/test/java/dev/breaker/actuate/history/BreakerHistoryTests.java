@@ -20,7 +20,10 @@ import dev.breaker.core.State;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The per-second history: what each second held, bounded, kept from one sample to the next. */
+/**
+ * The per-second history: what each second held, bounded, kept from one sample to the
+ * next.
+ */
 class BreakerHistoryTests {
 
 	private static final long MS = 1_000_000;
@@ -166,8 +169,8 @@ class BreakerHistoryTests {
 		second();
 
 		assertThat(this.history.of("payments")).extracting(Second::state)
-			.containsExactly(State.CLOSED, State.OPEN, State.OPEN, State.OPEN, State.OPEN, State.OPEN,
-					State.HALF_OPEN, State.CLOSED);
+			.containsExactly(State.CLOSED, State.OPEN, State.OPEN, State.OPEN, State.OPEN, State.OPEN, State.HALF_OPEN,
+					State.CLOSED);
 	}
 
 	@Test

@@ -141,7 +141,8 @@ class BreakerMetricsTests {
 		this.breakers.breaker("payments");
 
 		assertThat(gauge("breaker.failure.rate.threshold", "payments")).isEqualTo(this.config.failureRateThreshold());
-		assertThat(gauge("breaker.slow.call.rate.threshold", "payments")).isEqualTo(this.config.slowCallRateThreshold());
+		assertThat(gauge("breaker.slow.call.rate.threshold", "payments"))
+			.isEqualTo(this.config.slowCallRateThreshold());
 		assertThat(gauge("breaker.open.wait", "payments")).isEqualTo(30);
 	}
 
@@ -223,10 +224,9 @@ class BreakerMetricsTests {
 
 	private void failTimes(Breaker breaker, int times) throws Exception {
 		for (int i = 0; i < times; i++) {
-			assertThatExceptionOfType(IllegalStateException.class)
-				.isThrownBy(() -> breaker.call(() -> {
-					throw new IllegalStateException("down");
-				}));
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> breaker.call(() -> {
+				throw new IllegalStateException("down");
+			}));
 		}
 	}
 

@@ -33,9 +33,8 @@ class BreakerActuateAutoConfigurationTests {
 	private static final BreakerRegistry EMPTY = BreakerRegistry.builder().build();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class,
-				BreakerEndpointAutoConfiguration.class, BreakerHealthAutoConfiguration.class,
-				BreakerMetricsAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, BreakerEndpointAutoConfiguration.class,
+				BreakerHealthAutoConfiguration.class, BreakerMetricsAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=breakers");
 
 	@Test
@@ -83,8 +82,8 @@ class BreakerActuateAutoConfigurationTests {
 	@Test
 	void theEndpointIsAbsentWhenNotExposed() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class,
-					BreakerEndpointAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(BreakerAutoConfiguration.class, BreakerEndpointAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(BreakersEndpoint.class)
 				.doesNotHaveBean(BreakersEndpointWebExtension.class));
 	}

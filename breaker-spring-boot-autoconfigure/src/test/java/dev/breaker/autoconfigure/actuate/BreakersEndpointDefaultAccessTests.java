@@ -13,9 +13,12 @@ import dev.breaker.core.State;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Without {@code management.endpoint.breakers.access}, the endpoint reads but never writes. */
-@SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoints.web.exposure.include=breakers", "breaker.defaults.consecutive-failures=3" })
+/**
+ * Without {@code management.endpoint.breakers.access}, the endpoint reads but never
+ * writes.
+ */
+@SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+		"management.endpoints.web.exposure.include=breakers", "breaker.defaults.consecutive-failures=3" })
 class BreakersEndpointDefaultAccessTests {
 
 	@Autowired

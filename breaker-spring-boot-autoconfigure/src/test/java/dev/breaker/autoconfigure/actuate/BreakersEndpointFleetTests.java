@@ -24,17 +24,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The breakers endpoint of a replica in fleet mode, against a real Redis server that a test stops
- * and starts again: the list shows the shared store's status, a breaker's snapshot its fleet view.
+ * The breakers endpoint of a replica in fleet mode, against a real Redis server that a
+ * test stops and starts again: the list shows the shared store's status, a breaker's
+ * snapshot its fleet view.
  */
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=breakers", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
 				"breaker.shared.redis.enabled=true", "breaker.shared.redis.replica-id=endpoint-replica",
 				"breaker.shared.redis.reconnect-interval=200ms", "breaker.shared.redis.startup-sync-timeout=3s",
-				// this replica's own trip is the fleet's: the view of a shared trip is what is shown here
+				// this replica's own trip is the fleet's: the view of a shared trip is
+				// what is shown here
 				"breaker.shared.redis.quorum=1", "spring.data.redis.host=127.0.0.1" })
-@DirtiesContext // the replica goes with its Redis server: no cached context left reconnecting to a closed port
+@DirtiesContext // the replica goes with its Redis server: no cached context left
+				// reconnecting to a closed port
 class BreakersEndpointFleetTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(10);
@@ -80,7 +83,8 @@ class BreakersEndpointFleetTests {
 		assertThat(shared.get("signed").asBoolean()).isFalse();
 		assertThat(shared.get("rejectedMessages").asLong()).isZero();
 		assertThat(shared.get("fleetOnlyBreakers").asInt()).isZero();
-		// the trip reaches Redis on the sync thread; the fleet view shows the generation Redis gave it
+		// the trip reaches Redis on the sync thread; the fleet view shows the generation
+		// Redis gave it
 		await().atMost(BOUND).until(() -> fleet("fleet-ledger").get("generation").asLong() > 0);
 		Actuator.Response response = this.actuator.get("breakers/fleet-ledger");
 		assertThat(response.status()).isEqualTo(200);

@@ -122,10 +122,14 @@ class BreakersEndpointTests {
 
 		JsonNode latency = snapshot.get("latency");
 		assertThat(latency.propertyNames()).containsExactly("p50", "p90", "p99", "p999", "max");
-		assertThat(Duration.parse(latency.get("p50").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
-		assertThat(Duration.parse(latency.get("p90").asString())).isBetween(Duration.ofMillis(18), Duration.ofMillis(22));
-		assertThat(Duration.parse(latency.get("p99").asString())).isBetween(Duration.ofMillis(810), Duration.ofMillis(990));
-		assertThat(Duration.parse(latency.get("p999").asString())).isBetween(Duration.ofMillis(810), Duration.ofMillis(990));
+		assertThat(Duration.parse(latency.get("p50").asString())).isBetween(Duration.ofMillis(18),
+				Duration.ofMillis(22));
+		assertThat(Duration.parse(latency.get("p90").asString())).isBetween(Duration.ofMillis(18),
+				Duration.ofMillis(22));
+		assertThat(Duration.parse(latency.get("p99").asString())).isBetween(Duration.ofMillis(810),
+				Duration.ofMillis(990));
+		assertThat(Duration.parse(latency.get("p999").asString())).isBetween(Duration.ofMillis(810),
+				Duration.ofMillis(990));
 		assertThat(latency.get("max").asString()).isEqualTo("PT0.9S");
 		assertThat(snapshot.get("config").get("recordLatency").asBoolean()).isTrue();
 	}
@@ -186,7 +190,8 @@ class BreakersEndpointTests {
 	@Test
 	void showsTheRetryBudgetAndTheThresholdsThatFollowTraffic() {
 		Breaker busy = this.registry.breaker("busy");
-		// 400 calls a second of 250ms each for 11 seconds: 4000 a window, 100 in flight on average
+		// 400 calls a second of 250ms each for 11 seconds: 4000 a window, 100 in flight
+		// on average
 		for (int i = 0; i < 4400; i++) {
 			busy.release(busy.acquire(), Outcome.SUCCESS, Duration.ofMillis(250).toNanos());
 			this.ticker.advance(Duration.ofNanos(2_500_000));
@@ -204,7 +209,9 @@ class BreakersEndpointTests {
 		assertThat(traffic.get("maxProbes").asInt()).isEqualTo(10);
 		JsonNode budget = snapshot.get("retryBudget");
 		assertThat(budget.get("breaker").asString()).isEqualTo("busy");
-		long firstAttempts = budget.get("firstAttempts").asLong(); // the last 10s: 9 or 10 seconds of traffic
+		long firstAttempts = budget.get("firstAttempts").asLong(); // the last 10s: 9 or
+																	// 10 seconds of
+																	// traffic
 		assertThat(firstAttempts).isBetween(3600L, 4000L);
 		assertThat(budget.get("allowed").asLong()).isEqualTo((long) Math.floor(0.2 * firstAttempts + 100));
 		assertThat(budget.get("retries").asLong()).isEqualTo(2);
@@ -341,7 +348,8 @@ class BreakersEndpointTests {
 
 	@Test
 	void anObjectForStateIsABadRequestNotAServerError() {
-		// Spring MVC reads actuator bodies as a map of strings and refuses this before the
+		// Spring MVC reads actuator bodies as a map of strings and refuses this before
+		// the
 		// endpoint runs, with its own error body.
 		this.registry.breaker("mailer");
 

@@ -22,9 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=health",
 				"management.endpoint.health.show-details=always", "management.health.redis.enabled=false",
-				"breaker.defaults.consecutive-failures=3",
-				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
-				"breaker.instances.payments.consecutive-failures=3",
+				"breaker.defaults.consecutive-failures=3", "breaker.defaults.open-wait=30s",
+				"breaker.defaults.open-wait-jitter=0", "breaker.instances.payments.consecutive-failures=3",
 				"breaker.instances.inventory.health-when-open=down",
 				"breaker.instances.shipping.health-when-open=out-of-service",
 				"breaker.instances.recommendations.tenants.max=100",
@@ -82,8 +81,7 @@ class BreakersHealthTests {
 		JsonNode details = breakersHealth().get("details");
 
 		assertThat(details.get("recommendations").asString()).isEqualTo("CLOSED");
-		assertThat(details.propertyNames().stream().filter((name) -> name.startsWith("recommendations:")))
-			.hasSize(20)
+		assertThat(details.propertyNames().stream().filter((name) -> name.startsWith("recommendations:"))).hasSize(20)
 			.allSatisfy((name) -> assertThat(details.get(name).asString()).isEqualTo("FORCED_OPEN"));
 		assertThat(details.get("unlistedChildren").get("recommendations").asInt()).isEqualTo(20);
 	}

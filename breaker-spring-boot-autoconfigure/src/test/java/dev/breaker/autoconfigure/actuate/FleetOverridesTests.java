@@ -28,9 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * In fleet mode an operator's override on one replica's endpoint applies on every replica, also on replicas started
- * later, unless it says {@code "scope": "replica"}. Each replica is a whole web application on its own port; the
- * fleet (two replicas) is started once for the class.
+ * In fleet mode an operator's override on one replica's endpoint applies on every
+ * replica, also on replicas started later, unless it says {@code "scope": "replica"}.
+ * Each replica is a whole web application on its own port; the fleet (two replicas) is
+ * started once for the class.
  */
 class FleetOverridesTests {
 
@@ -60,7 +61,8 @@ class FleetOverridesTests {
 		redis.close();
 	}
 
-	// each test has a breaker of its own, so the fleet's standing overrides of one never meet another
+	// each test has a breaker of its own, so the fleet's standing overrides of one never
+	// meet another
 
 	@Test
 	void aForcedOpenOnOneReplicaAppliesOnEveryReplicaAndOnReplicasStartedLater() {
@@ -85,7 +87,8 @@ class FleetOverridesTests {
 		try {
 			assertThat(breaker(late, "forced").state()).isEqualTo(State.FORCED_OPEN);
 			assertThat(breaker(late, "late-disabled").state()).isEqualTo(State.DISABLED);
-			assertThat(last(breaker(late, "forced")).reason()).isEqualTo("operator on r1: FORCED_OPEN on every replica");
+			assertThat(last(breaker(late, "forced")).reason())
+				.isEqualTo("operator on r1: FORCED_OPEN on every replica");
 		}
 		finally {
 			late.close();
@@ -110,7 +113,10 @@ class FleetOverridesTests {
 		assertThat(response.status()).isEqualTo(200);
 		await().atMost(PROPAGATION).until(() -> breaker(r1, "reset").state() == State.CLOSED);
 		assertThat(last(breaker(r1, "reset")).reason()).isEqualTo("operator on r2: CLOSED on every replica");
-		assertThat(admin.redis().exists(KEYS.override("reset"))).isZero(); // replicas started later start CLOSED
+		assertThat(admin.redis().exists(KEYS.override("reset"))).isZero(); // replicas
+																			// started
+																			// later start
+																			// CLOSED
 	}
 
 	@Test
@@ -183,7 +189,10 @@ class FleetOverridesTests {
 		return transitions.get(transitions.size() - 1);
 	}
 
-	/** A replica of a service: the starter's auto-configuration, actuator and Redis, nothing of its own. */
+	/**
+	 * A replica of a service: the starter's auto-configuration, actuator and Redis,
+	 * nothing of its own.
+	 */
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class FleetWebApplication {

@@ -26,16 +26,16 @@ import dev.breaker.core.State;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a hostile client sends through a real server, with the README's Quick-start settings: user ids
- * that forge log lines or colour the terminal, user ids of 7,000 characters, ten thousand of them, and
- * one user whose calls all fail. Nothing reaches a log raw, nothing grows without bound, and one user
- * never cuts the others off.
+ * What a hostile client sends through a real server, with the README's Quick-start
+ * settings: user ids that forge log lines or colour the terminal, user ids of 7,000
+ * characters, ten thousand of them, and one user whose calls all fail. Nothing reaches a
+ * log raw, nothing grows without bound, and one user never cuts the others off.
  */
 @SpringBootTest(classes = TenantApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=breakers",
-				"management.endpoint.breakers.access=unrestricted",
-				"breaker.defaults.failure-rate-threshold=50", "breaker.defaults.minimum-calls=20",
-				"breaker.instances.recommendations.tenants.max=10000", "breaker.defaults.open-wait-jitter=0" })
+				"management.endpoint.breakers.access=unrestricted", "breaker.defaults.failure-rate-threshold=50",
+				"breaker.defaults.minimum-calls=20", "breaker.instances.recommendations.tenants.max=10000",
+				"breaker.defaults.open-wait-jitter=0" })
 @ExtendWith(OutputCaptureExtension.class)
 class HostileInputTests {
 
@@ -71,8 +71,8 @@ class HostileInputTests {
 		String userId = "crlf%0D%0A2026-11-29T21:04:07.506Z%20ERROR%201%20---%20%5Bmain%5D%20FAKE-LINE";
 		assertThat(this.http.get("/recommendations/" + userId).status()).isEqualTo(200);
 
-		Actuator.Response override = this.actuator
-			.postJson("breakers/recommendations:" + userId, "{\"state\": \"FORCED_OPEN\"}");
+		Actuator.Response override = this.actuator.postJson("breakers/recommendations:" + userId,
+				"{\"state\": \"FORCED_OPEN\"}");
 
 		assertThat(override.status()).isEqualTo(200);
 		assertThat(override.json().get("name").asString())
@@ -91,9 +91,11 @@ class HostileInputTests {
 				"{\"state\": \"DISABLED\"}");
 
 		assertThat(override.status()).isEqualTo(200);
-		assertThat(override.json().get("name").asString()).isEqualTo("recommendations:ansi\\u001b[2J\\u001b[31mred\\u007f");
-		assertThat(output.getOut()).contains("Breaker 'recommendations:ansi\\u001b[2J\\u001b[31mred\\u007f' set to "
-				+ "DISABLED").doesNotContain("\u001b[2J", "\u001b[31m", "\u007f");
+		assertThat(override.json().get("name").asString())
+			.isEqualTo("recommendations:ansi\\u001b[2J\\u001b[31mred\\u007f");
+		assertThat(output.getOut())
+			.contains("Breaker 'recommendations:ansi\\u001b[2J\\u001b[31mred\\u007f' set to " + "DISABLED")
+			.doesNotContain("\u001b[2J", "\u001b[31m", "\u007f");
 	}
 
 	@Test
@@ -102,8 +104,8 @@ class HostileInputTests {
 		assertThat(this.http.get("/recommendations/" + userId).body()).contains("for " + userId);
 
 		List<String> keys = this.registry.children("recommendations").stream().map(Breaker::key).toList();
-		assertThat(keys).contains("u".repeat(111) + "~5fa7131ee255f746").allSatisfy((key) -> assertThat(key.length())
-			.isLessThanOrEqualTo(128));
+		assertThat(keys).contains("u".repeat(111) + "~5fa7131ee255f746")
+			.allSatisfy((key) -> assertThat(key.length()).isLessThanOrEqualTo(128));
 	}
 
 	@Test
@@ -120,8 +122,8 @@ class HostileInputTests {
 		assertThat(open.body().getBytes(StandardCharsets.UTF_8).length).isLessThan(ONE_MEGABYTE);
 		JsonNode group = open.json().get("breakers").get("recommendations");
 		assertThat(group.get("children").size()).isEqualTo(100);
-		assertThat(group.get("children").propertyNames()).allSatisfy((name) -> assertThat(name).hasSizeLessThanOrEqualTo(
-				"recommendations:".length() + 128));
+		assertThat(group.get("children").propertyNames())
+			.allSatisfy((name) -> assertThat(name).hasSizeLessThanOrEqualTo("recommendations:".length() + 128));
 		assertThat(group.get("unlistedChildren").get("FORCED_OPEN").asInt()).isEqualTo(10_000 - 100);
 	}
 
@@ -130,8 +132,10 @@ class HostileInputTests {
 		List<String> healthy = IntStream.range(0, 10).mapToObj((i) -> "user-" + i).toList();
 		long groupTrips = this.registry.breaker("recommendations").totals().trips();
 		int served = 0;
-		// 40 seconds: the loud user sends 50 requests a second, every one of which fails, and its breaker
-		// opens, probes once the open wait is over and opens again; ten other users call once a second
+		// 40 seconds: the loud user sends 50 requests a second, every one of which fails,
+		// and its breaker
+		// opens, probes once the open wait is over and opens again; ten other users call
+		// once a second
 		for (int round = 0; round < 400; round++) {
 			for (int i = 0; i < 5; i++) {
 				assertThat(this.http.get("/recommendations/loud").body()).contains("popular");
@@ -150,8 +154,8 @@ class HostileInputTests {
 		assertThat(loud.state()).isEqualTo(State.OPEN);
 		assertThat(loud.totals().trips()).isEqualTo(2);
 		assertThat(served).isEqualTo(40 * 10);
-		assertThat(healthy).allSatisfy(
-				(user) -> assertThat(this.http.get("/recommendations/" + user).body()).contains("for " + user));
+		assertThat(healthy)
+			.allSatisfy((user) -> assertThat(this.http.get("/recommendations/" + user).body()).contains("for " + user));
 	}
 
 	@Test
@@ -171,7 +175,8 @@ class HostileInputTests {
 		Actuator.Response delete = this.actuator.delete("breakers/nope");
 
 		assertThat(List.of(get.status(), post.status(), delete.status())).containsOnly(404);
-		assertThat(get.body()).isEqualTo(post.body()).isEqualTo(delete.body())
+		assertThat(get.body()).isEqualTo(post.body())
+			.isEqualTo(delete.body())
 			.isEqualTo("{\"error\":\"no breaker named 'nope'\"}");
 	}
 
@@ -190,12 +195,17 @@ class HostileInputTests {
 		this.http.get("/recommendations/crlf%0D%0AFAKE");
 		this.registry.find("recommendations:crlf\r\nFAKE").orElseThrow().forceOpen();
 
-		// Tomcat refuses a backslash in a path, so the printable name cannot be sent; the raw key can.
+		// Tomcat refuses a backslash in a path, so the printable name cannot be sent; the
+		// raw key can.
 		Actuator.Response snapshot = this.actuator.get("breakers/recommendations:crlf%0D%0AFAKE");
 
 		assertThat(snapshot.status()).isEqualTo(200);
 		assertThat(snapshot.json().get("name").asString()).isEqualTo("recommendations:crlf\\r\\nFAKE");
-		assertThat(this.actuator.get("breakers").json().get("breakers").get("recommendations").get("children")
+		assertThat(this.actuator.get("breakers")
+			.json()
+			.get("breakers")
+			.get("recommendations")
+			.get("children")
 			.propertyNames()).contains("recommendations:crlf\\r\\nFAKE");
 	}
 

@@ -8,7 +8,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 
-/** Sends requests to a running application over real HTTP on loopback, paths exactly as given. */
+/**
+ * Sends requests to a running application over real HTTP on loopback, paths exactly as
+ * given.
+ */
 final class Http {
 
 	private final HttpClient client = HttpClient.newHttpClient();

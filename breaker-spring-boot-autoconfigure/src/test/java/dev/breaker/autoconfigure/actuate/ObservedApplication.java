@@ -11,9 +11,9 @@ import dev.breaker.core.BreakerRegistry.Children;
 import dev.breaker.core.ManualTicker;
 
 /**
- * The application the actuator tests run: the starter's auto-configuration, a manual ticker so
- * open waits pass on demand, a guarded service with tiered fallbacks, and per-host children
- * under {@code http} as the HTTP client integration creates them.
+ * The application the actuator tests run: the starter's auto-configuration, a manual
+ * ticker so open waits pass on demand, a guarded service with tiered fallbacks, and
+ * per-host children under {@code http} as the HTTP client integration creates them.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -31,8 +31,8 @@ import dev.breaker.core.Outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scrapes {@code /actuator/prometheus} from a running application: the meters move as calls
- * happen, and every metric the shipped dashboard and alert rules query is there.
+ * Scrapes {@code /actuator/prometheus} from a running application: the meters move as
+ * calls happen, and every metric the shipped dashboard and alert rules query is there.
  */
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus",
@@ -78,7 +78,9 @@ class PrometheusScrapeTests {
 	void everyMetricTheDashboardQueriesIsInTheScrape() throws IOException {
 		this.registry.breaker("payments");
 		this.quotes.quote("ACME");
-		JsonNode dashboard = JsonMapper.builder().build().readTree(OBSERVABILITY.resolve("grafana-dashboard.json").toFile());
+		JsonNode dashboard = JsonMapper.builder()
+			.build()
+			.readTree(OBSERVABILITY.resolve("grafana-dashboard.json").toFile());
 		Set<String> used = new TreeSet<>();
 		collectQueries(dashboard, used);
 
@@ -142,13 +144,13 @@ class PrometheusScrapeTests {
 		Breaker shipping = this.registry.breaker("shipping");
 		assertThat(scrape().value("breaker_retries_total", "name", "shipping", "result", "retried")).hasValue(0);
 		for (int i = 0; i < 103; i++) {
-			shipping.tryRetry(false); // quiet: the floor of 10 a second over 10s allows 100
+			shipping.tryRetry(false); // quiet: the floor of 10 a second over 10s allows
+										// 100
 		}
 
 		Scrape after = scrape();
 		assertThat(after.value("breaker_retries_total", "name", "shipping", "result", "retried")).hasValue(100);
-		assertThat(after.value("breaker_retries_total", "name", "shipping", "result", "budget_exhausted"))
-			.hasValue(3);
+		assertThat(after.value("breaker_retries_total", "name", "shipping", "result", "budget_exhausted")).hasValue(3);
 	}
 
 	@Test
@@ -228,7 +230,8 @@ class PrometheusScrapeTests {
 		Scrape scrape = scrape();
 
 		assertThat(scrape.value("breaker_call_duration_seconds_bucket", "name", "payments", "outcome", "success", "le",
-				"2.0")).hasValue(0);
+				"2.0"))
+			.hasValue(0);
 		assertThat(scrape.value("breaker_slow_call_duration_seconds", "name", "payments")).hasValue(2);
 	}
 
@@ -265,7 +268,10 @@ class PrometheusScrapeTests {
 		return Scrape.parse(response.body());
 	}
 
-	/** Collects the metrics named in every query of the dashboard: targets, variables, annotations. */
+	/**
+	 * Collects the metrics named in every query of the dashboard: targets, variables,
+	 * annotations.
+	 */
 	private static void collectQueries(JsonNode node, Set<String> metrics) {
 		if (node.isObject()) {
 			for (String field : node.propertyNames()) {

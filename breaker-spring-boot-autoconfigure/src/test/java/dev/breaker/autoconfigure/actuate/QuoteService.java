@@ -2,7 +2,10 @@ package dev.breaker.autoconfigure.actuate;
 
 import dev.breaker.annotation.CircuitGuarded;
 
-/** A guarded dependency that always fails, with a cache that fails too and a default that answers. */
+/**
+ * A guarded dependency that always fails, with a cache that fails too and a default that
+ * answers.
+ */
 public class QuoteService {
 
 	@CircuitGuarded(name = "quotes", fallbackMethod = { "cachedQuote", "defaultQuote" })

@@ -13,9 +13,9 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.core.ManualTicker;
 
 /**
- * A service with one breaker per user, the way the README's Quick start sets it up: a user id
- * taken from the request path is the tenant. Users whose id starts with {@code down-} or
- * {@code loud} fail; the others get their own recommendations.
+ * A service with one breaker per user, the way the README's Quick start sets it up: a
+ * user id taken from the request path is the tenant. Users whose id starts with
+ * {@code down-} or {@code loud} fail; the others get their own recommendations.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -12,9 +12,9 @@ import dev.breaker.core.BreakerRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With {@code breaker.metrics.tenant-tags=true}, tenant children reach Prometheus tagged with
- * their tenant next to breakers that have none: Prometheus drops a meter whose tag keys differ
- * from those of its name, so this is checked on a real scrape.
+ * With {@code breaker.metrics.tenant-tags=true}, tenant children reach Prometheus tagged
+ * with their tenant next to breakers that have none: Prometheus drops a meter whose tag
+ * keys differ from those of its name, so this is checked on a real scrape.
  */
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus", "breaker.metrics.tenant-tags=true",
@@ -55,8 +55,9 @@ class TenantTagsScrapeTests {
 
 		assertThat(body).doesNotContain("\r", "\u001b").doesNotContainPattern("(?m)^breaker_fake_total");
 		// Prometheus writes a backslash in a label value as two
-		assertThat(Scrape.parse(body).value("breaker_calls_total", "name", "search", "tenant",
-				"crlf\\\\r\\\\nbreaker_fake_total 1\\\\u001b[31m", "outcome", "success"))
+		assertThat(Scrape.parse(body)
+			.value("breaker_calls_total", "name", "search", "tenant", "crlf\\\\r\\\\nbreaker_fake_total 1\\\\u001b[31m",
+					"outcome", "success"))
 			.hasValue(1);
 	}
 

@@ -208,7 +208,8 @@ class HttpBreakerAutoConfigurationTests {
 	@Test
 	void hostsWithoutTheirOwnSettingsUseTheHttpGroupSettings() {
 		this.runner
-			.withPropertyValues("breaker.instances.http.consecutive-failures=3", "breaker.defaults.consecutive-failures=7")
+			.withPropertyValues("breaker.instances.http.consecutive-failures=3",
+					"breaker.defaults.consecutive-failures=7")
 			.run((context) -> assertThat(context.getBean(BreakerRegistry.class)
 				.breaker(HostBreakers.GROUP, "any.acme.com")
 				.config()
@@ -290,12 +291,14 @@ class HttpBreakerAutoConfigurationTests {
 
 	@Test
 	void aNegativeOrHugeHttpRetryIntervalStopsStartUp() {
-		this.runner.withPropertyValues("breaker.http.retry.intervals=1s,-5ms").run((context) -> assertThat(
-				rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).property())
-			.isEqualTo("breaker.http.retry.intervals[1]"));
-		this.runner.withPropertyValues("breaker.http.retry.intervals=25h").run((context) -> assertThat(
-				rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).allowed())
-			.isEqualTo("a duration from 0 to 24h"));
+		this.runner.withPropertyValues("breaker.http.retry.intervals=1s,-5ms")
+			.run((context) -> assertThat(
+					rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).property())
+				.isEqualTo("breaker.http.retry.intervals[1]"));
+		this.runner.withPropertyValues("breaker.http.retry.intervals=25h")
+			.run((context) -> assertThat(
+					rootCause(context.getStartupFailure(), InvalidBreakerPropertyException.class).allowed())
+				.isEqualTo("a duration from 0 to 24h"));
 	}
 
 	@Test
@@ -320,24 +323,26 @@ class HttpBreakerAutoConfigurationTests {
 
 	@Test
 	void hostRetrySettingsBindOverTheSettingsOfEveryHost() {
-		this.runner.withPropertyValues("breaker.http.retry.intervals=100ms,200ms", "breaker.http.retry.on=503,timeout",
-				"breaker.http.instances[api.acme.com].retry.intervals=1s",
-				"breaker.http.instances[api.acme.com].retry.non-idempotent=true").run((context) -> {
-					HostBreakers breakers = context.getBean(HostBreakers.class);
-					BreakerRegistry registry = context.getBean(BreakerRegistry.class);
-					dev.breaker.http.HttpRetryPolicy other = breakers
-						.retryPolicy(registry.breaker(HostBreakers.GROUP, "other.acme.com"));
-					assertThat(other.intervals()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
-					assertThat(other.statuses()).containsExactly(503);
-					assertThat(other.outcomes()).containsExactly(dev.breaker.core.Outcome.TIMEOUT);
-					assertThat(other.nonIdempotent()).isFalse();
-					assertThat(other.jitter()).isEqualTo(0.5);
-					dev.breaker.http.HttpRetryPolicy own = breakers
-						.retryPolicy(registry.breaker(HostBreakers.GROUP, "api.acme.com"));
-					assertThat(own.intervals()).containsExactly(Duration.ofSeconds(1));
-					assertThat(own.statuses()).containsExactly(503);
-					assertThat(own.nonIdempotent()).isTrue();
-				});
+		this.runner
+			.withPropertyValues("breaker.http.retry.intervals=100ms,200ms", "breaker.http.retry.on=503,timeout",
+					"breaker.http.instances[api.acme.com].retry.intervals=1s",
+					"breaker.http.instances[api.acme.com].retry.non-idempotent=true")
+			.run((context) -> {
+				HostBreakers breakers = context.getBean(HostBreakers.class);
+				BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+				dev.breaker.http.HttpRetryPolicy other = breakers
+					.retryPolicy(registry.breaker(HostBreakers.GROUP, "other.acme.com"));
+				assertThat(other.intervals()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
+				assertThat(other.statuses()).containsExactly(503);
+				assertThat(other.outcomes()).containsExactly(dev.breaker.core.Outcome.TIMEOUT);
+				assertThat(other.nonIdempotent()).isFalse();
+				assertThat(other.jitter()).isEqualTo(0.5);
+				dev.breaker.http.HttpRetryPolicy own = breakers
+					.retryPolicy(registry.breaker(HostBreakers.GROUP, "api.acme.com"));
+				assertThat(own.intervals()).containsExactly(Duration.ofSeconds(1));
+				assertThat(own.statuses()).containsExactly(503);
+				assertThat(own.nonIdempotent()).isTrue();
+			});
 	}
 
 	@Test

@@ -21,68 +21,81 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The README's ACL: a Redis user that may touch only the fleet's keys and channel is all fleet mode needs. */
+/**
+ * The README's ACL: a Redis user that may touch only the fleet's keys and channel is all
+ * fleet mode needs.
+ */
 class FleetAclTests {
 
-    /** The rules the README shows, word for word. */
-    static final String RULES = "on >s3cret resetchannels ~breaker:* &breaker:transitions -@all +@read +@write +@scripting "
-            + "+@pubsub +@connection -@dangerous +info +time";
+	/** The rules the README shows, word for word. */
+	static final String RULES = "on >s3cret resetchannels ~breaker:* &breaker:transitions -@all +@read +@write +@scripting "
+			+ "+@pubsub +@connection -@dangerous +info +time";
 
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
-    private Replica a;
-    private Replica b;
+	private RedisServerHarness redis;
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-        admin.redis().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
-                new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("checkout").addValues(RULES.split(" ")));
-    }
+	private RedisAdmin admin;
 
-    @AfterEach
-    void stopAll() {
-        if (b != null) {
-            b.close();
-        }
-        if (a != null) {
-            a.close();
-        }
-        admin.close();
-        redis.close();
-    }
+	private Replica a;
 
-    @Test
-    void replicasShareThroughAUserLimitedToTheFleetsKeysAndChannel() {
-        a = replica("a");
-        b = replica("b");
-        b.breaker("payments");
+	private Replica b;
 
-        failTimes(a.breaker("payments"), 3);
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+		admin.redis()
+			.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
+					new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("checkout").addValues(RULES.split(" ")));
+	}
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-        assertThat(a.status().errors()).isZero();
-        a.breaker("payments").reset();
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
-        assertThat(b.status().errors()).isZero();
-    }
+	@AfterEach
+	void stopAll() {
+		if (b != null) {
+			b.close();
+		}
+		if (a != null) {
+			a.close();
+		}
+		admin.close();
+		redis.close();
+	}
 
-    @Test
-    void thatUserCanTouchNothingElse() {
-        RedisClient client = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(redis.port())
-                .withAuthentication("checkout", "s3cret".toCharArray()).build());
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            assertThatThrownBy(() -> connection.sync().set("sessions:42", "x")).hasMessageContaining("NOPERM");
-            assertThatThrownBy(() -> connection.sync().flushall()).hasMessageContaining("NOPERM");
-            assertThatThrownBy(() -> connection.sync().publish("other", "x")).hasMessageContaining("NOPERM");
-        } finally {
-            client.shutdown();
-        }
-    }
+	@Test
+	void replicasShareThroughAUserLimitedToTheFleetsKeysAndChannel() {
+		a = replica("a");
+		b = replica("b");
+		b.breaker("payments");
 
-    private Replica replica(String id) {
-        return Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)), "breaker.shared.redis.quorum=1",
-                "spring.data.redis.username=checkout", "spring.data.redis.password=s3cret");
-    }
+		failTimes(a.breaker("payments"), 3);
+
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+		assertThat(a.status().errors()).isZero();
+		a.breaker("payments").reset();
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
+		assertThat(b.status().errors()).isZero();
+	}
+
+	@Test
+	void thatUserCanTouchNothingElse() {
+		RedisClient client = RedisClient.create(RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(redis.port())
+			.withAuthentication("checkout", "s3cret".toCharArray())
+			.build());
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			assertThatThrownBy(() -> connection.sync().set("sessions:42", "x")).hasMessageContaining("NOPERM");
+			assertThatThrownBy(() -> connection.sync().flushall()).hasMessageContaining("NOPERM");
+			assertThatThrownBy(() -> connection.sync().publish("other", "x")).hasMessageContaining("NOPERM");
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	private Replica replica(String id) {
+		return Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
+				"breaker.shared.redis.quorum=1", "spring.data.redis.username=checkout",
+				"spring.data.redis.password=s3cret");
+	}
+
 }

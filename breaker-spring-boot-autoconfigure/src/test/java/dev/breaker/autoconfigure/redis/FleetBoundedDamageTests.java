@@ -27,175 +27,189 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whatever Redis holds or the channel carries, the damage is bounded: no open past the local max open wait, no replica
- * held open by probe slots it cannot get, bounded memory for breakers this replica does not have, short clean reasons.
+ * Whatever Redis holds or the channel carries, the damage is bounded: no open past the
+ * local max open wait, no replica held open by probe slots it cannot get, bounded memory
+ * for breakers this replica does not have, short clean reasons.
  */
 class FleetBoundedDamageTests {
 
-    private static final Duration OPEN_WAIT = Duration.ofMillis(1000);
-    private static final Duration MAX_OPEN_WAIT = Duration.ofMillis(2000);
+	private static final Duration OPEN_WAIT = Duration.ofMillis(1000);
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
+	private static final Duration MAX_OPEN_WAIT = Duration.ofMillis(2000);
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-    }
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisServerHarness redis;
 
-    @Test
-    void aRemoteOpenLastsAtMostTheLocalMaxOpenWait() {
-        Replica b = replica("b");
-        Breaker payments = b.breaker("payments");
+	private RedisAdmin admin;
 
-        admin.publish("breaker:transitions", Forgery.open("payments", 315_360_000_000L, "r9", "maintenance"));
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+	}
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> payments.state() == State.OPEN);
-        Instant latestAllowed = Instant.now().plus(MAX_OPEN_WAIT);
-        assertThat(payments.snapshot().openUntil()).isBeforeOrEqualTo(latestAllowed);
-        await().atMost(MAX_OPEN_WAIT.plusSeconds(2)).until(() -> payments.state() != State.OPEN);
-    }
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-    @Test
-    void stolenProbeSlotsHoldNoReplicaOpenPastMaxOpenWaitPlusTwoSeconds() throws Exception {
-        List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"));
-        fleet.forEach(r -> r.breaker("payments"));
-        AtomicBoolean attacking = new AtomicBoolean(true);
-        ExecutorService attacker = Executors.newSingleThreadExecutor();
-        ExecutorService traffic = Executors.newFixedThreadPool(3);
-        try {
-            Forgery.stealProbeSlots(admin, "payments");
-            attacker.execute(() -> {
-                while (attacking.get()) {
-                    Forgery.stealProbeSlots(admin, "payments");
-                    pause(50);
-                }
-            });
-            failTimes(fleet.get(0).breaker("payments"), 3);
-            await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.OPEN));
-            // the dependency is healthy again, and every replica has traffic
-            for (Replica replica : fleet) {
-                traffic.execute(() -> callEvery(replica.breaker("payments"), 50, attacking));
-            }
+	@Test
+	void aRemoteOpenLastsAtMostTheLocalMaxOpenWait() {
+		Replica b = replica("b");
+		Breaker payments = b.breaker("payments");
 
-            await().atMost(MAX_OPEN_WAIT.plusSeconds(4)).until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.CLOSED));
+		admin.publish("breaker:transitions", Forgery.open("payments", 315_360_000_000L, "r9", "maintenance"));
 
-            for (Replica replica : fleet) {
-                assertThat(longestOpen(replica.breaker("payments"))).as("replica %s", replica.sync().replicaId())
-                        .isLessThanOrEqualTo(MAX_OPEN_WAIT.plusSeconds(2));
-            }
-        } finally {
-            attacking.set(false);
-            attacker.shutdown();
-            traffic.shutdown();
-            attacker.awaitTermination(5, TimeUnit.SECONDS);
-            traffic.awaitTermination(5, TimeUnit.SECONDS);
-        }
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> payments.state() == State.OPEN);
+		Instant latestAllowed = Instant.now().plus(MAX_OPEN_WAIT);
+		assertThat(payments.snapshot().openUntil()).isBeforeOrEqualTo(latestAllowed);
+		await().atMost(MAX_OPEN_WAIT.plusSeconds(2)).until(() -> payments.state() != State.OPEN);
+	}
 
-    @Test
-    void stateKeptForBreakersThisReplicaDoesNotHaveIsBounded() {
-        Replica b = replica("b");
+	@Test
+	void stolenProbeSlotsHoldNoReplicaOpenPastMaxOpenWaitPlusTwoSeconds() throws Exception {
+		List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"));
+		fleet.forEach(r -> r.breaker("payments"));
+		AtomicBoolean attacking = new AtomicBoolean(true);
+		ExecutorService attacker = Executors.newSingleThreadExecutor();
+		ExecutorService traffic = Executors.newFixedThreadPool(3);
+		try {
+			Forgery.stealProbeSlots(admin, "payments");
+			attacker.execute(() -> {
+				while (attacking.get()) {
+					Forgery.stealProbeSlots(admin, "payments");
+					pause(50);
+				}
+			});
+			failTimes(fleet.get(0).breaker("payments"), 3);
+			await().atMost(Duration.ofSeconds(3))
+				.until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.OPEN));
+			// the dependency is healthy again, and every replica has traffic
+			for (Replica replica : fleet) {
+				traffic.execute(() -> callEvery(replica.breaker("payments"), 50, attacking));
+			}
 
-        for (int i = 0; i < 20_000; i++) {
-            admin.publish("breaker:transitions", Forgery.open("ghost-" + i, 300_000, "r9", "in advance"));
-        }
-        b.breaker("payments");
-        admin.publish("breaker:transitions", Forgery.open("payments", 500, "r9", "marker"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> b.breaker("payments").state() == State.OPEN);
+			await().atMost(MAX_OPEN_WAIT.plusSeconds(4))
+				.until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.CLOSED));
 
-        assertThat(b.sync().fleetOnlyBreakers()).isLessThanOrEqualTo(1_000);
-    }
+			for (Replica replica : fleet) {
+				assertThat(longestOpen(replica.breaker("payments"))).as("replica %s", replica.sync().replicaId())
+					.isLessThanOrEqualTo(MAX_OPEN_WAIT.plusSeconds(2));
+			}
+		}
+		finally {
+			attacking.set(false);
+			attacker.shutdown();
+			traffic.shutdown();
+			attacker.awaitTermination(5, TimeUnit.SECONDS);
+			traffic.awaitTermination(5, TimeUnit.SECONDS);
+		}
+	}
 
-    @Test
-    void stateKeptForBreakersThisReplicaDoesNotHaveExpires() {
-        Replica b = replica("b");
+	@Test
+	void stateKeptForBreakersThisReplicaDoesNotHaveIsBounded() {
+		Replica b = replica("b");
 
-        for (int i = 0; i < 100; i++) {
-            admin.publish("breaker:transitions", Forgery.open("ghost-" + i, 300, "r9", "in advance"));
-        }
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.sync().fleetOnlyBreakers() == 100);
+		for (int i = 0; i < 20_000; i++) {
+			admin.publish("breaker:transitions", Forgery.open("ghost-" + i, 300_000, "r9", "in advance"));
+		}
+		b.breaker("payments");
+		admin.publish("breaker:transitions", Forgery.open("payments", 500, "r9", "marker"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> b.breaker("payments").state() == State.OPEN);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> b.sync().fleetOnlyBreakers() == 0);
-        assertThat(b.breaker("ghost-7").state()).isEqualTo(State.CLOSED);
-    }
+		assertThat(b.sync().fleetOnlyBreakers()).isLessThanOrEqualTo(1_000);
+	}
 
-    @Test
-    void reasonsAreCutTo200CharactersWithControlCharactersEscaped() {
-        Replica b = replica("b");
-        Breaker payments = b.breaker("payments");
-        String huge = "line one\nline two\u001b[31m red \u0007 bell " + "x".repeat(1_000_000);
+	@Test
+	void stateKeptForBreakersThisReplicaDoesNotHaveExpires() {
+		Replica b = replica("b");
 
-        admin.publish("breaker:transitions", Forgery.open("payments", 500, "r9\r\nforged-log-line", huge));
+		for (int i = 0; i < 100; i++) {
+			admin.publish("breaker:transitions", Forgery.open("ghost-" + i, 300, "r9", "in advance"));
+		}
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.sync().fleetOnlyBreakers() == 100);
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> payments.state() == State.OPEN);
-        String reason = payments.snapshot().transitions().get(payments.snapshot().transitions().size() - 1).reason();
-        assertThat(reason).hasSizeLessThanOrEqualTo(200).contains("line one\\nline two\\u001b[31m red \\u0007 bell ")
-                .doesNotContain("\n", "\r", "\u001b", "\u0007");
-        assertThat(b.sync().view("payments").reason()).hasSizeLessThanOrEqualTo(200).doesNotContain("\n", "\u001b");
-        assertThat(b.sync().view("payments").replica()).isEqualTo("r9\\r\\nforged-log-line");
-    }
+		await().atMost(Duration.ofSeconds(5)).until(() -> b.sync().fleetOnlyBreakers() == 0);
+		assertThat(b.breaker("ghost-7").state()).isEqualTo(State.CLOSED);
+	}
 
-    /** The longest time the breaker spent OPEN in one go, by its own transition history. */
-    private static Duration longestOpen(Breaker breaker) {
-        List<Transition> transitions = breaker.snapshot().transitions();
-        Duration longest = Duration.ZERO;
-        for (int i = 0; i < transitions.size(); i++) {
-            if (transitions.get(i).to() == State.OPEN) {
-                Instant end = i + 1 < transitions.size() ? transitions.get(i + 1).at() : Instant.now();
-                Duration open = Duration.between(transitions.get(i).at(), end);
-                longest = open.compareTo(longest) > 0 ? open : longest;
-            }
-        }
-        return longest;
-    }
+	@Test
+	void reasonsAreCutTo200CharactersWithControlCharactersEscaped() {
+		Replica b = replica("b");
+		Breaker payments = b.breaker("payments");
+		String huge = "line one\nline two\u001b[31m red \u0007 bell " + "x".repeat(1_000_000);
 
-    private static void callEvery(Breaker breaker, long millis, AtomicBoolean running) {
-        while (running.get()) {
-            try {
-                breaker.call(() -> "healthy");
-            } catch (BreakerOpenException rejected) {
-                // still open here
-            } catch (Exception unexpected) {
-                throw new AssertionError(unexpected);
-            }
-            pause(millis);
-        }
-    }
+		admin.publish("breaker:transitions", Forgery.open("payments", 500, "r9\r\nforged-log-line", huge));
 
-    private static void pause(long millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> payments.state() == State.OPEN);
+		String reason = payments.snapshot().transitions().get(payments.snapshot().transitions().size() - 1).reason();
+		assertThat(reason).hasSizeLessThanOrEqualTo(200)
+			.contains("line one\\nline two\\u001b[31m red \\u0007 bell ")
+			.doesNotContain("\n", "\r", "\u001b", "\u0007");
+		assertThat(b.sync().view("payments").reason()).hasSizeLessThanOrEqualTo(200).doesNotContain("\n", "\u001b");
+		assertThat(b.sync().view("payments").replica()).isEqualTo("r9\\r\\nforged-log-line");
+	}
 
-    private Replica replica(String id) {
-        Replica replica = Replica.start(redis, id, config(), "breaker.shared.redis.quorum=1");
-        replicas.add(replica);
-        return replica;
-    }
+	/**
+	 * The longest time the breaker spent OPEN in one go, by its own transition history.
+	 */
+	private static Duration longestOpen(Breaker breaker) {
+		List<Transition> transitions = breaker.snapshot().transitions();
+		Duration longest = Duration.ZERO;
+		for (int i = 0; i < transitions.size(); i++) {
+			if (transitions.get(i).to() == State.OPEN) {
+				Instant end = i + 1 < transitions.size() ? transitions.get(i + 1).at() : Instant.now();
+				Duration open = Duration.between(transitions.get(i).at(), end);
+				longest = open.compareTo(longest) > 0 ? open : longest;
+			}
+		}
+		return longest;
+	}
 
-    private static BreakerConfig config() {
-        return BreakerConfig.builder()
-                .consecutiveFailures(3)
-                .failureRateThreshold(0)
-                .openWait(OPEN_WAIT)
-                .openWaitJitter(0)
-                .maxOpenWait(MAX_OPEN_WAIT)
-                .halfOpenMaxProbes(1)
-                .halfOpenSuccessesToClose(1)
-                .ticker(Ticker.system())
-                .build();
-    }
+	private static void callEvery(Breaker breaker, long millis, AtomicBoolean running) {
+		while (running.get()) {
+			try {
+				breaker.call(() -> "healthy");
+			}
+			catch (BreakerOpenException rejected) {
+				// still open here
+			}
+			catch (Exception unexpected) {
+				throw new AssertionError(unexpected);
+			}
+			pause(millis);
+		}
+	}
+
+	private static void pause(long millis) {
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private Replica replica(String id) {
+		Replica replica = Replica.start(redis, id, config(), "breaker.shared.redis.quorum=1");
+		replicas.add(replica);
+		return replica;
+	}
+
+	private static BreakerConfig config() {
+		return BreakerConfig.builder()
+			.consecutiveFailures(3)
+			.failureRateThreshold(0)
+			.openWait(OPEN_WAIT)
+			.openWaitJitter(0)
+			.maxOpenWait(MAX_OPEN_WAIT)
+			.halfOpenMaxProbes(1)
+			.halfOpenSuccessesToClose(1)
+			.ticker(Ticker.system())
+			.build();
+	}
+
 }

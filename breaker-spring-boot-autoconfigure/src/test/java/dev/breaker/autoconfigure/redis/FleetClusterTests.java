@@ -26,223 +26,253 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fleet mode on a real Redis Cluster of three primaries with a replica each ({@code spring.data.redis.cluster.nodes}),
- * reached as the README's ACL user: every script's keys in one slot, announcements reaching every replica whichever
- * node it listens on, the reconnect read finding open circuits on every primary, the fleet window batching per slot,
- * and a primary killed under load. The cluster is started once for the class; each test has breakers of its own, and
- * finds its nodes by slot, so the tests pass in any order, before or after the failover.
+ * Fleet mode on a real Redis Cluster of three primaries with a replica each
+ * ({@code spring.data.redis.cluster.nodes}), reached as the README's ACL user: every
+ * script's keys in one slot, announcements reaching every replica whichever node it
+ * listens on, the reconnect read finding open circuits on every primary, the fleet window
+ * batching per slot, and a primary killed under load. The cluster is started once for the
+ * class; each test has breakers of its own, and finds its nodes by slot, so the tests
+ * pass in any order, before or after the failover.
  */
 class FleetClusterTests {
 
-    private static final FleetKeys KEYS = new FleetKeys("breaker:");
-    /** A call that waited on Redis would have waited for the command timeout, at least. */
-    private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(2);
+	private static final FleetKeys KEYS = new FleetKeys("breaker:");
 
-    private static RedisClusterSet cluster;
+	/**
+	 * A call that waited on Redis would have waited for the command timeout, at least.
+	 */
+	private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(2);
 
-    private final List<Replica> replicas = new ArrayList<>();
+	private static RedisClusterSet cluster;
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisClusterSet.start(3, 1, "user checkout " + FleetAcl.RULES);
-    }
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+	@BeforeAll
+	static void startCluster() {
+		cluster = RedisClusterSet.start(3, 1, "user checkout " + FleetAcl.RULES);
+	}
 
-    @AfterEach
-    void stopReplicas() {
-        replicas.forEach(Replica::close);
-        assertThat(cluster.onEveryNode(FleetAcl::deniedSoFar)).as("what the ACL refused, node by node").allSatisfy(
-                denied -> assertThat(denied).isEmpty());
-    }
+	@AfterAll
+	static void stopCluster() {
+		if (cluster != null) {
+			cluster.close();
+		}
+	}
 
-    @Test
-    void tripsAndClosesOfBreakersOnEveryPrimaryReachEveryReplicaWhicheverNodeItListensOn() {
-        List<String> names = onePerPrimary("shared");
-        List<List<String>> heardOnNode = listenOnEveryNode();
-        Replica a = replica("a");
-        Replica b = replica("b");
-        Replica c = replica("c");
-        names.forEach(c::breaker);
+	@AfterEach
+	void stopReplicas() {
+		replicas.forEach(Replica::close);
+		assertThat(cluster.onEveryNode(FleetAcl::deniedSoFar)).as("what the ACL refused, node by node")
+			.allSatisfy(denied -> assertThat(denied).isEmpty());
+	}
 
-        for (String name : names) {
-            failTimes(a.breaker(name), 3);
-            failTimes(b.breaker(name), 3);
-        }
+	@Test
+	void tripsAndClosesOfBreakersOnEveryPrimaryReachEveryReplicaWhicheverNodeItListensOn() {
+		List<String> names = onePerPrimary("shared");
+		List<List<String>> heardOnNode = listenOnEveryNode();
+		Replica a = replica("a");
+		Replica b = replica("b");
+		Replica c = replica("c");
+		names.forEach(c::breaker);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> names.stream().allMatch(n -> c.breaker(n).state() == State.OPEN));
-        names.forEach(n -> a.breaker(n).reset());
-        await().atMost(Duration.ofSeconds(5)).until(() -> names.stream()
-                .allMatch(n -> c.breaker(n).state() == State.CLOSED && b.breaker(n).state() == State.CLOSED));
-        // what each primary published reached subscribers on every node, the publishing node or not
-        assertThat(heardOnNode).allSatisfy(heard -> assertThat(heard).hasSizeGreaterThanOrEqualTo(2 * names.size()));
-        assertThat(List.of(a, b, c)).allSatisfy(r -> {
-            assertThat(r.status().up()).isTrue();
-            assertThat(r.status().errors()).as("commands that failed (CROSSSLOT, MOVED, NOPERM…)").isZero();
-        });
-    }
+		for (String name : names) {
+			failTimes(a.breaker(name), 3);
+			failTimes(b.breaker(name), 3);
+		}
 
-    @Test
-    void aReplicaStartedLaterStartsWithTheOpenCircuitsAndOverridesOfEveryPrimary() throws Exception {
-        List<String> names = onePerPrimary("standing");
-        Replica a = replica("a", "breaker.shared.redis.quorum=1");
-        names.forEach(n -> failTimes(a.breaker(n), 3));
-        String overridden = onePerPrimary("overridden").get(2);
-        a.sync().override(a.breaker(overridden), State.FORCED_OPEN, true);
-        await().atMost(Duration.ofSeconds(3)).until(() -> names.stream().allMatch(n -> cluster.adminOf(KEYS.state(n)).exists(KEYS.state(n)) == 1));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> names.stream().allMatch(n -> c.breaker(n).state() == State.OPEN));
+		names.forEach(n -> a.breaker(n).reset());
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> names.stream()
+				.allMatch(n -> c.breaker(n).state() == State.CLOSED && b.breaker(n).state() == State.CLOSED));
+		// what each primary published reached subscribers on every node, the publishing
+		// node or not
+		assertThat(heardOnNode).allSatisfy(heard -> assertThat(heard).hasSizeGreaterThanOrEqualTo(2 * names.size()));
+		assertThat(List.of(a, b, c)).allSatisfy(r -> {
+			assertThat(r.status().up()).isTrue();
+			assertThat(r.status().errors()).as("commands that failed (CROSSSLOT, MOVED, NOPERM…)").isZero();
+		});
+	}
 
-        Replica late = replica("late");
+	@Test
+	void aReplicaStartedLaterStartsWithTheOpenCircuitsAndOverridesOfEveryPrimary() throws Exception {
+		List<String> names = onePerPrimary("standing");
+		Replica a = replica("a", "breaker.shared.redis.quorum=1");
+		names.forEach(n -> failTimes(a.breaker(n), 3));
+		String overridden = onePerPrimary("overridden").get(2);
+		a.sync().override(a.breaker(overridden), State.FORCED_OPEN, true);
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> names.stream().allMatch(n -> cluster.adminOf(KEYS.state(n)).exists(KEYS.state(n)) == 1));
 
-        assertThat(late.status().lastSync()).as("the first read of the fleet's state, done at start-up").isNotNull();
-        assertThat(names).allSatisfy(n -> assertThat(late.breaker(n).state()).as(n).isEqualTo(State.OPEN));
-        assertThat(late.breaker(overridden).state()).isEqualTo(State.FORCED_OPEN);
-    }
+		Replica late = replica("late");
 
-    @Test
-    void theFleetWindowTripsBreakersOfEveryPrimary() {
-        BreakerConfig config = BreakerConfig.builder().consecutiveFailures(0).failureRateThreshold(50).minimumCalls(10)
-                .openWait(Duration.ofSeconds(5)).openWaitJitter(0).ticker(Ticker.system()).build();
-        List<String> names = onePerPrimary("window");
-        List<Replica> fleet = List.of(
-                replica("a", config, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms"),
-                replica("b", config, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms"),
-                replica("c", config, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms"));
+		assertThat(late.status().lastSync()).as("the first read of the fleet's state, done at start-up").isNotNull();
+		assertThat(names).allSatisfy(n -> assertThat(late.breaker(n).state()).as(n).isEqualTo(State.OPEN));
+		assertThat(late.breaker(overridden).state()).isEqualTo(State.FORCED_OPEN);
+	}
 
-        // 4 failures each: under minimum-calls 10 on every replica, 12 over the fleet
-        fleet.forEach(r -> names.forEach(n -> failTimes(r.breaker(n), 4)));
+	@Test
+	void theFleetWindowTripsBreakersOfEveryPrimary() {
+		BreakerConfig config = BreakerConfig.builder()
+			.consecutiveFailures(0)
+			.failureRateThreshold(50)
+			.minimumCalls(10)
+			.openWait(Duration.ofSeconds(5))
+			.openWaitJitter(0)
+			.ticker(Ticker.system())
+			.build();
+		List<String> names = onePerPrimary("window");
+		List<Replica> fleet = List.of(
+				replica("a", config, "breaker.shared.redis.fleet-window=true",
+						"breaker.shared.redis.flush-interval=200ms"),
+				replica("b", config, "breaker.shared.redis.fleet-window=true",
+						"breaker.shared.redis.flush-interval=200ms"),
+				replica("c", config, "breaker.shared.redis.fleet-window=true",
+						"breaker.shared.redis.flush-interval=200ms"));
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> fleet.stream()
-                .allMatch(r -> names.stream().allMatch(n -> r.breaker(n).state() == State.OPEN)));
-        assertThat(fleet).allSatisfy(r -> assertThat(r.status().errors()).as("commands that failed").isZero());
-    }
+		// 4 failures each: under minimum-calls 10 on every replica, 12 over the fleet
+		fleet.forEach(r -> names.forEach(n -> failTimes(r.breaker(n), 4)));
 
-    @Test
-    void aKilledPrimaryCostsNoCallAndSharingResumesWithinTenSecondsOfThePromotion() throws Exception {
-        String timeout = "breaker.shared.redis.timeout=" + REDIS_TIMEOUT.toMillis() + "ms";
-        Replica a = replica("a", timeout);
-        Replica b = replica("b", timeout);
-        Replica c = replica("c", timeout);
-        List<Replica> fleet = List.of(a, b, c);
-        String before = onPrimary(0, "before", 0);
-        c.breaker(before);
-        failTimes(a.breaker(before), 3);
-        failTimes(b.breaker(before), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(before).state() == State.OPEN);
-        long resumedAt;
-        long promotedAt;
-        Instant killedInstant;
-        try (GuardedLoad load = new GuardedLoad(fleet, "checkout")) {
-            long callsBefore = load.calls();
-            long killedAt = System.nanoTime();
-            killedInstant = Instant.now();
-            RedisClusterSet.Node killed = cluster.killPrimaryOf(KEYS.state(before));
-            promotedAt = cluster.awaitPromotion(KEYS.state(before), killed, Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> fleet.stream()
+				.allMatch(r -> names.stream().allMatch(n -> r.breaker(n).state() == State.OPEN)));
+		assertThat(fleet).allSatisfy(r -> assertThat(r.status().errors()).as("commands that failed").isZero());
+	}
 
-            // the breakers of the slots that moved to the promoted replica
-            resumedAt = FleetSentinelTests.firstTripThatReachesTheThird(a, b, c, promotedAt, round -> onPrimary(0, "after", round));
-            assertThat(resumedAt).as("a trip reached the third replica within 10 s of the promotion").isPositive();
-            load.close();
-            System.out.printf("Cluster failover: primary killed -> replica promoted %d ms, promoted -> a trip on two replicas "
-                    + "had opened the third %d ms; %d guarded calls, %d failed, the slowest %.2f ms%n", (promotedAt - killedAt) / 1_000_000,
-                    (resumedAt - promotedAt) / 1_000_000, load.calls(), load.failed().size(), load.slowest().toNanos() / 1e6);
-            await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.status().up()));
+	@Test
+	void aKilledPrimaryCostsNoCallAndSharingResumesWithinTenSecondsOfThePromotion() throws Exception {
+		String timeout = "breaker.shared.redis.timeout=" + REDIS_TIMEOUT.toMillis() + "ms";
+		Replica a = replica("a", timeout);
+		Replica b = replica("b", timeout);
+		Replica c = replica("c", timeout);
+		List<Replica> fleet = List.of(a, b, c);
+		String before = onPrimary(0, "before", 0);
+		c.breaker(before);
+		failTimes(a.breaker(before), 3);
+		failTimes(b.breaker(before), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(before).state() == State.OPEN);
+		long resumedAt;
+		long promotedAt;
+		Instant killedInstant;
+		try (GuardedLoad load = new GuardedLoad(fleet, "checkout")) {
+			long callsBefore = load.calls();
+			long killedAt = System.nanoTime();
+			killedInstant = Instant.now();
+			RedisClusterSet.Node killed = cluster.killPrimaryOf(KEYS.state(before));
+			promotedAt = cluster.awaitPromotion(KEYS.state(before), killed, Duration.ofSeconds(30));
 
-            assertThat(load.calls()).isGreaterThan(callsBefore);
-            assertThat(load.failed()).as("guarded calls that failed").isEmpty();
-            assertThat(load.slowest()).as("the slowest guarded call").isLessThan(REDIS_TIMEOUT.dividedBy(2));
-            assertThat(load.sawDown()).as("the store status showed the outage").isTrue();
-        }
-        assertThat(Duration.ofNanos(resumedAt - promotedAt)).isLessThan(Duration.ofSeconds(10));
-        assertThat(fleet).allSatisfy(r -> {
-            assertThat(r.status().up()).isTrue();
-            assertThat(r.status().errors()).isPositive();
-            assertThat(r.status().lastSync()).as("the fleet's state read again since the primary died").isAfter(killedInstant);
-        });
-        // a breaker on another primary shares as before
-        String elsewhere = onPrimary(1, "elsewhere", 0);
-        c.breaker(elsewhere);
-        failTimes(a.breaker(elsewhere), 3);
-        failTimes(b.breaker(elsewhere), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(elsewhere).state() == State.OPEN);
-    }
+			// the breakers of the slots that moved to the promoted replica
+			resumedAt = FleetSentinelTests.firstTripThatReachesTheThird(a, b, c, promotedAt,
+					round -> onPrimary(0, "after", round));
+			assertThat(resumedAt).as("a trip reached the third replica within 10 s of the promotion").isPositive();
+			load.close();
+			System.out.printf(
+					"Cluster failover: primary killed -> replica promoted %d ms, promoted -> a trip on two replicas "
+							+ "had opened the third %d ms; %d guarded calls, %d failed, the slowest %.2f ms%n",
+					(promotedAt - killedAt) / 1_000_000, (resumedAt - promotedAt) / 1_000_000, load.calls(),
+					load.failed().size(), load.slowest().toNanos() / 1e6);
+			await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.status().up()));
 
-    /** The {@code nth} breaker name (with that prefix) whose keys lived on primary {@code index} when the cluster was built. */
-    private String onPrimary(int index, String prefix, int nth) {
-        for (int i = 0, seen = 0;; i++) {
-            String name = prefix + "-" + i;
-            if (cluster.primaryIndexOf(KEYS.state(name)) == index && seen++ == nth) {
-                return name;
-            }
-        }
-    }
+			assertThat(load.calls()).isGreaterThan(callsBefore);
+			assertThat(load.failed()).as("guarded calls that failed").isEmpty();
+			assertThat(load.slowest()).as("the slowest guarded call").isLessThan(REDIS_TIMEOUT.dividedBy(2));
+			assertThat(load.sawDown()).as("the store status showed the outage").isTrue();
+		}
+		assertThat(Duration.ofNanos(resumedAt - promotedAt)).isLessThan(Duration.ofSeconds(10));
+		assertThat(fleet).allSatisfy(r -> {
+			assertThat(r.status().up()).isTrue();
+			assertThat(r.status().errors()).isPositive();
+			assertThat(r.status().lastSync()).as("the fleet's state read again since the primary died")
+				.isAfter(killedInstant);
+		});
+		// a breaker on another primary shares as before
+		String elsewhere = onPrimary(1, "elsewhere", 0);
+		c.breaker(elsewhere);
+		failTimes(a.breaker(elsewhere), 3);
+		failTimes(b.breaker(elsewhere), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(elsewhere).state() == State.OPEN);
+	}
 
-    /** Breaker names whose keys live on primary 0, 1 and 2, in that order. */
-    static List<String> onePerPrimary(String prefix) {
-        String[] found = new String[cluster.primaries().size()];
-        for (int i = 0, left = found.length; left > 0; i++) {
-            String name = prefix + "-" + i;
-            int primary = cluster.primaryIndexOf(KEYS.state(name));
-            if (found[primary] == null) {
-                found[primary] = name;
-                left--;
-            }
-        }
-        return List.of(found);
-    }
+	/**
+	 * The {@code nth} breaker name (with that prefix) whose keys lived on primary
+	 * {@code index} when the cluster was built.
+	 */
+	private String onPrimary(int index, String prefix, int nth) {
+		for (int i = 0, seen = 0;; i++) {
+			String name = prefix + "-" + i;
+			if (cluster.primaryIndexOf(KEYS.state(name)) == index && seen++ == nth) {
+				return name;
+			}
+		}
+	}
 
-    /** A subscriber on each node of the cluster, straight to it: what it hears on the fleet's channel. */
-    private List<List<String>> listenOnEveryNode() {
-        List<List<String>> heard = new ArrayList<>();
-        for (RedisClusterSet.Node node : cluster.all()) {
-            if (!node.process().running()) {
-                continue;
-            }
-            List<String> messages = new CopyOnWriteArrayList<>();
-            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", node.port()));
-            StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub();
-            pubSub.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    messages.add(message);
-                }
-            });
-            pubSub.sync().subscribe("breaker:transitions");
-            closeAfter(client);
-            heard.add(messages);
-        }
-        return heard;
-    }
+	/** Breaker names whose keys live on primary 0, 1 and 2, in that order. */
+	static List<String> onePerPrimary(String prefix) {
+		String[] found = new String[cluster.primaries().size()];
+		for (int i = 0, left = found.length; left > 0; i++) {
+			String name = prefix + "-" + i;
+			int primary = cluster.primaryIndexOf(KEYS.state(name));
+			if (found[primary] == null) {
+				found[primary] = name;
+				left--;
+			}
+		}
+		return List.of(found);
+	}
 
-    private final List<RedisClient> listeners = new ArrayList<>();
+	/**
+	 * A subscriber on each node of the cluster, straight to it: what it hears on the
+	 * fleet's channel.
+	 */
+	private List<List<String>> listenOnEveryNode() {
+		List<List<String>> heard = new ArrayList<>();
+		for (RedisClusterSet.Node node : cluster.all()) {
+			if (!node.process().running()) {
+				continue;
+			}
+			List<String> messages = new CopyOnWriteArrayList<>();
+			RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", node.port()));
+			StatefulRedisPubSubConnection<String, String> pubSub = client.connectPubSub();
+			pubSub.addListener(new RedisPubSubAdapter<>() {
+				@Override
+				public void message(String channel, String message) {
+					messages.add(message);
+				}
+			});
+			pubSub.sync().subscribe("breaker:transitions");
+			closeAfter(client);
+			heard.add(messages);
+		}
+		return heard;
+	}
 
-    private void closeAfter(RedisClient client) {
-        listeners.add(client);
-    }
+	private final List<RedisClient> listeners = new ArrayList<>();
 
-    @AfterEach
-    void stopListeners() {
-        listeners.forEach(RedisClient::shutdown);
-    }
+	private void closeAfter(RedisClient client) {
+		listeners.add(client);
+	}
 
-    private Replica replica(String id, String... properties) {
-        return replica(id, FleetQuorumTests.config(Duration.ofSeconds(30)), properties);
-    }
+	@AfterEach
+	void stopListeners() {
+		listeners.forEach(RedisClient::shutdown);
+	}
 
-    private Replica replica(String id, BreakerConfig config, String... properties) {
-        return replica(id, config, List.of(properties));
-    }
+	private Replica replica(String id, String... properties) {
+		return replica(id, FleetQuorumTests.config(Duration.ofSeconds(30)), properties);
+	}
 
-    private Replica replica(String id, BreakerConfig config, List<String> properties) {
-        List<String> all = new ArrayList<>(List.of("spring.data.redis.cluster.nodes=" + cluster.nodes(),
-                "spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD));
-        all.addAll(properties);
-        Replica replica = Replica.start(id, config, all.toArray(String[]::new));
-        replicas.add(replica);
-        return replica;
-    }
+	private Replica replica(String id, BreakerConfig config, String... properties) {
+		return replica(id, config, List.of(properties));
+	}
+
+	private Replica replica(String id, BreakerConfig config, List<String> properties) {
+		List<String> all = new ArrayList<>(List.of("spring.data.redis.cluster.nodes=" + cluster.nodes(),
+				"spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD));
+		all.addAll(properties);
+		Replica replica = Replica.start(id, config, all.toArray(String[]::new));
+		replicas.add(replica);
+		return replica;
+	}
+
 }

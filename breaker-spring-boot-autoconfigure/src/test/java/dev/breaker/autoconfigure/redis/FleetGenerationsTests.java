@@ -16,102 +16,113 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whatever happened to the keys that order the fleet's transitions (expired after a quiet week, deleted, flushed,
- * or overtaken by a forged message), the next real trip and close still reach every replica.
+ * Whatever happened to the keys that order the fleet's transitions (expired after a quiet
+ * week, deleted, flushed, or overtaken by a forged message), the next real trip and close
+ * still reach every replica.
  */
 class FleetGenerationsTests {
 
-    private static final Duration PROPAGATION = Duration.ofSeconds(3);
+	private static final Duration PROPAGATION = Duration.ofSeconds(3);
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
-    private Replica a;
-    private Replica b;
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @BeforeEach
-    void startFleet() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-        a = replica("a");
-        b = replica("b");
-        b.breaker("payments");
-        tripAndCloseReachTheOtherReplica();
-    }
+	private RedisServerHarness redis;
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisAdmin admin;
 
-    @Test
-    void afterTheFleetsKeysExpire() {
-        for (String key : admin.keys("breaker:*payments*")) {
-            admin.redis().pexpire(key, 1);
-        }
-        await().atMost(PROPAGATION).until(() -> admin.keys("breaker:*payments*").isEmpty());
+	private Replica a;
 
-        tripAndCloseReachTheOtherReplica();
-    }
+	private Replica b;
 
-    @Test
-    void afterTheFleetsKeysAreDeleted() {
-        admin.keys("breaker:*payments*").forEach(admin.redis()::del);
+	@BeforeEach
+	void startFleet() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+		a = replica("a");
+		b = replica("b");
+		b.breaker("payments");
+		tripAndCloseReachTheOtherReplica();
+	}
 
-        tripAndCloseReachTheOtherReplica();
-    }
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-    @Test
-    void afterFlushAll() {
-        admin.redis().flushall();
+	@Test
+	void afterTheFleetsKeysExpire() {
+		for (String key : admin.keys("breaker:*payments*")) {
+			admin.redis().pexpire(key, 1);
+		}
+		await().atMost(PROPAGATION).until(() -> admin.keys("breaker:*payments*").isEmpty());
 
-        tripAndCloseReachTheOtherReplica();
-    }
+		tripAndCloseReachTheOtherReplica();
+	}
 
-    @Test
-    void afterAForgedOpenFromTheFuture() {
-        admin.publish("breaker:transitions", Forgery.openFromTheFuture("payments", 300));
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
-        // unsigned, so believed (for at most the max open wait); traffic on both replicas closes it again
-        await().atMost(Duration.ofSeconds(10)).until(() -> healthyCall(a) && healthyCall(b));
+	@Test
+	void afterTheFleetsKeysAreDeleted() {
+		admin.keys("breaker:*payments*").forEach(admin.redis()::del);
 
-        tripAndCloseReachTheOtherReplica();
-    }
+		tripAndCloseReachTheOtherReplica();
+	}
 
-    @Test
-    void afterAForgedCloseFromTheFuture() {
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
-        admin.publish("breaker:transitions", Forgery.closeFromTheFuture("payments", Forgery.currentEpisode(admin, "payments")));
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED); // unsigned: believed
-        a.breaker("payments").reset();
-        await().pollDelay(Duration.ofMillis(300)).atMost(PROPAGATION).until(() -> true);
+	@Test
+	void afterFlushAll() {
+		admin.redis().flushall();
 
-        tripAndCloseReachTheOtherReplica();
-    }
+		tripAndCloseReachTheOtherReplica();
+	}
 
-    /** A call that works; true once the breaker is closed after it. */
-    private static boolean healthyCall(Replica replica) {
-        try {
-            replica.breaker("payments").call(() -> "ok");
-        } catch (Exception rejected) {
-            // still open here
-        }
-        return replica.breaker("payments").state() == State.CLOSED;
-    }
+	@Test
+	void afterAForgedOpenFromTheFuture() {
+		admin.publish("breaker:transitions", Forgery.openFromTheFuture("payments", 300));
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		// unsigned, so believed (for at most the max open wait); traffic on both replicas
+		// closes it again
+		await().atMost(Duration.ofSeconds(10)).until(() -> healthyCall(a) && healthyCall(b));
 
-    private void tripAndCloseReachTheOtherReplica() {
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
-        a.breaker("payments").reset();
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED);
-    }
+		tripAndCloseReachTheOtherReplica();
+	}
 
-    private Replica replica(String id) {
-        Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)), "breaker.shared.redis.quorum=1");
-        replicas.add(replica);
-        return replica;
-    }
+	@Test
+	void afterAForgedCloseFromTheFuture() {
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		admin.publish("breaker:transitions",
+				Forgery.closeFromTheFuture("payments", Forgery.currentEpisode(admin, "payments")));
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED); // unsigned:
+																								// believed
+		a.breaker("payments").reset();
+		await().pollDelay(Duration.ofMillis(300)).atMost(PROPAGATION).until(() -> true);
+
+		tripAndCloseReachTheOtherReplica();
+	}
+
+	/** A call that works; true once the breaker is closed after it. */
+	private static boolean healthyCall(Replica replica) {
+		try {
+			replica.breaker("payments").call(() -> "ok");
+		}
+		catch (Exception rejected) {
+			// still open here
+		}
+		return replica.breaker("payments").state() == State.CLOSED;
+	}
+
+	private void tripAndCloseReachTheOtherReplica() {
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		a.breaker("payments").reset();
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED);
+	}
+
+	private Replica replica(String id) {
+		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
+				"breaker.shared.redis.quorum=1");
+		replicas.add(replica);
+		return replica;
+	}
+
 }

@@ -32,284 +32,317 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two or three replicas (Spring application contexts) share breakers through a real Redis server.
- * Open waits are short (about a second) and waits are bounded polls, since Redis TTLs run on real time.
+ * Two or three replicas (Spring application contexts) share breakers through a real Redis
+ * server. Open waits are short (about a second) and waits are bounded polls, since Redis
+ * TTLs run on real time.
  */
 class FleetModeIntegrationTests {
 
-    private static final Duration PROPAGATION = Duration.ofSeconds(3);
+	private static final Duration PROPAGATION = Duration.ofSeconds(3);
 
-    private static final FleetKeys KEYS = new FleetKeys("breaker:");
+	private static final FleetKeys KEYS = new FleetKeys("breaker:");
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-    }
+	private RedisServerHarness redis;
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisAdmin admin;
 
-    @Test
-    void aTripOnOneReplicaOpensTheOthers() {
-        Replica a = replica("a", config(Duration.ofSeconds(5)));
-        Replica b = replica("b", config(Duration.ofSeconds(5)));
-        Replica c = replica("c", config(Duration.ofSeconds(5)));
-        List<Transition> seenByB = new CopyOnWriteArrayList<>();
-        b.breaker("payments").onTransition(seenByB::add);
-        c.breaker("payments");
-        List<String> announced = admin.listen("breaker:transitions");
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+	}
 
-        failTimes(a.breaker("payments"), 3);
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-        assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN
-                && c.breaker("payments").state() == State.OPEN);
-        assertThat(seenByB).singleElement().satisfies(t -> {
-            assertThat(t.remote()).isTrue();
-            assertThat(t.reason()).startsWith("peer a: ");
-        });
-        assertThatThrownBy(() -> b.breaker("payments").call(() -> "never runs")).isInstanceOf(BreakerOpenException.class);
-        assertThat(c.sync().view("payments")).satisfies(view -> {
-            assertThat(view.storeUp()).isTrue();
-            assertThat(view.fleetOpen()).isTrue();
-            assertThat(view.remainingMillis()).isBetween(1L, 5_000L);
-            assertThat(view.replica()).isEqualTo("a");
-            assertThat(view.reason()).isEqualTo("consecutive failures 3 >= 3");
-            assertThat(view.generation()).isPositive();
-            assertThat(view.episode()).isNotEmpty();
-        });
-        // no echo: the peers applied the trip without announcing it again
-        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
-        assertThat(announced).singleElement().satisfies(m -> assertThat(FleetMessage.decode(m).replica()).isEqualTo("a"));
-    }
+	@Test
+	void aTripOnOneReplicaOpensTheOthers() {
+		Replica a = replica("a", config(Duration.ofSeconds(5)));
+		Replica b = replica("b", config(Duration.ofSeconds(5)));
+		Replica c = replica("c", config(Duration.ofSeconds(5)));
+		List<Transition> seenByB = new CopyOnWriteArrayList<>();
+		b.breaker("payments").onTransition(seenByB::add);
+		c.breaker("payments");
+		List<String> announced = admin.listen("breaker:transitions");
 
-    @Test
-    void theCircuitStillHalfOpensWhenTheTrippingReplicaIsGone() {
-        Replica a = replica("a", config(Duration.ofSeconds(1)));
-        Replica b = replica("b", config(Duration.ofSeconds(1)));
-        b.breaker("payments");
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		failTimes(a.breaker("payments"), 3);
 
-        a.close();
-        replicas.remove(a);
+		assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
+		await().atMost(PROPAGATION)
+			.until(() -> b.breaker("payments").state() == State.OPEN && c.breaker("payments").state() == State.OPEN);
+		assertThat(seenByB).singleElement().satisfies(t -> {
+			assertThat(t.remote()).isTrue();
+			assertThat(t.reason()).startsWith("peer a: ");
+		});
+		assertThatThrownBy(() -> b.breaker("payments").call(() -> "never runs"))
+			.isInstanceOf(BreakerOpenException.class);
+		assertThat(c.sync().view("payments")).satisfies(view -> {
+			assertThat(view.storeUp()).isTrue();
+			assertThat(view.fleetOpen()).isTrue();
+			assertThat(view.remainingMillis()).isBetween(1L, 5_000L);
+			assertThat(view.replica()).isEqualTo("a");
+			assertThat(view.reason()).isEqualTo("consecutive failures 3 >= 3");
+			assertThat(view.generation()).isPositive();
+			assertThat(view.episode()).isNotEmpty();
+		});
+		// no echo: the peers applied the trip without announcing it again
+		await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+		assertThat(announced).singleElement()
+			.satisfies(m -> assertThat(FleetMessage.decode(m).replica()).isEqualTo("a"));
+	}
 
-        await().atMost(Duration.ofSeconds(4)).until(() -> b.breaker("payments").state() == State.HALF_OPEN);
-        await().atMost(Duration.ofSeconds(2)).until(() -> !redisHasKey(KEYS.state("payments")));
-    }
+	@Test
+	void theCircuitStillHalfOpensWhenTheTrippingReplicaIsGone() {
+		Replica a = replica("a", config(Duration.ofSeconds(1)));
+		Replica b = replica("b", config(Duration.ofSeconds(1)));
+		b.breaker("payments");
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 
-    @Test
-    void aReplicaStartedWhileTheCircuitIsOpenStartsOpen() {
-        Replica a = replica("a", config(Duration.ofSeconds(10)));
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> redisHasKey(KEYS.state("payments")));
+		a.close();
+		replicas.remove(a);
 
-        Replica late = replica("late", config(Duration.ofSeconds(10)));
+		await().atMost(Duration.ofSeconds(4)).until(() -> b.breaker("payments").state() == State.HALF_OPEN);
+		await().atMost(Duration.ofSeconds(2)).until(() -> !redisHasKey(KEYS.state("payments")));
+	}
 
-        Breaker payments = late.breaker("payments");
-        assertThat(payments.state()).isEqualTo(State.OPEN);
-        assertThat(payments.snapshot().transitions()).last().satisfies(t -> assertThat(t.reason()).startsWith("peer a: "));
-    }
+	@Test
+	void aReplicaStartedWhileTheCircuitIsOpenStartsOpen() {
+		Replica a = replica("a", config(Duration.ofSeconds(10)));
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(PROPAGATION).until(() -> redisHasKey(KEYS.state("payments")));
 
-    @Test
-    void aCloseOnOneReplicaClosesTheOthers() {
-        BreakerConfig config = config(Duration.ofSeconds(1)).toBuilder().halfOpenMaxProbes(1).halfOpenSuccessesToClose(1).build();
-        Replica a = replica("a", config);
-        Replica b = replica("b", config);
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		Replica late = replica("late", config(Duration.ofSeconds(10)));
 
-        // one of them gets the fleet's only probe slot and half-opens; the other stays open without probing
-        await().atMost(Duration.ofSeconds(4)).until(() -> a.breaker("payments").state() == State.HALF_OPEN
-                || b.breaker("payments").state() == State.HALF_OPEN);
-        Replica prober = a.breaker("payments").state() == State.HALF_OPEN ? a : b;
-        Replica waiter = prober == a ? b : a;
-        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
-        assertThat(waiter.breaker("payments").state()).isEqualTo(State.OPEN);
-        assertThatThrownBy(() -> waiter.breaker("payments").call(() -> "no slot")).isInstanceOf(BreakerOpenException.class);
+		Breaker payments = late.breaker("payments");
+		assertThat(payments.state()).isEqualTo(State.OPEN);
+		assertThat(payments.snapshot().transitions()).last()
+			.satisfies(t -> assertThat(t.reason()).startsWith("peer a: "));
+	}
 
-        succeed(prober.breaker("payments"));
+	@Test
+	void aCloseOnOneReplicaClosesTheOthers() {
+		BreakerConfig config = config(Duration.ofSeconds(1)).toBuilder()
+			.halfOpenMaxProbes(1)
+			.halfOpenSuccessesToClose(1)
+			.build();
+		Replica a = replica("a", config);
+		Replica b = replica("b", config);
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 
-        assertThat(prober.breaker("payments").state()).isEqualTo(State.CLOSED);
-        await().atMost(PROPAGATION).until(() -> waiter.breaker("payments").state() == State.CLOSED);
-    }
+		// one of them gets the fleet's only probe slot and half-opens; the other stays
+		// open without probing
+		await().atMost(Duration.ofSeconds(4))
+			.until(() -> a.breaker("payments").state() == State.HALF_OPEN
+					|| b.breaker("payments").state() == State.HALF_OPEN);
+		Replica prober = a.breaker("payments").state() == State.HALF_OPEN ? a : b;
+		Replica waiter = prober == a ? b : a;
+		await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+		assertThat(waiter.breaker("payments").state()).isEqualTo(State.OPEN);
+		assertThatThrownBy(() -> waiter.breaker("payments").call(() -> "no slot"))
+			.isInstanceOf(BreakerOpenException.class);
 
-    @Test
-    void theFleetNeverRunsMoreConcurrentProbesThanAllowed() throws Exception {
-        // a max open wait longer than the test: past it, a replica that never got a slot probes alone (one probe), so
-        // that nothing read from Redis can hold it open for good (FleetBoundedDamageTests)
-        BreakerConfig config = config(Duration.ofSeconds(1)).toBuilder().maxOpenWait(Duration.ofSeconds(30))
-                .halfOpenMaxProbes(2).halfOpenSuccessesToClose(10).halfOpenMaxWait(Duration.ofSeconds(30)).build();
-        List<Replica> fleet = List.of(replica("a", config), replica("b", config), replica("c", config));
-        fleet.forEach(r -> r.breaker("payments"));
-        failTimes(fleet.get(0).breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.OPEN));
+		succeed(prober.breaker("payments"));
 
-        AtomicInteger inDependency = new AtomicInteger();
-        AtomicInteger mostAtOnce = new AtomicInteger();
-        AtomicInteger probes = new AtomicInteger();
-        CountDownLatch dependencyHangs = new CountDownLatch(1);
-        AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService callers = Executors.newFixedThreadPool(12);
-        try {
-            for (Replica replica : fleet) {
-                Breaker payments = replica.breaker("payments");
-                for (int t = 0; t < 4; t++) {
-                    callers.execute(() -> {
-                        while (running.get()) {
-                            try {
-                                payments.call(() -> {
-                                    probes.incrementAndGet();
-                                    mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
-                                    try {
-                                        dependencyHangs.await(10, TimeUnit.SECONDS);
-                                    } finally {
-                                        inDependency.decrementAndGet();
-                                    }
-                                    return "ok";
-                                });
-                            } catch (BreakerOpenException rejected) {
-                                // not a busy spin: twelve spinning callers on a small machine starve the probe-slot
-                                // holder's lease renewals, and a lease lost while its probe runs is the one way past the limit
-                                LockSupport.parkNanos(200_000);
-                            } catch (Exception unexpected) {
-                                throw new AssertionError(unexpected);
-                            }
-                        }
-                    });
-                }
-            }
-            await().atMost(Duration.ofSeconds(5)).until(() -> probes.get() >= 1);
-            // every replica's open wait has ended by now: let all claims come back and any over-granted probe start
-            await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(2)).until(() -> true);
+		assertThat(prober.breaker("payments").state()).isEqualTo(State.CLOSED);
+		await().atMost(PROPAGATION).until(() -> waiter.breaker("payments").state() == State.CLOSED);
+	}
 
-            assertThat(mostAtOnce.get()).isBetween(1, 2);
-        } finally {
-            running.set(false);
-            dependencyHangs.countDown();
-            callers.shutdown();
-            callers.awaitTermination(10, TimeUnit.SECONDS);
-        }
-    }
+	@Test
+	void theFleetNeverRunsMoreConcurrentProbesThanAllowed() throws Exception {
+		// a max open wait longer than the test: past it, a replica that never got a slot
+		// probes alone (one probe), so
+		// that nothing read from Redis can hold it open for good
+		// (FleetBoundedDamageTests)
+		BreakerConfig config = config(Duration.ofSeconds(1)).toBuilder()
+			.maxOpenWait(Duration.ofSeconds(30))
+			.halfOpenMaxProbes(2)
+			.halfOpenSuccessesToClose(10)
+			.halfOpenMaxWait(Duration.ofSeconds(30))
+			.build();
+		List<Replica> fleet = List.of(replica("a", config), replica("b", config), replica("c", config));
+		fleet.forEach(r -> r.breaker("payments"));
+		failTimes(fleet.get(0).breaker("payments"), 3);
+		await().atMost(PROPAGATION)
+			.until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.OPEN));
 
-    @Test
-    void whileRedisIsDownCallsFlowAndBreakersTripLocally() throws Exception {
-        Replica a = replica("a", config(Duration.ofSeconds(5)));
-        Replica b = replica("b", config(Duration.ofSeconds(5)));
-        b.breaker("payments");
+		AtomicInteger inDependency = new AtomicInteger();
+		AtomicInteger mostAtOnce = new AtomicInteger();
+		AtomicInteger probes = new AtomicInteger();
+		CountDownLatch dependencyHangs = new CountDownLatch(1);
+		AtomicBoolean running = new AtomicBoolean(true);
+		ExecutorService callers = Executors.newFixedThreadPool(12);
+		try {
+			for (Replica replica : fleet) {
+				Breaker payments = replica.breaker("payments");
+				for (int t = 0; t < 4; t++) {
+					callers.execute(() -> {
+						while (running.get()) {
+							try {
+								payments.call(() -> {
+									probes.incrementAndGet();
+									mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
+									try {
+										dependencyHangs.await(10, TimeUnit.SECONDS);
+									}
+									finally {
+										inDependency.decrementAndGet();
+									}
+									return "ok";
+								});
+							}
+							catch (BreakerOpenException rejected) {
+								// not a busy spin: twelve spinning callers on a small
+								// machine starve the probe-slot
+								// holder's lease renewals, and a lease lost while its
+								// probe runs is the one way past the limit
+								LockSupport.parkNanos(200_000);
+							}
+							catch (Exception unexpected) {
+								throw new AssertionError(unexpected);
+							}
+						}
+					});
+				}
+			}
+			await().atMost(Duration.ofSeconds(5)).until(() -> probes.get() >= 1);
+			// every replica's open wait has ended by now: let all claims come back and
+			// any over-granted probe start
+			await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(2)).until(() -> true);
 
-        redis.stop();
-        await().atMost(PROPAGATION).until(() -> !a.status().up());
+			assertThat(mostAtOnce.get()).isBetween(1, 2);
+		}
+		finally {
+			running.set(false);
+			dependencyHangs.countDown();
+			callers.shutdown();
+			callers.awaitTermination(10, TimeUnit.SECONDS);
+		}
+	}
 
-        assertThat(a.breaker("payments").call(() -> "still flows")).isEqualTo("still flows");
-        failTimes(a.breaker("payments"), 3);
-        assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
-        assertThat(b.breaker("payments").call(() -> "b decides alone")).isEqualTo("b decides alone");
-        assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-        assertThat(a.status().errors()).isPositive();
-    }
+	@Test
+	void whileRedisIsDownCallsFlowAndBreakersTripLocally() throws Exception {
+		Replica a = replica("a", config(Duration.ofSeconds(5)));
+		Replica b = replica("b", config(Duration.ofSeconds(5)));
+		b.breaker("payments");
 
-    @Test
-    void whenRedisReturnsTheFleetResyncs() {
-        Replica a = replica("a", config(Duration.ofSeconds(10)));
-        Replica b = replica("b", config(Duration.ofSeconds(10)));
-        b.breaker("payments");
-        redis.stop();
-        await().atMost(PROPAGATION).until(() -> !a.status().up() && !b.status().up());
-        failTimes(a.breaker("payments"), 3);
+		redis.stop();
+		await().atMost(PROPAGATION).until(() -> !a.status().up());
 
-        redis.restart();
+		assertThat(a.breaker("payments").call(() -> "still flows")).isEqualTo("still flows");
+		failTimes(a.breaker("payments"), 3);
+		assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
+		assertThat(b.breaker("payments").call(() -> "b decides alone")).isEqualTo("b decides alone");
+		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
+		assertThat(a.status().errors()).isPositive();
+	}
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.status().up() && b.status().up());
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
-        assertThat(redisHasKey(KEYS.state("payments"))).isTrue();
-        assertThat(a.status().lastSync()).isNotNull();
-    }
+	@Test
+	void whenRedisReturnsTheFleetResyncs() {
+		Replica a = replica("a", config(Duration.ofSeconds(10)));
+		Replica b = replica("b", config(Duration.ofSeconds(10)));
+		b.breaker("payments");
+		redis.stop();
+		await().atMost(PROPAGATION).until(() -> !a.status().up() && !b.status().up());
+		failTimes(a.breaker("payments"), 3);
 
-    @Test
-    void aRedisThatRestartsEmptyIsRefilledByTheReplicasHoldingTheCircuitOpen() {
-        Replica a = replica("a", config(Duration.ofSeconds(10)));
-        Replica b = replica("b", config(Duration.ofSeconds(10)));
-        b.breaker("payments");
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		redis.restart();
 
-        redis.restart();
-        await().atMost(Duration.ofSeconds(5)).until(() -> redisHasKey(KEYS.state("payments")));
+		await().atMost(Duration.ofSeconds(5)).until(() -> a.status().up() && b.status().up());
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
+		assertThat(redisHasKey(KEYS.state("payments"))).isTrue();
+		assertThat(a.status().lastSync()).isNotNull();
+	}
 
-        Replica late = replica("late", config(Duration.ofSeconds(10)));
-        assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
-    }
+	@Test
+	void aRedisThatRestartsEmptyIsRefilledByTheReplicasHoldingTheCircuitOpen() {
+		Replica a = replica("a", config(Duration.ofSeconds(10)));
+		Replica b = replica("b", config(Duration.ofSeconds(10)));
+		b.breaker("payments");
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 
-    @Test
-    void anHttpBreakersTripIsRepublishedAfterAReconnect() {
-        Replica a = replica("a", config(Duration.ofSeconds(10)));
-        Replica b = replica("b", config(Duration.ofSeconds(10)));
-        // per-host breakers are children of a group that has no top-level "http" breaker
-        Breaker host = a.registry().breaker("http", "api.acme.com");
-        Breaker sameHostOnB = b.registry().breaker("http", "api.acme.com");
-        redis.stop();
-        await().atMost(PROPAGATION).until(() -> !a.status().up() && !b.status().up());
-        failTimes(host, 3);
+		redis.restart();
+		await().atMost(Duration.ofSeconds(5)).until(() -> redisHasKey(KEYS.state("payments")));
 
-        redis.restart();
+		Replica late = replica("late", config(Duration.ofSeconds(10)));
+		assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
+	}
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.status().up() && b.status().up());
-        await().atMost(PROPAGATION).until(() -> sameHostOnB.state() == State.OPEN);
-    }
+	@Test
+	void anHttpBreakersTripIsRepublishedAfterAReconnect() {
+		Replica a = replica("a", config(Duration.ofSeconds(10)));
+		Replica b = replica("b", config(Duration.ofSeconds(10)));
+		// per-host breakers are children of a group that has no top-level "http" breaker
+		Breaker host = a.registry().breaker("http", "api.acme.com");
+		Breaker sameHostOnB = b.registry().breaker("http", "api.acme.com");
+		redis.stop();
+		await().atMost(PROPAGATION).until(() -> !a.status().up() && !b.status().up());
+		failTimes(host, 3);
 
-    /** Every test here is about one replica's trip reaching the others: a quorum of one (see FleetQuorumTests). */
-    private Replica replica(String id, BreakerConfig config) {
-        Replica replica = Replica.start(redis, id, config, "breaker.shared.redis.quorum=1");
-        replicas.add(replica);
-        return replica;
-    }
+		redis.restart();
 
-    private static BreakerConfig config(Duration openWait) {
-        return BreakerConfig.builder()
-                .consecutiveFailures(3)
-                .failureRateThreshold(0)
-                .openWait(openWait)
-                .openWaitJitter(0)
-                .maxOpenWait(openWait.multipliedBy(4))
-                .halfOpenMaxProbes(1)
-                .halfOpenSuccessesToClose(1)
-                .ticker(Ticker.system())
-                .build();
-    }
+		await().atMost(Duration.ofSeconds(5)).until(() -> a.status().up() && b.status().up());
+		await().atMost(PROPAGATION).until(() -> sameHostOnB.state() == State.OPEN);
+	}
 
-    static void failTimes(Breaker breaker, int times) {
-        for (int i = 0; i < times; i++) {
-            try {
-                breaker.call(() -> {
-                    throw new IOException("payments is down");
-                });
-            } catch (IOException expected) {
-                // the dependency's own failure, passed through
-            } catch (Exception other) {
-                throw new AssertionError(other);
-            }
-        }
-    }
+	/**
+	 * Every test here is about one replica's trip reaching the others: a quorum of one
+	 * (see FleetQuorumTests).
+	 */
+	private Replica replica(String id, BreakerConfig config) {
+		Replica replica = Replica.start(redis, id, config, "breaker.shared.redis.quorum=1");
+		replicas.add(replica);
+		return replica;
+	}
 
-    static void succeed(Breaker breaker) {
-        try {
-            breaker.call(() -> "ok");
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
+	private static BreakerConfig config(Duration openWait) {
+		return BreakerConfig.builder()
+			.consecutiveFailures(3)
+			.failureRateThreshold(0)
+			.openWait(openWait)
+			.openWaitJitter(0)
+			.maxOpenWait(openWait.multipliedBy(4))
+			.halfOpenMaxProbes(1)
+			.halfOpenSuccessesToClose(1)
+			.ticker(Ticker.system())
+			.build();
+	}
 
-    private boolean redisHasKey(String key) {
-        return admin.redis().exists(key) == 1;
-    }
+	static void failTimes(Breaker breaker, int times) {
+		for (int i = 0; i < times; i++) {
+			try {
+				breaker.call(() -> {
+					throw new IOException("payments is down");
+				});
+			}
+			catch (IOException expected) {
+				// the dependency's own failure, passed through
+			}
+			catch (Exception other) {
+				throw new AssertionError(other);
+			}
+		}
+	}
+
+	static void succeed(Breaker breaker) {
+		try {
+			breaker.call(() -> "ok");
+		}
+		catch (Exception e) {
+			throw new AssertionError(e);
+		}
+	}
+
+	private boolean redisHasKey(String key) {
+		return admin.redis().exists(key) == 1;
+	}
+
 }

@@ -22,145 +22,155 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A circuit opens fleet-wide only when {@code breaker.shared.redis.quorum} distinct replicas tripped it within its
- * open wait: one replica's local trouble (its own network, its own bad node) stays local.
+ * A circuit opens fleet-wide only when {@code breaker.shared.redis.quorum} distinct
+ * replicas tripped it within its open wait: one replica's local trouble (its own network,
+ * its own bad node) stays local.
  */
 class FleetQuorumTests {
 
-    /** Long enough for a trip to have reached every replica twice over on a loaded machine. */
-    private static final Duration SETTLE = Duration.ofMillis(1500);
+	/**
+	 * Long enough for a trip to have reached every replica twice over on a loaded
+	 * machine.
+	 */
+	private static final Duration SETTLE = Duration.ofMillis(1500);
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-    }
+	private RedisServerHarness redis;
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisAdmin admin;
 
-    @Test
-    void aReplicaWhoseOwnDependencyIsDownOpensOnlyItself() {
-        Replica a = replica("a");
-        Replica b = replica("b");
-        Replica c = replica("c");
-        b.breaker("payments");
-        c.breaker("payments");
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+	}
 
-        failTimes(a.breaker("payments"), 3);
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-        assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
-        await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
-        assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-        assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
-    }
+	@Test
+	void aReplicaWhoseOwnDependencyIsDownOpensOnlyItself() {
+		Replica a = replica("a");
+		Replica b = replica("b");
+		Replica c = replica("c");
+		b.breaker("payments");
+		c.breaker("payments");
 
-    @Test
-    void aSecondReplicaTrippingOpensTheThird() {
-        Replica a = replica("a");
-        Replica b = replica("b");
-        Replica c = replica("c");
-        c.breaker("payments");
-        failTimes(a.breaker("payments"), 3);
-        await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
-        assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
+		failTimes(a.breaker("payments"), 3);
 
-        failTimes(b.breaker("payments"), 3);
+		assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
+		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
+		assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
+	}
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker("payments").state() == State.OPEN);
-        assertThat(c.breaker("payments").snapshot().transitions()).last().satisfies(t -> {
-            assertThat(t.remote()).isTrue();
-            assertThat(t.reason()).startsWith("peer b: ").contains("(2 replicas tripped, quorum 2)");
-        });
-        // a was open already: it stays open, now for the fleet
-        assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
-    }
+	@Test
+	void aSecondReplicaTrippingOpensTheThird() {
+		Replica a = replica("a");
+		Replica b = replica("b");
+		Replica c = replica("c");
+		c.breaker("payments");
+		failTimes(a.breaker("payments"), 3);
+		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
 
-    @Test
-    void aTripOlderThanItsOpenWaitNoLongerCounts() {
-        Replica a = replica("a", config(Duration.ofMillis(800)));
-        Replica b = replica("b", config(Duration.ofMillis(800)));
-        Replica c = replica("c", config(Duration.ofMillis(800)));
-        c.breaker("payments");
-        failTimes(a.breaker("payments"), 3);
-        // a's open wait (and so its vote) runs out; nobody calls a any more
-        await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> true);
+		failTimes(b.breaker("payments"), 3);
 
-        failTimes(b.breaker("payments"), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker("payments").state() == State.OPEN);
+		assertThat(c.breaker("payments").snapshot().transitions()).last().satisfies(t -> {
+			assertThat(t.remote()).isTrue();
+			assertThat(t.reason()).startsWith("peer b: ").contains("(2 replicas tripped, quorum 2)");
+		});
+		// a was open already: it stays open, now for the fleet
+		assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
+	}
 
-        await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
-        assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
-    }
+	@Test
+	void aTripOlderThanItsOpenWaitNoLongerCounts() {
+		Replica a = replica("a", config(Duration.ofMillis(800)));
+		Replica b = replica("b", config(Duration.ofMillis(800)));
+		Replica c = replica("c", config(Duration.ofMillis(800)));
+		c.breaker("payments");
+		failTimes(a.breaker("payments"), 3);
+		// a's open wait (and so its vote) runs out; nobody calls a any more
+		await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> true);
 
-    @Test
-    void replicasTrippingAtOnceOpenOneEpisode() throws Exception {
-        List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"), replica("d"));
-        fleet.forEach(r -> r.breaker("payments"));
-        List<String> announced = admin.listen("breaker:transitions");
-        CountDownLatch go = new CountDownLatch(1);
-        ExecutorService trippers = Executors.newFixedThreadPool(fleet.size());
-        try {
-            for (Replica replica : fleet) {
-                trippers.execute(() -> {
-                    try {
-                        go.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    failTimes(replica.breaker("payments"), 3);
-                });
-            }
-            go.countDown();
+		failTimes(b.breaker("payments"), 3);
 
-            await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> !r.sync().view("payments").episode().isEmpty()));
-            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
-            assertThat(announced).as("announcements").hasSize(1);
-            assertThat(fleet.stream().map(r -> r.sync().view("payments").episode()).distinct()).hasSize(1);
-        } finally {
-            trippers.shutdown();
-            trippers.awaitTermination(5, TimeUnit.SECONDS);
-        }
-    }
+		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
+	}
 
-    @Test
-    void aQuorumOfOneOpensTheFleetOnAnyReplicasTrip() {
-        Replica a = replica("a", config(Duration.ofSeconds(5)), "breaker.shared.redis.quorum=1");
-        Replica b = replica("b", config(Duration.ofSeconds(5)), "breaker.shared.redis.quorum=1");
-        b.breaker("payments");
+	@Test
+	void replicasTrippingAtOnceOpenOneEpisode() throws Exception {
+		List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"), replica("d"));
+		fleet.forEach(r -> r.breaker("payments"));
+		List<String> announced = admin.listen("breaker:transitions");
+		CountDownLatch go = new CountDownLatch(1);
+		ExecutorService trippers = Executors.newFixedThreadPool(fleet.size());
+		try {
+			for (Replica replica : fleet) {
+				trippers.execute(() -> {
+					try {
+						go.await();
+					}
+					catch (InterruptedException e) {
+						Thread.currentThread().interrupt();
+					}
+					failTimes(replica.breaker("payments"), 3);
+				});
+			}
+			go.countDown();
 
-        failTimes(a.breaker("payments"), 3);
+			await().atMost(Duration.ofSeconds(3))
+				.until(() -> fleet.stream().allMatch(r -> !r.sync().view("payments").episode().isEmpty()));
+			await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
+			assertThat(announced).as("announcements").hasSize(1);
+			assertThat(fleet.stream().map(r -> r.sync().view("payments").episode()).distinct()).hasSize(1);
+		}
+		finally {
+			trippers.shutdown();
+			trippers.awaitTermination(5, TimeUnit.SECONDS);
+		}
+	}
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-    }
+	@Test
+	void aQuorumOfOneOpensTheFleetOnAnyReplicasTrip() {
+		Replica a = replica("a", config(Duration.ofSeconds(5)), "breaker.shared.redis.quorum=1");
+		Replica b = replica("b", config(Duration.ofSeconds(5)), "breaker.shared.redis.quorum=1");
+		b.breaker("payments");
 
-    private Replica replica(String id) {
-        return replica(id, config(Duration.ofSeconds(5)));
-    }
+		failTimes(a.breaker("payments"), 3);
 
-    private Replica replica(String id, BreakerConfig config, String... properties) {
-        Replica replica = Replica.start(redis, id, config, properties);
-        replicas.add(replica);
-        return replica;
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+	}
 
-    static BreakerConfig config(Duration openWait) {
-        return BreakerConfig.builder()
-                .consecutiveFailures(3)
-                .failureRateThreshold(0)
-                .openWait(openWait)
-                .openWaitJitter(0)
-                .maxOpenWait(openWait.multipliedBy(4))
-                .halfOpenMaxProbes(1)
-                .halfOpenSuccessesToClose(1)
-                .ticker(Ticker.system())
-                .build();
-    }
+	private Replica replica(String id) {
+		return replica(id, config(Duration.ofSeconds(5)));
+	}
+
+	private Replica replica(String id, BreakerConfig config, String... properties) {
+		Replica replica = Replica.start(redis, id, config, properties);
+		replicas.add(replica);
+		return replica;
+	}
+
+	static BreakerConfig config(Duration openWait) {
+		return BreakerConfig.builder()
+			.consecutiveFailures(3)
+			.failureRateThreshold(0)
+			.openWait(openWait)
+			.openWaitJitter(0)
+			.maxOpenWait(openWait.multipliedBy(4))
+			.halfOpenMaxProbes(1)
+			.halfOpenSuccessesToClose(1)
+			.ticker(Ticker.system())
+			.build();
+	}
+
 }

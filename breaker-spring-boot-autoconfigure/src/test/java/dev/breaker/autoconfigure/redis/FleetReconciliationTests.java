@@ -24,98 +24,108 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * A replica that (re)connects reads every circuit the fleet holds open, whatever else Redis holds: garbage under the
- * fleet's prefix is skipped and named once, and a big keyspace is read in small steps that never hold Redis up.
+ * A replica that (re)connects reads every circuit the fleet holds open, whatever else
+ * Redis holds: garbage under the fleet's prefix is skipped and named once, and a big
+ * keyspace is read in small steps that never hold Redis up.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class FleetReconciliationTests {
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-    }
+	private RedisServerHarness redis;
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisAdmin admin;
 
-    @Test
-    void aMalformedKeyIsSkippedAndNamedOnceAtWarn(CapturedOutput output) {
-        Replica a = replica("a");
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> !admin.keys("breaker:*payments*").isEmpty());
-        admin.redis().hset("breaker:zz-bad", "state", "OPEN");
-        admin.redis().hset("breaker:zz-bad", "gen", "notanumber");
-        admin.redis().hset("breaker:{zz-bad}:open", "state", "OPEN");
-        admin.redis().hset("breaker:{zz-bad}:open", "episode", "e1");
-        admin.redis().hset("breaker:{zz-bad}:open", "ttl", "notanumber");
-        admin.redis().hset("breaker:{zz\nbad}:open", "state", "OPEN");
-        admin.redis().hset("breaker:{zz-override}:override", "state", "SIDEWAYS");
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+	}
 
-        Replica late = replica("late");
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-        assertThat(late.status().lastSync()).isNotNull();
-        assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
-        // a reconnect reads everything again, and does not name the same key twice
-        Instant firstSync = late.status().lastSync();
-        admin.redis().clientKill(KillArgs.Builder.typeNormal().skipme());
-        await().atMost(Duration.ofSeconds(5)).until(() -> late.status().up() && late.status().lastSync().isAfter(firstSync));
-        assertThat(count(output.getOut(), "WARN.*replica late: skipped malformed fleet key 'breaker:\\{zz\\\\nbad\\}:open'"))
-                .isEqualTo(1);
-        assertThat(count(output.getOut(), "WARN.*replica late: skipped malformed fleet key 'breaker:\\{zz-bad\\}:open'"))
-                .isEqualTo(1);
-        assertThat(count(output.getOut(), "WARN.*replica late: skipped malformed fleet key 'breaker:\\{zz-override\\}:override'"))
-                .isEqualTo(1);
-        assertThat(output.getOut()).doesNotContain("zz\nbad");
-    }
+	@Test
+	void aMalformedKeyIsSkippedAndNamedOnceAtWarn(CapturedOutput output) {
+		Replica a = replica("a");
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> !admin.keys("breaker:*payments*").isEmpty());
+		admin.redis().hset("breaker:zz-bad", "state", "OPEN");
+		admin.redis().hset("breaker:zz-bad", "gen", "notanumber");
+		admin.redis().hset("breaker:{zz-bad}:open", "state", "OPEN");
+		admin.redis().hset("breaker:{zz-bad}:open", "episode", "e1");
+		admin.redis().hset("breaker:{zz-bad}:open", "ttl", "notanumber");
+		admin.redis().hset("breaker:{zz\nbad}:open", "state", "OPEN");
+		admin.redis().hset("breaker:{zz-override}:override", "state", "SIDEWAYS");
 
-    @Test
-    void readingTheFleetWithAHundredThousandJunkKeysNeverHoldsRedisUpFor50Milliseconds() {
-        Replica a = replica("a");
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> !admin.keys("breaker:*payments*").isEmpty());
-        String fill = """
-                for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do
-                  redis.call('HSET', 'breaker:junk:' .. i, 'x', '1')
-                  redis.call('HSET', 'breaker:{junk-' .. i .. '}', 'x', '1')
-                end
-                return 1
-                """;
-        for (int from = 0; from < 50_000; from += 5_000) {
-            admin.redis().eval(fill, ScriptOutputType.INTEGER, new String[0], Integer.toString(from), Integer.toString(from + 4_999));
-        }
-        admin.redis().configSet("slowlog-log-slower-than", "50000");
-        admin.redis().configSet("slowlog-max-len", "1000");
-        admin.redis().slowlogReset();
+		Replica late = replica("late");
 
-        Replica late = replica("late");
+		assertThat(late.status().lastSync()).isNotNull();
+		assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
+		// a reconnect reads everything again, and does not name the same key twice
+		Instant firstSync = late.status().lastSync();
+		admin.redis().clientKill(KillArgs.Builder.typeNormal().skipme());
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> late.status().up() && late.status().lastSync().isAfter(firstSync));
+		assertThat(count(output.getOut(),
+				"WARN.*replica late: skipped malformed fleet key 'breaker:\\{zz\\\\nbad\\}:open'"))
+			.isEqualTo(1);
+		assertThat(
+				count(output.getOut(), "WARN.*replica late: skipped malformed fleet key 'breaker:\\{zz-bad\\}:open'"))
+			.isEqualTo(1);
+		assertThat(count(output.getOut(),
+				"WARN.*replica late: skipped malformed fleet key 'breaker:\\{zz-override\\}:override'"))
+			.isEqualTo(1);
+		assertThat(output.getOut()).doesNotContain("zz\nbad");
+	}
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> late.status().lastSync() != null);
-        assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
-        assertThat(admin.redis().slowlogGet()).as("commands that held Redis up for 50 ms or more").isEmpty();
-    }
+	@Test
+	void readingTheFleetWithAHundredThousandJunkKeysNeverHoldsRedisUpFor50Milliseconds() {
+		Replica a = replica("a");
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> !admin.keys("breaker:*payments*").isEmpty());
+		String fill = """
+				for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do
+				  redis.call('HSET', 'breaker:junk:' .. i, 'x', '1')
+				  redis.call('HSET', 'breaker:{junk-' .. i .. '}', 'x', '1')
+				end
+				return 1
+				""";
+		for (int from = 0; from < 50_000; from += 5_000) {
+			admin.redis()
+				.eval(fill, ScriptOutputType.INTEGER, new String[0], Integer.toString(from),
+						Integer.toString(from + 4_999));
+		}
+		admin.redis().configSet("slowlog-log-slower-than", "50000");
+		admin.redis().configSet("slowlog-max-len", "1000");
+		admin.redis().slowlogReset();
 
-    private static long count(String text, String regex) {
-        Matcher matcher = Pattern.compile(regex).matcher(text);
-        long count = 0;
-        while (matcher.find()) {
-            count++;
-        }
-        return count;
-    }
+		Replica late = replica("late");
 
-    private Replica replica(String id) {
-        Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)), "breaker.shared.redis.quorum=1",
-                "breaker.shared.redis.startup-sync-timeout=10s");
-        replicas.add(replica);
-        return replica;
-    }
+		await().atMost(Duration.ofSeconds(10)).until(() -> late.status().lastSync() != null);
+		assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
+		assertThat(admin.redis().slowlogGet()).as("commands that held Redis up for 50 ms or more").isEmpty();
+	}
+
+	private static long count(String text, String regex) {
+		Matcher matcher = Pattern.compile(regex).matcher(text);
+		long count = 0;
+		while (matcher.find()) {
+			count++;
+		}
+		return count;
+	}
+
+	private Replica replica(String id) {
+		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
+				"breaker.shared.redis.quorum=1", "breaker.shared.redis.startup-sync-timeout=10s");
+		replicas.add(replica);
+		return replica;
+	}
+
 }

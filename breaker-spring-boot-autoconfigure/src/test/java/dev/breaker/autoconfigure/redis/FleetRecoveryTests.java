@@ -22,85 +22,98 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** As long as one replica has traffic, the fleet closes soon after the dependency recovers, whoever holds the probe slots. */
+/**
+ * As long as one replica has traffic, the fleet closes soon after the dependency
+ * recovers, whoever holds the probe slots.
+ */
 class FleetRecoveryTests {
 
-    private static final Duration OPEN_WAIT = Duration.ofSeconds(2);
+	private static final Duration OPEN_WAIT = Duration.ofSeconds(2);
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-    }
+	private RedisServerHarness redis;
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        redis.close();
-    }
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+	}
 
-    @Test
-    void theFleetClosesWithinOpenWaitPlusThreeSecondsWhenTheSlotHolderGetsNoTraffic() throws Exception {
-        Replica r1 = replica("r1");
-        Replica r2 = replica("r2");
-        Replica r3 = replica("r3");
-        failTimes(r1.breaker("payments"), 3);
-        long recoveredAt = System.nanoTime(); // the dependency is healthy from here on
-        // r1 holds the fleet's probe slot: r2 and r3 take part only from now on (their breakers are created now)
-        await().atMost(Duration.ofSeconds(3)).until(() -> r1.sync().view("payments").probeSlots() == 1);
-        assertThat(r2.breaker("payments").state()).isEqualTo(State.OPEN);
-        assertThat(r3.breaker("payments").state()).isEqualTo(State.OPEN);
-        AtomicBoolean running = new AtomicBoolean(true);
-        ExecutorService traffic = Executors.newFixedThreadPool(2);
-        try {
-            // r1 gets no traffic at all (the load balancer moved it elsewhere); r2 and r3 get 10 requests a second
-            traffic.execute(() -> tenPerSecond(r2.breaker("payments"), running));
-            traffic.execute(() -> tenPerSecond(r3.breaker("payments"), running));
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		redis.close();
+	}
 
-            await().atMost(OPEN_WAIT.plusSeconds(3)).until(() -> r2.breaker("payments").state() == State.CLOSED
-                    && r3.breaker("payments").state() == State.CLOSED && r1.breaker("payments").state() == State.CLOSED);
+	@Test
+	void theFleetClosesWithinOpenWaitPlusThreeSecondsWhenTheSlotHolderGetsNoTraffic() throws Exception {
+		Replica r1 = replica("r1");
+		Replica r2 = replica("r2");
+		Replica r3 = replica("r3");
+		failTimes(r1.breaker("payments"), 3);
+		long recoveredAt = System.nanoTime(); // the dependency is healthy from here on
+		// r1 holds the fleet's probe slot: r2 and r3 take part only from now on (their
+		// breakers are created now)
+		await().atMost(Duration.ofSeconds(3)).until(() -> r1.sync().view("payments").probeSlots() == 1);
+		assertThat(r2.breaker("payments").state()).isEqualTo(State.OPEN);
+		assertThat(r3.breaker("payments").state()).isEqualTo(State.OPEN);
+		AtomicBoolean running = new AtomicBoolean(true);
+		ExecutorService traffic = Executors.newFixedThreadPool(2);
+		try {
+			// r1 gets no traffic at all (the load balancer moved it elsewhere); r2 and r3
+			// get 10 requests a second
+			traffic.execute(() -> tenPerSecond(r2.breaker("payments"), running));
+			traffic.execute(() -> tenPerSecond(r3.breaker("payments"), running));
 
-            assertThat(Duration.ofNanos(System.nanoTime() - recoveredAt)).isLessThanOrEqualTo(OPEN_WAIT.plusSeconds(3));
-        } finally {
-            running.set(false);
-            traffic.shutdown();
-            traffic.awaitTermination(5, TimeUnit.SECONDS);
-        }
-    }
+			await().atMost(OPEN_WAIT.plusSeconds(3))
+				.until(() -> r2.breaker("payments").state() == State.CLOSED
+						&& r3.breaker("payments").state() == State.CLOSED
+						&& r1.breaker("payments").state() == State.CLOSED);
 
-    private static void tenPerSecond(Breaker breaker, AtomicBoolean running) {
-        while (running.get()) {
-            try {
-                breaker.call(() -> "healthy");
-            } catch (BreakerOpenException rejected) {
-                // the checkout is queued for later
-            } catch (Exception unexpected) {
-                throw new AssertionError(unexpected);
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
+			assertThat(Duration.ofNanos(System.nanoTime() - recoveredAt)).isLessThanOrEqualTo(OPEN_WAIT.plusSeconds(3));
+		}
+		finally {
+			running.set(false);
+			traffic.shutdown();
+			traffic.awaitTermination(5, TimeUnit.SECONDS);
+		}
+	}
 
-    private Replica replica(String id) {
-        BreakerConfig config = BreakerConfig.builder()
-                .consecutiveFailures(3)
-                .failureRateThreshold(0)
-                .openWait(OPEN_WAIT)
-                .openWaitJitter(0)
-                .maxOpenWait(OPEN_WAIT.multipliedBy(30))
-                .halfOpenMaxProbes(1)
-                .halfOpenSuccessesToClose(2)
-                .ticker(Ticker.system())
-                .build();
-        Replica replica = Replica.start(redis, id, config, "breaker.shared.redis.quorum=1");
-        replicas.add(replica);
-        return replica;
-    }
+	private static void tenPerSecond(Breaker breaker, AtomicBoolean running) {
+		while (running.get()) {
+			try {
+				breaker.call(() -> "healthy");
+			}
+			catch (BreakerOpenException rejected) {
+				// the checkout is queued for later
+			}
+			catch (Exception unexpected) {
+				throw new AssertionError(unexpected);
+			}
+			try {
+				TimeUnit.MILLISECONDS.sleep(100);
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private Replica replica(String id) {
+		BreakerConfig config = BreakerConfig.builder()
+			.consecutiveFailures(3)
+			.failureRateThreshold(0)
+			.openWait(OPEN_WAIT)
+			.openWaitJitter(0)
+			.maxOpenWait(OPEN_WAIT.multipliedBy(30))
+			.halfOpenMaxProbes(1)
+			.halfOpenSuccessesToClose(2)
+			.ticker(Ticker.system())
+			.build();
+		Replica replica = Replica.start(redis, id, config, "breaker.shared.redis.quorum=1");
+		replicas.add(replica);
+		return replica;
+	}
+
 }

@@ -20,117 +20,124 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * With {@code breaker.shared.redis.signing-key}, replicas believe only what a holder of the key wrote: unsigned or
- * forged messages and hashes are dropped and counted in {@code breaker_shared_store_rejected_messages_total}.
+ * With {@code breaker.shared.redis.signing-key}, replicas believe only what a holder of
+ * the key wrote: unsigned or forged messages and hashes are dropped and counted in
+ * {@code breaker_shared_store_rejected_messages_total}.
  */
 class FleetSigningTests {
 
-    private static final String KEY = "signing-key-of-the-checkout-fleet";
-    private static final Duration SETTLE = Duration.ofMillis(1500);
+	private static final String KEY = "signing-key-of-the-checkout-fleet";
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
+	private static final Duration SETTLE = Duration.ofMillis(1500);
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-    }
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisServerHarness redis;
 
-    @Test
-    void replicasSharingTheKeyShareTripsAndCloses() {
-        Replica a = replica("a", KEY, 1);
-        Replica b = replica("b", KEY, 1);
-        b.breaker("payments");
+	private RedisAdmin admin;
 
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-        a.breaker("payments").reset();
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
-        assertThat(rejected(b)).isZero();
-    }
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+	}
 
-    @Test
-    void aReplayedAnnouncementOfAnEndedEpisodeIsIgnored() {
-        Replica a = replica("a", KEY, 1);
-        Replica b = replica("b", KEY, 1);
-        b.breaker("payments");
-        List<String> announced = admin.listen("breaker:transitions");
-        failTimes(a.breaker("payments"), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-        a.breaker("payments").reset();
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-        admin.publish("breaker:transitions", announced.get(0)); // the signed open, captured off the channel
+	@Test
+	void replicasSharingTheKeyShareTripsAndCloses() {
+		Replica a = replica("a", KEY, 1);
+		Replica b = replica("b", KEY, 1);
+		b.breaker("payments");
 
-        await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
-        assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-    }
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+		a.breaker("payments").reset();
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
+		assertThat(rejected(b)).isZero();
+	}
 
-    @Test
-    void anUnsignedMessageIsDroppedAndCounted() {
-        Replica b = replica("b", KEY, 1);
-        b.breaker("payments");
+	@Test
+	void aReplayedAnnouncementOfAnEndedEpisodeIsIgnored() {
+		Replica a = replica("a", KEY, 1);
+		Replica b = replica("b", KEY, 1);
+		b.breaker("payments");
+		List<String> announced = admin.listen("breaker:transitions");
+		failTimes(a.breaker("payments"), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+		a.breaker("payments").reset();
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
 
-        admin.publish("breaker:transitions", Forgery.open("payments", 60_000, "mallory", "forged"));
+		admin.publish("breaker:transitions", announced.get(0)); // the signed open,
+																// captured off the
+																// channel
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> rejected(b) == 1);
-        assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-    }
+		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
+	}
 
-    @Test
-    void aMessageSignedWithAnotherKeyIsDroppedAndCounted() {
-        Replica stranger = replica("stranger", "a-key-that-is-not-the-fleets", 1);
-        Replica b = replica("b", KEY, 1);
-        b.breaker("payments");
+	@Test
+	void anUnsignedMessageIsDroppedAndCounted() {
+		Replica b = replica("b", KEY, 1);
+		b.breaker("payments");
 
-        failTimes(stranger.breaker("payments"), 3);
+		admin.publish("breaker:transitions", Forgery.open("payments", 60_000, "mallory", "forged"));
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> rejected(b) >= 1);
-        assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> rejected(b) == 1);
+		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
+	}
 
-    @Test
-    void anUnsignedOpenCircuitInRedisIsIgnoredByAReplicaStartingLater() {
-        Forgery.storeOpen(admin, "payments", 60_000, "mallory", "forged");
+	@Test
+	void aMessageSignedWithAnotherKeyIsDroppedAndCounted() {
+		Replica stranger = replica("stranger", "a-key-that-is-not-the-fleets", 1);
+		Replica b = replica("b", KEY, 1);
+		b.breaker("payments");
 
-        Replica late = replica("late", KEY, 1);
+		failTimes(stranger.breaker("payments"), 3);
 
-        assertThat(late.breaker("payments").state()).isEqualTo(State.CLOSED);
-        assertThat(rejected(late)).isGreaterThanOrEqualTo(1);
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> rejected(b) >= 1);
+		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
+	}
 
-    @Test
-    void aForgedTripDoesNotCountTowardTheQuorum() {
-        Replica a = replica("a", KEY, 2);
-        Replica c = replica("c", KEY, 2);
-        c.breaker("payments");
-        Forgery.vote(admin, "payments", "mallory");
+	@Test
+	void anUnsignedOpenCircuitInRedisIsIgnoredByAReplicaStartingLater() {
+		Forgery.storeOpen(admin, "payments", 60_000, "mallory", "forged");
 
-        failTimes(a.breaker("payments"), 3);
+		Replica late = replica("late", KEY, 1);
 
-        await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
-        assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
-    }
+		assertThat(late.breaker("payments").state()).isEqualTo(State.CLOSED);
+		assertThat(rejected(late)).isGreaterThanOrEqualTo(1);
+	}
 
-    private static double rejected(Replica replica) {
-        MeterRegistry meters = new SimpleMeterRegistry();
-        replica.bean(SharedStoreMetrics.class).bindTo(meters);
-        return meters.get("breaker.shared.store.rejected.messages").functionCounter().count();
-    }
+	@Test
+	void aForgedTripDoesNotCountTowardTheQuorum() {
+		Replica a = replica("a", KEY, 2);
+		Replica c = replica("c", KEY, 2);
+		c.breaker("payments");
+		Forgery.vote(admin, "payments", "mallory");
 
-    private Replica replica(String id, String key, int quorum) {
-        Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-                "breaker.shared.redis.signing-key=" + key, "breaker.shared.redis.quorum=" + quorum);
-        replicas.add(replica);
-        return replica;
-    }
+		failTimes(a.breaker("payments"), 3);
+
+		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
+	}
+
+	private static double rejected(Replica replica) {
+		MeterRegistry meters = new SimpleMeterRegistry();
+		replica.bean(SharedStoreMetrics.class).bindTo(meters);
+		return meters.get("breaker.shared.store.rejected.messages").functionCounter().count();
+	}
+
+	private Replica replica(String id, String key, int quorum) {
+		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
+				"breaker.shared.redis.signing-key=" + key, "breaker.shared.redis.quorum=" + quorum);
+		replicas.add(replica);
+		return replica;
+	}
+
 }

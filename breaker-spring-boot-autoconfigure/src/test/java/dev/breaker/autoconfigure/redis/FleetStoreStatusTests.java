@@ -16,82 +16,91 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code breaker_shared_store_up} tells the truth within twice the reconnect interval, both ways, also when Redis
- * hangs with its connections open (the real redis-server process frozen with SIGSTOP, then thawed with SIGCONT).
+ * {@code breaker_shared_store_up} tells the truth within twice the reconnect interval,
+ * both ways, also when Redis hangs with its connections open (the real redis-server
+ * process frozen with SIGSTOP, then thawed with SIGCONT).
  */
 class FleetStoreStatusTests {
 
-    private static final Duration RECONNECT_INTERVAL = Duration.ofMillis(500);
-    private static final Duration TRUTH = RECONNECT_INTERVAL.multipliedBy(2);
+	private static final Duration RECONNECT_INTERVAL = Duration.ofMillis(500);
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
-    private RedisAdmin admin;
-    private long pid;
-    private boolean frozen;
+	private static final Duration TRUTH = RECONNECT_INTERVAL.multipliedBy(2);
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-        admin = new RedisAdmin(redis);
-        pid = admin.serverPid();
-    }
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @AfterEach
-    void stopAll() {
-        if (frozen) {
-            RedisAdmin.thaw(pid);
-        }
-        replicas.forEach(Replica::close);
-        admin.close();
-        redis.close();
-    }
+	private RedisServerHarness redis;
 
-    @Test
-    void aHungRedisIsReportedDownAndItsReturnUpWithinTwiceTheReconnectInterval() {
-        Replica a = replica("a");
-        Replica b = replica("b");
-        assertThat(a.status().up()).isTrue();
-        assertThat(b.status().up()).isTrue();
+	private RedisAdmin admin;
 
-        RedisAdmin.freeze(pid);
-        frozen = true;
-        long frozenAt = System.nanoTime();
-        await().atMost(TRUTH).pollInterval(Duration.ofMillis(20)).until(() -> !a.status().up() && !b.status().up());
-        assertThat(Duration.ofNanos(System.nanoTime() - frozenAt)).isLessThanOrEqualTo(TRUTH);
-        // it stays down while Redis hangs, however long that is
-        await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
-        assertThat(a.status().up()).isFalse();
-        assertThat(b.status().up()).isFalse();
+	private long pid;
 
-        RedisAdmin.thaw(pid);
-        frozen = false;
-        long thawedAt = System.nanoTime();
-        await().atMost(TRUTH).pollInterval(Duration.ofMillis(20)).until(() -> a.status().up() && b.status().up());
-        assertThat(Duration.ofNanos(System.nanoTime() - thawedAt)).isLessThanOrEqualTo(TRUTH);
-    }
+	private boolean frozen;
 
-    @Test
-    void afterAHangTheFleetSharesAgain() {
-        Replica a = replica("a");
-        Replica b = replica("b");
-        b.breaker("payments");
-        RedisAdmin.freeze(pid);
-        frozen = true;
-        await().atMost(TRUTH).until(() -> !a.status().up());
-        failTimes(a.breaker("payments"), 3); // tripped while Redis hangs: its publish times out
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+		admin = new RedisAdmin(redis);
+		pid = admin.serverPid();
+	}
 
-        await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> true);
-        RedisAdmin.thaw(pid);
-        frozen = false;
+	@AfterEach
+	void stopAll() {
+		if (frozen) {
+			RedisAdmin.thaw(pid);
+		}
+		replicas.forEach(Replica::close);
+		admin.close();
+		redis.close();
+	}
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-    }
+	@Test
+	void aHungRedisIsReportedDownAndItsReturnUpWithinTwiceTheReconnectInterval() {
+		Replica a = replica("a");
+		Replica b = replica("b");
+		assertThat(a.status().up()).isTrue();
+		assertThat(b.status().up()).isTrue();
 
-    private Replica replica(String id) {
-        Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)), "breaker.shared.redis.quorum=1",
-                "breaker.shared.redis.reconnect-interval=" + RECONNECT_INTERVAL.toMillis() + "ms");
-        replicas.add(replica);
-        return replica;
-    }
+		RedisAdmin.freeze(pid);
+		frozen = true;
+		long frozenAt = System.nanoTime();
+		await().atMost(TRUTH).pollInterval(Duration.ofMillis(20)).until(() -> !a.status().up() && !b.status().up());
+		assertThat(Duration.ofNanos(System.nanoTime() - frozenAt)).isLessThanOrEqualTo(TRUTH);
+		// it stays down while Redis hangs, however long that is
+		await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+		assertThat(a.status().up()).isFalse();
+		assertThat(b.status().up()).isFalse();
+
+		RedisAdmin.thaw(pid);
+		frozen = false;
+		long thawedAt = System.nanoTime();
+		await().atMost(TRUTH).pollInterval(Duration.ofMillis(20)).until(() -> a.status().up() && b.status().up());
+		assertThat(Duration.ofNanos(System.nanoTime() - thawedAt)).isLessThanOrEqualTo(TRUTH);
+	}
+
+	@Test
+	void afterAHangTheFleetSharesAgain() {
+		Replica a = replica("a");
+		Replica b = replica("b");
+		b.breaker("payments");
+		RedisAdmin.freeze(pid);
+		frozen = true;
+		await().atMost(TRUTH).until(() -> !a.status().up());
+		failTimes(a.breaker("payments"), 3); // tripped while Redis hangs: its publish
+												// times out
+
+		await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> true);
+		RedisAdmin.thaw(pid);
+		frozen = false;
+
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+	}
+
+	private Replica replica(String id) {
+		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
+				"breaker.shared.redis.quorum=1",
+				"breaker.shared.redis.reconnect-interval=" + RECONNECT_INTERVAL.toMillis() + "ms");
+		replicas.add(replica);
+		return replica;
+	}
+
 }

@@ -19,75 +19,104 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Trips and resets in quick succession, as fast as Redis answers: every open and every close reaches the other
- * replica, round after round. A replica's replies and its own announcements then arrive on their two connections far
- * apart, which is what once let a late announcement make a close end the wrong episode. {@code -Dbreaker.stress=long}
+ * Trips and resets in quick succession, as fast as Redis answers: every open and every
+ * close reaches the other replica, round after round. A replica's replies and its own
+ * announcements then arrive on their two connections far apart, which is what once let a
+ * late announcement make a close end the wrong episode. {@code -Dbreaker.stress=long}
  * runs 5,000 rounds instead of 200.
  */
 class FleetStressTests {
 
-    private static final int ROUNDS = "long".equals(System.getProperty("breaker.stress")) ? 5_000 : 200;
+	private static final int ROUNDS = "long".equals(System.getProperty("breaker.stress")) ? 5_000 : 200;
 
-    private RedisServerHarness redis;
-    private Replica a;
-    private Replica b;
+	private RedisServerHarness redis;
 
-    @BeforeEach
-    void startFleet() {
-        redis = RedisServerHarness.start();
-        BreakerConfig config = BreakerConfig.builder().consecutiveFailures(1).openWait(Duration.ofSeconds(30)).openWaitJitter(0)
-                .ticker(Ticker.system()).build();
-        a = Replica.start(redis, "a", config, "breaker.shared.redis.quorum=1");
-        b = Replica.start(redis, "b", config, "breaker.shared.redis.quorum=1");
-    }
+	private Replica a;
 
-    @AfterEach
-    void stopAll() {
-        b.close();
-        a.close();
-        redis.close();
-    }
+	private Replica b;
 
-    @Test
-    void withAQuorumOfTwoEveryOpenAndEveryCloseReachTheThirdReplica() throws Exception {
-        BreakerConfig config = BreakerConfig.builder().consecutiveFailures(1).openWait(Duration.ofSeconds(30)).openWaitJitter(0)
-                .ticker(Ticker.system()).build();
-        try (Replica first = Replica.start(redis, "q1", config); Replica second = Replica.start(redis, "q2", config);
-                Replica third = Replica.start(redis, "q3", config)) {
-            BlockingQueue<Transition> seenByThird = new LinkedBlockingQueue<>();
-            third.breaker("quorum").onTransition(seenByThird::add);
-            for (int round = 0; round < ROUNDS / 2; round++) {
-                failTimes(first.breaker("quorum"), 1);
-                await().pollDelay(Duration.ofMillis(5)).until(() -> true); // so that the second trip completes the quorum
-                failTimes(second.breaker("quorum"), 1);
-                Transition opened = seenByThird.poll(5, TimeUnit.SECONDS);
-                assertThat(opened).as("round %d: open", round).isNotNull().extracting(Transition::to).isEqualTo(State.OPEN);
-                await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
-                        .until(() -> !first.sync().view("quorum").episode().isEmpty());
-                // at once: the first replica's close may reach the second before the reply of the script that opened it
-                first.breaker("quorum").reset();
-                Transition closed = seenByThird.poll(5, TimeUnit.SECONDS);
-                assertThat(closed).as("round %d: close", round).isNotNull().extracting(Transition::to).isEqualTo(State.CLOSED);
-                await("round " + round + ": the second replica closes").pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
-                        .atMost(Duration.ofSeconds(5))
-                        .until(() -> second.breaker("quorum").state() == State.CLOSED);
-            }
-        }
-    }
+	@BeforeEach
+	void startFleet() {
+		redis = RedisServerHarness.start();
+		BreakerConfig config = BreakerConfig.builder()
+			.consecutiveFailures(1)
+			.openWait(Duration.ofSeconds(30))
+			.openWaitJitter(0)
+			.ticker(Ticker.system())
+			.build();
+		a = Replica.start(redis, "a", config, "breaker.shared.redis.quorum=1");
+		b = Replica.start(redis, "b", config, "breaker.shared.redis.quorum=1");
+	}
 
-    @Test
-    void everyTripAndEveryResetReachTheOtherReplica() throws Exception {
-        BlockingQueue<Transition> seenByB = new LinkedBlockingQueue<>();
-        b.breaker("payments").onTransition(seenByB::add);
+	@AfterEach
+	void stopAll() {
+		b.close();
+		a.close();
+		redis.close();
+	}
 
-        for (int round = 0; round < ROUNDS; round++) {
-            failTimes(a.breaker("payments"), 1);
-            Transition opened = seenByB.poll(5, TimeUnit.SECONDS);
-            assertThat(opened).as("round %d: open", round).isNotNull().extracting(Transition::to).isEqualTo(State.OPEN);
-            a.breaker("payments").reset();
-            Transition closed = seenByB.poll(5, TimeUnit.SECONDS);
-            assertThat(closed).as("round %d: close", round).isNotNull().extracting(Transition::to).isEqualTo(State.CLOSED);
-        }
-        assertThat(seenByB).isEmpty();
-    }
+	@Test
+	void withAQuorumOfTwoEveryOpenAndEveryCloseReachTheThirdReplica() throws Exception {
+		BreakerConfig config = BreakerConfig.builder()
+			.consecutiveFailures(1)
+			.openWait(Duration.ofSeconds(30))
+			.openWaitJitter(0)
+			.ticker(Ticker.system())
+			.build();
+		try (Replica first = Replica.start(redis, "q1", config);
+				Replica second = Replica.start(redis, "q2", config);
+				Replica third = Replica.start(redis, "q3", config)) {
+			BlockingQueue<Transition> seenByThird = new LinkedBlockingQueue<>();
+			third.breaker("quorum").onTransition(seenByThird::add);
+			for (int round = 0; round < ROUNDS / 2; round++) {
+				failTimes(first.breaker("quorum"), 1);
+				await().pollDelay(Duration.ofMillis(5)).until(() -> true); // so that the
+																			// second trip
+																			// completes
+																			// the quorum
+				failTimes(second.breaker("quorum"), 1);
+				Transition opened = seenByThird.poll(5, TimeUnit.SECONDS);
+				assertThat(opened).as("round %d: open", round)
+					.isNotNull()
+					.extracting(Transition::to)
+					.isEqualTo(State.OPEN);
+				await().pollDelay(Duration.ZERO)
+					.pollInterval(Duration.ofMillis(1))
+					.atMost(Duration.ofSeconds(5))
+					.until(() -> !first.sync().view("quorum").episode().isEmpty());
+				// at once: the first replica's close may reach the second before the
+				// reply of the script that opened it
+				first.breaker("quorum").reset();
+				Transition closed = seenByThird.poll(5, TimeUnit.SECONDS);
+				assertThat(closed).as("round %d: close", round)
+					.isNotNull()
+					.extracting(Transition::to)
+					.isEqualTo(State.CLOSED);
+				await("round " + round + ": the second replica closes").pollDelay(Duration.ZERO)
+					.pollInterval(Duration.ofMillis(1))
+					.atMost(Duration.ofSeconds(5))
+					.until(() -> second.breaker("quorum").state() == State.CLOSED);
+			}
+		}
+	}
+
+	@Test
+	void everyTripAndEveryResetReachTheOtherReplica() throws Exception {
+		BlockingQueue<Transition> seenByB = new LinkedBlockingQueue<>();
+		b.breaker("payments").onTransition(seenByB::add);
+
+		for (int round = 0; round < ROUNDS; round++) {
+			failTimes(a.breaker("payments"), 1);
+			Transition opened = seenByB.poll(5, TimeUnit.SECONDS);
+			assertThat(opened).as("round %d: open", round).isNotNull().extracting(Transition::to).isEqualTo(State.OPEN);
+			a.breaker("payments").reset();
+			Transition closed = seenByB.poll(5, TimeUnit.SECONDS);
+			assertThat(closed).as("round %d: close", round)
+				.isNotNull()
+				.extracting(Transition::to)
+				.isEqualTo(State.CLOSED);
+		}
+		assertThat(seenByB).isEmpty();
+	}
+
 }

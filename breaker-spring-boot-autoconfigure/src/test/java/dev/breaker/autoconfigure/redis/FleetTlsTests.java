@@ -21,85 +21,89 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fleet mode over TLS ({@code spring.data.redis.ssl.bundle}): a {@code redis-server} that listens on a TLS port only
- * and wants a client certificate, with certificates made for the run; the replicas trust the server and present their
- * own certificate through a Spring Boot PEM SSL bundle, and log in as the README's ACL user.
+ * Fleet mode over TLS ({@code spring.data.redis.ssl.bundle}): a {@code redis-server} that
+ * listens on a TLS port only and wants a client certificate, with certificates made for
+ * the run; the replicas trust the server and present their own certificate through a
+ * Spring Boot PEM SSL bundle, and log in as the README's ACL user.
  */
 class FleetTlsTests {
 
-    private static Path dir;
-    private static TestCertificates certificates;
-    private static RedisProcess redis;
+	private static Path dir;
 
-    private final List<Replica> replicas = new ArrayList<>();
+	private static TestCertificates certificates;
 
-    @BeforeAll
-    static void startRedis() throws IOException {
-        dir = Files.createTempDirectory("breaker-tls");
-        certificates = TestCertificates.create(dir.resolve("certificates"));
-        redis = RedisProcess.tlsServer(dir.resolve("redis"),
-                "tls-cert-file " + certificates.serverCertificate(),
-                "tls-key-file " + certificates.serverKey(),
-                "tls-ca-cert-file " + certificates.clientAuthority(),
-                "tls-auth-clients yes",
-                "user checkout " + FleetAcl.RULES);
-    }
+	private static RedisProcess redis;
 
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @AfterEach
-    void stopReplicas() {
-        replicas.forEach(Replica::close);
-    }
+	@BeforeAll
+	static void startRedis() throws IOException {
+		dir = Files.createTempDirectory("breaker-tls");
+		certificates = TestCertificates.create(dir.resolve("certificates"));
+		redis = RedisProcess.tlsServer(dir.resolve("redis"), "tls-cert-file " + certificates.serverCertificate(),
+				"tls-key-file " + certificates.serverKey(), "tls-ca-cert-file " + certificates.clientAuthority(),
+				"tls-auth-clients yes", "user checkout " + FleetAcl.RULES);
+	}
 
-    @Test
-    void replicasShareOverTlsWithTheCertificatesOfTheSslBundle() {
-        Replica a = replica("a", bundle());
-        Replica b = replica("b", bundle());
-        b.breaker("payments");
+	@AfterAll
+	static void stopRedis() {
+		if (redis != null) {
+			redis.close();
+		}
+	}
 
-        failTimes(a.breaker("payments"), 3);
+	@AfterEach
+	void stopReplicas() {
+		replicas.forEach(Replica::close);
+	}
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-        a.breaker("payments").reset();
-        await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
-        assertThat(List.of(a, b)).allSatisfy(r -> {
-            assertThat(r.status().up()).isTrue();
-            assertThat(r.status().errors()).isZero();
-        });
-    }
+	@Test
+	void replicasShareOverTlsWithTheCertificatesOfTheSslBundle() {
+		Replica a = replica("a", bundle());
+		Replica b = replica("b", bundle());
+		b.breaker("payments");
 
-    @Test
-    void aServerTheBundleDoesNotTrustIsNeverSharedWithAndTheStatusSaysWhy() {
-        // TLS on, but the JVM's default trust: the test's self-signed server certificate is not trusted
-        Replica a = replica("a", "spring.data.redis.ssl.enabled=true", "breaker.shared.redis.startup-sync-timeout=500ms");
+		failTimes(a.breaker("payments"), 3);
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> a.status().errors() > 0);
-        assertThat(a.status().up()).isFalse();
-        assertThat(a.status().lastError()).isNotBlank();
-        failTimes(a.breaker("payments"), 3);
-        assertThat(a.breaker("payments").state()).as("the breaker works alone").isEqualTo(State.OPEN);
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
+		a.breaker("payments").reset();
+		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
+		assertThat(List.of(a, b)).allSatisfy(r -> {
+			assertThat(r.status().up()).isTrue();
+			assertThat(r.status().errors()).isZero();
+		});
+	}
 
-    private static String[] bundle() {
-        return new String[] {"spring.data.redis.ssl.enabled=true", "spring.data.redis.ssl.bundle=fleet",
-            "spring.ssl.bundle.pem.fleet.truststore.certificate=file:" + certificates.serverCertificate(),
-            "spring.ssl.bundle.pem.fleet.keystore.certificate=file:" + certificates.clientCertificate(),
-            "spring.ssl.bundle.pem.fleet.keystore.private-key=file:" + certificates.clientKey()};
-    }
+	@Test
+	void aServerTheBundleDoesNotTrustIsNeverSharedWithAndTheStatusSaysWhy() {
+		// TLS on, but the JVM's default trust: the test's self-signed server certificate
+		// is not trusted
+		Replica a = replica("a", "spring.data.redis.ssl.enabled=true",
+				"breaker.shared.redis.startup-sync-timeout=500ms");
 
-    private Replica replica(String id, String... tls) {
-        List<String> properties = new ArrayList<>(List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
-                "spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD,
-                "breaker.shared.redis.quorum=1"));
-        properties.addAll(List.of(tls));
-        Replica replica = Replica.start(id, FleetQuorumTests.config(Duration.ofSeconds(30)), properties.toArray(String[]::new));
-        replicas.add(replica);
-        return replica;
-    }
+		await().atMost(Duration.ofSeconds(3)).until(() -> a.status().errors() > 0);
+		assertThat(a.status().up()).isFalse();
+		assertThat(a.status().lastError()).isNotBlank();
+		failTimes(a.breaker("payments"), 3);
+		assertThat(a.breaker("payments").state()).as("the breaker works alone").isEqualTo(State.OPEN);
+	}
+
+	private static String[] bundle() {
+		return new String[] { "spring.data.redis.ssl.enabled=true", "spring.data.redis.ssl.bundle=fleet",
+				"spring.ssl.bundle.pem.fleet.truststore.certificate=file:" + certificates.serverCertificate(),
+				"spring.ssl.bundle.pem.fleet.keystore.certificate=file:" + certificates.clientCertificate(),
+				"spring.ssl.bundle.pem.fleet.keystore.private-key=file:" + certificates.clientKey() };
+	}
+
+	private Replica replica(String id, String... tls) {
+		List<String> properties = new ArrayList<>(List.of("spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + redis.port(), "spring.data.redis.username=checkout",
+				"spring.data.redis.password=" + FleetAcl.PASSWORD, "breaker.shared.redis.quorum=1"));
+		properties.addAll(List.of(tls));
+		Replica replica = Replica.start(id, FleetQuorumTests.config(Duration.ofSeconds(30)),
+				properties.toArray(String[]::new));
+		replicas.add(replica);
+		return replica;
+	}
+
 }

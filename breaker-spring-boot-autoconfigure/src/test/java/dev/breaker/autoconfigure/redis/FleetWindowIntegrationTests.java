@@ -21,135 +21,157 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Three low-traffic replicas, none with enough calls to trip alone, trip together on the fleet's failure rate. */
+/**
+ * Three low-traffic replicas, none with enough calls to trip alone, trip together on the
+ * fleet's failure rate.
+ */
 class FleetWindowIntegrationTests {
 
-    private static final BreakerConfig CONFIG = BreakerConfig.builder()
-            .consecutiveFailures(0)
-            .failureRateThreshold(50)
-            .minimumCalls(10)
-            .window(Duration.ofSeconds(10))
-            .bucket(Duration.ofSeconds(1))
-            .openWait(Duration.ofSeconds(5))
-            .openWaitJitter(0)
-            .ticker(Ticker.system())
-            .build();
+	private static final BreakerConfig CONFIG = BreakerConfig.builder()
+		.consecutiveFailures(0)
+		.failureRateThreshold(50)
+		.minimumCalls(10)
+		.window(Duration.ofSeconds(10))
+		.bucket(Duration.ofSeconds(1))
+		.openWait(Duration.ofSeconds(5))
+		.openWaitJitter(0)
+		.ticker(Ticker.system())
+		.build();
 
-    private final List<Replica> replicas = new ArrayList<>();
-    private RedisServerHarness redis;
+	private final List<Replica> replicas = new ArrayList<>();
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-    }
+	private RedisServerHarness redis;
 
-    @AfterEach
-    void stopAll() {
-        replicas.forEach(Replica::close);
-        redis.close();
-    }
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+	}
 
-    @Test
-    void replicasTripTogetherOnTheFleetFailureRate() {
-        List<Replica> fleet = fleet("breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
+	@AfterEach
+	void stopAll() {
+		replicas.forEach(Replica::close);
+		redis.close();
+	}
 
-        fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
+	@Test
+	void replicasTripTogetherOnTheFleetFailureRate() {
+		List<Replica> fleet = fleet("breaker.shared.redis.fleet-window=true",
+				"breaker.shared.redis.flush-interval=200ms");
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
-        // 4 calls each, under minimum-calls 10: no replica could have tripped on its own window
-        assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
-                .satisfies(t -> assertThat(t.reason()).contains("fleet failure rate 100.0% >= 50% over ")));
-    }
+		fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
 
-    @Test
-    void withoutTheFleetWindowEachReplicaCountsAlone() {
-        List<Replica> fleet = fleet();
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
+		// 4 calls each, under minimum-calls 10: no replica could have tripped on its own
+		// window
+		assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
+			.satisfies(t -> assertThat(t.reason()).contains("fleet failure rate 100.0% >= 50% over ")));
+	}
 
-        fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
+	@Test
+	void withoutTheFleetWindowEachReplicaCountsAlone() {
+		List<Replica> fleet = fleet();
 
-        await().pollDelay(Duration.ofMillis(600)).atMost(Duration.ofSeconds(1)).until(() -> true);
-        assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").state()).isEqualTo(State.CLOSED));
-    }
+		fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
 
-    @Test
-    void theFleetFailureRateIsTheEnginesWhenTimeoutsWeighMore() throws Exception {
-        BreakerConfig weighted = CONFIG.toBuilder().timeoutWeight(1.5).failureRateThreshold(45).build();
-        List<Replica> fleet = fleet(weighted, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
+		await().pollDelay(Duration.ofMillis(600)).atMost(Duration.ofSeconds(1)).until(() -> true);
+		assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").state()).isEqualTo(State.CLOSED));
+	}
 
-        // 6 successes, 2 failures, 2 timeouts over the fleet; no replica has minimum-calls on its own
-        for (Replica replica : fleet.subList(0, 2)) {
-            succeed(replica.breaker("inventory"), 2);
-            failTimes(replica.breaker("inventory"), 1);
-            timeOut(replica.breaker("inventory"), 1);
-        }
-        succeed(fleet.get(2).breaker("inventory"), 2);
+	@Test
+	void theFleetFailureRateIsTheEnginesWhenTimeoutsWeighMore() throws Exception {
+		BreakerConfig weighted = CONFIG.toBuilder().timeoutWeight(1.5).failureRateThreshold(45).build();
+		List<Replica> fleet = fleet(weighted, "breaker.shared.redis.fleet-window=true",
+				"breaker.shared.redis.flush-interval=200ms");
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
-        Breaker engine = Breaker.of("same-calls-on-one-breaker", weighted.toBuilder().minimumCalls(100).build());
-        succeed(engine, 6);
-        failTimes(engine, 2);
-        timeOut(engine, 2);
-        String enginesRate = String.format(Locale.ROOT, "%.1f%%", engine.snapshot().failureRate());
-        assertThat(enginesRate).isEqualTo("45.5%");
-        assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
-                .satisfies(t -> assertThat(t.reason()).contains("fleet failure rate " + enginesRate + " >= 45% over 10 calls")));
-    }
+		// 6 successes, 2 failures, 2 timeouts over the fleet; no replica has
+		// minimum-calls on its own
+		for (Replica replica : fleet.subList(0, 2)) {
+			succeed(replica.breaker("inventory"), 2);
+			failTimes(replica.breaker("inventory"), 1);
+			timeOut(replica.breaker("inventory"), 1);
+		}
+		succeed(fleet.get(2).breaker("inventory"), 2);
 
-    @Test
-    void aFleetWindowTripIsCountedAsATripWithTheEnginesJitteredOpenWait() {
-        BreakerConfig jittered = CONFIG.toBuilder().openWait(Duration.ofSeconds(4)).openWaitJitter(0.5).build();
-        List<Replica> fleet = fleet(jittered, "breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
+		Breaker engine = Breaker.of("same-calls-on-one-breaker", weighted.toBuilder().minimumCalls(100).build());
+		succeed(engine, 6);
+		failTimes(engine, 2);
+		timeOut(engine, 2);
+		String enginesRate = String.format(Locale.ROOT, "%.1f%%", engine.snapshot().failureRate());
+		assertThat(enginesRate).isEqualTo("45.5%");
+		assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
+			.satisfies(t -> assertThat(t.reason())
+				.contains("fleet failure rate " + enginesRate + " >= 45% over 10 calls")));
+	}
 
-        fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
+	@Test
+	void aFleetWindowTripIsCountedAsATripWithTheEnginesJitteredOpenWait() {
+		BreakerConfig jittered = CONFIG.toBuilder().openWait(Duration.ofSeconds(4)).openWaitJitter(0.5).build();
+		List<Replica> fleet = fleet(jittered, "breaker.shared.redis.fleet-window=true",
+				"breaker.shared.redis.flush-interval=200ms");
 
-        await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
-        List<Breaker> judged = fleet.stream().map(r -> r.breaker("inventory")).filter(b -> b.snapshot().trips() == 1).toList();
-        assertThat(judged).as("replicas whose own judgement of the fleet window tripped them").isNotEmpty();
-        // A replica that tripped first may follow the episode of one that tripped a little later and reached Redis
-        // first: it then stays open until that episode ends, at most the spread of the trips past its own wait.
-        List<Instant> trips = fleet.stream().map(r -> r.breaker("inventory").snapshot().since()).sorted().toList();
-        Duration spread = Duration.between(trips.get(0), trips.get(trips.size() - 1)).plusMillis(10);
-        for (Breaker breaker : judged) {
-            Snapshot snapshot = breaker.snapshot();
-            assertThat(snapshot.transitions()).last().satisfies(t -> {
-                assertThat(t.remote()).isFalse();
-                assertThat(t.reason()).startsWith("fleet failure rate 100.0% >= 50% over ");
-            });
-            Duration wait = Duration.between(snapshot.since(), snapshot.openUntil());
-            assertThat(wait).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(6).plus(spread)).isNotEqualTo(Duration.ofSeconds(4));
-        }
-    }
+		fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
 
-    private static void succeed(Breaker breaker, int times) throws Exception {
-        for (int i = 0; i < times; i++) {
-            breaker.call(() -> "ok");
-        }
-    }
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
+		List<Breaker> judged = fleet.stream()
+			.map(r -> r.breaker("inventory"))
+			.filter(b -> b.snapshot().trips() == 1)
+			.toList();
+		assertThat(judged).as("replicas whose own judgement of the fleet window tripped them").isNotEmpty();
+		// A replica that tripped first may follow the episode of one that tripped a
+		// little later and reached Redis
+		// first: it then stays open until that episode ends, at most the spread of the
+		// trips past its own wait.
+		List<Instant> trips = fleet.stream().map(r -> r.breaker("inventory").snapshot().since()).sorted().toList();
+		Duration spread = Duration.between(trips.get(0), trips.get(trips.size() - 1)).plusMillis(10);
+		for (Breaker breaker : judged) {
+			Snapshot snapshot = breaker.snapshot();
+			assertThat(snapshot.transitions()).last().satisfies(t -> {
+				assertThat(t.remote()).isFalse();
+				assertThat(t.reason()).startsWith("fleet failure rate 100.0% >= 50% over ");
+			});
+			Duration wait = Duration.between(snapshot.since(), snapshot.openUntil());
+			assertThat(wait).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(6).plus(spread))
+				.isNotEqualTo(Duration.ofSeconds(4));
+		}
+	}
 
-    private static void timeOut(Breaker breaker, int times) {
-        for (int i = 0; i < times; i++) {
-            try {
-                breaker.call(() -> {
-                    throw new TimeoutException("inventory did not answer in time");
-                });
-            } catch (TimeoutException expected) {
-                // counted as a TIMEOUT
-            } catch (Exception other) {
-                throw new AssertionError(other);
-            }
-        }
-    }
+	private static void succeed(Breaker breaker, int times) throws Exception {
+		for (int i = 0; i < times; i++) {
+			breaker.call(() -> "ok");
+		}
+	}
 
-    private List<Replica> fleet(String... properties) {
-        return fleet(CONFIG, properties);
-    }
+	private static void timeOut(Breaker breaker, int times) {
+		for (int i = 0; i < times; i++) {
+			try {
+				breaker.call(() -> {
+					throw new TimeoutException("inventory did not answer in time");
+				});
+			}
+			catch (TimeoutException expected) {
+				// counted as a TIMEOUT
+			}
+			catch (Exception other) {
+				throw new AssertionError(other);
+			}
+		}
+	}
 
-    private List<Replica> fleet(BreakerConfig config, String... properties) {
-        for (String id : List.of("a", "b", "c")) {
-            Replica replica = Replica.start(redis, id, config, properties);
-            replica.breaker("inventory");
-            replicas.add(replica);
-        }
-        return List.copyOf(replicas);
-    }
+	private List<Replica> fleet(String... properties) {
+		return fleet(CONFIG, properties);
+	}
+
+	private List<Replica> fleet(BreakerConfig config, String... properties) {
+		for (String id : List.of("a", "b", "c")) {
+			Replica replica = Replica.start(redis, id, config, properties);
+			replica.breaker("inventory");
+			replicas.add(replica);
+		}
+		return List.copyOf(replicas);
+	}
+
 }

@@ -16,46 +16,62 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** How long a peer's open lasts here is a relative TTL run on this replica's own ticker; wall clocks never meet. */
+/**
+ * How long a peer's open lasts here is a relative TTL run on this replica's own ticker;
+ * wall clocks never meet.
+ */
 class PeerOpenTimingTests {
 
-    private RedisServerHarness redis;
-    private Replica tripping;
-    private Replica following;
+	private RedisServerHarness redis;
 
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerHarness.start();
-    }
+	private Replica tripping;
 
-    @AfterEach
-    void stopAll() {
-        if (following != null) {
-            following.close();
-        }
-        if (tripping != null) {
-            tripping.close();
-        }
-        redis.close();
-    }
+	private Replica following;
 
-    @Test
-    void aPeersOpenLastsItsRemainingWaitOnTheLocalTickerWhateverTheClocksSay() {
-        BreakerConfig base = BreakerConfig.builder().consecutiveFailures(3).openWait(Duration.ofSeconds(30)).openWaitJitter(0).build();
-        tripping = Replica.start(redis, "a", base.toBuilder().ticker(Ticker.system())
-                .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).build(), "breaker.shared.redis.quorum=1");
-        ManualTicker ticker = new ManualTicker();
-        following = Replica.start(redis, "b", base.toBuilder().ticker(ticker)
-                .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-3))).build(), "breaker.shared.redis.quorum=1");
-        following.breaker("payments");
+	@BeforeEach
+	void startRedis() {
+		redis = RedisServerHarness.start();
+	}
 
-        failTimes(tripping.breaker("payments"), 3);
-        await().atMost(Duration.ofSeconds(3)).until(() -> following.breaker("payments").state() == State.OPEN);
+	@AfterEach
+	void stopAll() {
+		if (following != null) {
+			following.close();
+		}
+		if (tripping != null) {
+			tripping.close();
+		}
+		redis.close();
+	}
 
-        ticker.advance(Duration.ofSeconds(28));
-        assertThat(following.breaker("payments").state()).isEqualTo(State.OPEN);
-        // the 30 s the fleet holds it open, plus the second a replica without probe slots stays open longer
-        ticker.advance(Duration.ofSeconds(3));
-        assertThat(following.breaker("payments").state()).isEqualTo(State.HALF_OPEN);
-    }
+	@Test
+	void aPeersOpenLastsItsRemainingWaitOnTheLocalTickerWhateverTheClocksSay() {
+		BreakerConfig base = BreakerConfig.builder()
+			.consecutiveFailures(3)
+			.openWait(Duration.ofSeconds(30))
+			.openWaitJitter(0)
+			.build();
+		tripping = Replica.start(redis, "a",
+				base.toBuilder()
+					.ticker(Ticker.system())
+					.clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
+					.build(),
+				"breaker.shared.redis.quorum=1");
+		ManualTicker ticker = new ManualTicker();
+		following = Replica.start(redis, "b",
+				base.toBuilder().ticker(ticker).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-3))).build(),
+				"breaker.shared.redis.quorum=1");
+		following.breaker("payments");
+
+		failTimes(tripping.breaker("payments"), 3);
+		await().atMost(Duration.ofSeconds(3)).until(() -> following.breaker("payments").state() == State.OPEN);
+
+		ticker.advance(Duration.ofSeconds(28));
+		assertThat(following.breaker("payments").state()).isEqualTo(State.OPEN);
+		// the 30 s the fleet holds it open, plus the second a replica without probe slots
+		// stays open longer
+		ticker.advance(Duration.ofSeconds(3));
+		assertThat(following.breaker("payments").state()).isEqualTo(State.HALF_OPEN);
+	}
+
 }

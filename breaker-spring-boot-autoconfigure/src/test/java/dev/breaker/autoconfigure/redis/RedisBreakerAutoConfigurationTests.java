@@ -33,177 +33,200 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class RedisBreakerAutoConfigurationTests {
 
-    private static RedisServerHarness redis;
+	private static RedisServerHarness redis;
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class))
-            .withBean(BreakerRegistry.class, () -> BreakerRegistry.builder().build());
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class))
+		.withBean(BreakerRegistry.class, () -> BreakerRegistry.builder().build());
 
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisServerHarness.start();
-    }
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServerHarness.start();
+	}
 
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
-    }
+	@AfterAll
+	static void stopRedis() {
+		redis.close();
+	}
 
-    private ApplicationContextRunner enabled() {
-        return runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=" + redis.port());
-    }
+	private ApplicationContextRunner enabled() {
+		return runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + redis.port());
+	}
 
-    @Test
-    void saysAtStartUpThatSpringBootsRedisHealthCanTakeTheReplicaOutOfTheLoadBalancer(CapturedOutput output) {
-        enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class)).run(context -> {
-            assertThat(context).hasNotFailed().hasBean("redisHealthContributor");
-            assertThat(output.getAll()).contains("Fleet mode is on and Spring Boot's Redis health indicator is active")
-                    .contains("management.health.redis.enabled=false");
-        });
-    }
+	@Test
+	void saysAtStartUpThatSpringBootsRedisHealthCanTakeTheReplicaOutOfTheLoadBalancer(CapturedOutput output) {
+		enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class))
+			.run(context -> {
+				assertThat(context).hasNotFailed().hasBean("redisHealthContributor");
+				assertThat(output.getAll())
+					.contains("Fleet mode is on and Spring Boot's Redis health indicator is active")
+					.contains("management.health.redis.enabled=false");
+			});
+	}
 
-    @Test
-    void saysNothingOfRedisHealthWhenItIsSwitchedOff(CapturedOutput output) {
-        enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class))
-                .withPropertyValues("management.health.redis.enabled=false").run(context -> {
-                    assertThat(context).hasNotFailed().doesNotHaveBean("redisHealthContributor");
-                    assertThat(output.getAll()).doesNotContain("Redis health indicator is active");
-                });
-    }
+	@Test
+	void saysNothingOfRedisHealthWhenItIsSwitchedOff(CapturedOutput output) {
+		enabled().withConfiguration(AutoConfigurations.of(DataRedisHealthContributorAutoConfiguration.class))
+			.withPropertyValues("management.health.redis.enabled=false")
+			.run(context -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean("redisHealthContributor");
+				assertThat(output.getAll()).doesNotContain("Redis health indicator is active");
+			});
+	}
 
-    @Test
-    void isOffByDefault() {
-        runner.run(context -> assertThat(context).doesNotHaveBean(FleetSync.class).doesNotHaveBean(SharedStoreStatus.class));
-    }
+	@Test
+	void isOffByDefault() {
+		runner.run(context -> assertThat(context).doesNotHaveBean(FleetSync.class)
+			.doesNotHaveBean(SharedStoreStatus.class));
+	}
 
-    @Test
-    void sharesThroughRedisWhenEnabled() {
-        enabled().run(context -> {
-            assertThat(context).hasSingleBean(FleetSync.class).hasSingleBean(SharedStoreMetrics.class)
-                    .doesNotHaveBean(FleetWindow.class);
-            assertThat(context.getBean(SharedStoreStatus.class).up()).isTrue();
-            assertThat(context.getBean(SharedStoreStatus.class).lastSync()).isNotNull();
-        });
-    }
+	@Test
+	void sharesThroughRedisWhenEnabled() {
+		enabled().run(context -> {
+			assertThat(context).hasSingleBean(FleetSync.class)
+				.hasSingleBean(SharedStoreMetrics.class)
+				.doesNotHaveBean(FleetWindow.class);
+			assertThat(context.getBean(SharedStoreStatus.class).up()).isTrue();
+			assertThat(context.getBean(SharedStoreStatus.class).lastSync()).isNotNull();
+		});
+	}
 
-    @Test
-    void addsTheFleetWindowWhenAskedTo() {
-        enabled().withPropertyValues("breaker.shared.redis.fleet-window=true")
-                .run(context -> assertThat(context).hasSingleBean(FleetWindow.class));
-    }
+	@Test
+	void addsTheFleetWindowWhenAskedTo() {
+		enabled().withPropertyValues("breaker.shared.redis.fleet-window=true")
+			.run(context -> assertThat(context).hasSingleBean(FleetWindow.class));
+	}
 
-    @Test
-    void refusesToStartWithoutLettuceRatherThanRunAlone() {
-        enabled().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class))
-                .withClassLoader(new FilteredClassLoader(RedisClient.class))
-                .run(context -> assertThat(context).hasFailed().getFailure()
-                        .rootCause().hasMessage("Invalid value 'true' for property 'breaker.shared.redis.enabled'; "
-                                + "allowed: false, unless Spring Data Redis with Lettuce is on the classpath "
-                                + "(org.springframework.boot:spring-boot-starter-data-redis; "
-                                + "io.lettuce.core.RedisClient is missing)"));
-    }
+	@Test
+	void refusesToStartWithoutLettuceRatherThanRunAlone() {
+		enabled().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(RedisClient.class))
+			.run(context -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Invalid value 'true' for property 'breaker.shared.redis.enabled'; "
+						+ "allowed: false, unless Spring Data Redis with Lettuce is on the classpath "
+						+ "(org.springframework.boot:spring-boot-starter-data-redis; "
+						+ "io.lettuce.core.RedisClient is missing)"));
+	}
 
-    @Test
-    void needsABreakerRegistry() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class))
-                .withPropertyValues("breaker.shared.redis.enabled=true")
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
-    }
+	@Test
+	void needsABreakerRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class))
+			.withPropertyValues("breaker.shared.redis.enabled=true")
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
+	}
 
-    @Test
-    void sharesTheStartersRegistry() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                        RedisBreakerAutoConfiguration.class))
-                .withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
-                        "spring.data.redis.port=" + redis.port())
-                .run(context -> assertThat(context).hasSingleBean(BreakerRegistry.class).hasSingleBean(FleetSync.class));
-    }
+	@Test
+	void sharesTheStartersRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					RedisBreakerAutoConfiguration.class))
+			.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + redis.port())
+			.run(context -> assertThat(context).hasSingleBean(BreakerRegistry.class).hasSingleBean(FleetSync.class));
+	}
 
-    @Test
-    void breakerEnabledFalseSwitchesSharingOffToo() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                        RedisBreakerAutoConfiguration.class))
-                .withPropertyValues("breaker.enabled=false", "breaker.shared.redis.enabled=true")
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
-    }
+	@Test
+	void breakerEnabledFalseSwitchesSharingOffToo() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					RedisBreakerAutoConfiguration.class))
+			.withPropertyValues("breaker.enabled=false", "breaker.shared.redis.enabled=true")
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
+	}
 
-    @Test
-    void theUsersOwnStatusBeanWins() {
-        SharedStoreStatus own = new SharedStoreStatus("mine", Clock.systemUTC());
-        enabled().withBean(SharedStoreStatus.class, () -> own)
-                .run(context -> assertThat(context.getBean(FleetSync.class).replicaId()).isEqualTo("mine"));
-    }
+	@Test
+	void theUsersOwnStatusBeanWins() {
+		SharedStoreStatus own = new SharedStoreStatus("mine", Clock.systemUTC());
+		enabled().withBean(SharedStoreStatus.class, () -> own)
+			.run(context -> assertThat(context.getBean(FleetSync.class).replicaId()).isEqualTo("mine"));
+	}
 
-    @Test
-    void theReplicaIdIsConfigurable() {
-        enabled().withPropertyValues("breaker.shared.redis.replica-id=checkout-7")
-                .run(context -> assertThat(context.getBean(SharedStoreStatus.class).replicaId()).isEqualTo("checkout-7"));
-    }
+	@Test
+	void theReplicaIdIsConfigurable() {
+		enabled().withPropertyValues("breaker.shared.redis.replica-id=checkout-7")
+			.run(context -> assertThat(context.getBean(SharedStoreStatus.class).replicaId()).isEqualTo("checkout-7"));
+	}
 
-    @Test
-    void aZeroTimeoutStopsStartUpNamingTheProperty() {
-        enabled().withPropertyValues("breaker.shared.redis.timeout=0s").run(context -> assertThat(context)
-                .getFailure().rootCause()
-                .isInstanceOf(InvalidBreakerPropertyException.class)
-                .hasMessage("Invalid value '0s' for property 'breaker.shared.redis.timeout'; allowed: a positive duration, e.g. 500ms"));
-    }
+	@Test
+	void aZeroTimeoutStopsStartUpNamingTheProperty() {
+		enabled().withPropertyValues("breaker.shared.redis.timeout=0s")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessage(
+						"Invalid value '0s' for property 'breaker.shared.redis.timeout'; allowed: a positive duration, e.g. 500ms"));
+	}
 
-    @Test
-    void aQuorumBelowOneStopsStartUpNamingTheProperty() {
-        enabled().withPropertyValues("breaker.shared.redis.quorum=0").run(context -> assertThat(context)
-                .getFailure().rootCause()
-                .isInstanceOf(InvalidBreakerPropertyException.class)
-                .hasMessage("Invalid value '0' for property 'breaker.shared.redis.quorum'; allowed: 1 or more "
-                        + "(1: any replica's trip opens the fleet)"));
-    }
+	@Test
+	void aQuorumBelowOneStopsStartUpNamingTheProperty() {
+		enabled().withPropertyValues("breaker.shared.redis.quorum=0")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessage("Invalid value '0' for property 'breaker.shared.redis.quorum'; allowed: 1 or more "
+						+ "(1: any replica's trip opens the fleet)"));
+	}
 
-    @Test
-    void aShortSigningKeyStopsStartUpWithoutEchoingIt() {
-        enabled().withPropertyValues("breaker.shared.redis.signing-key=hunter2!!").run(context -> assertThat(context)
-                .getFailure().rootCause()
-                .isInstanceOf(InvalidBreakerPropertyException.class)
-                .hasMessage("Invalid value '<9 characters>' for property 'breaker.shared.redis.signing-key'; allowed: empty "
-                        + "(no signing), or a secret of at least 16 characters shared by every replica")
-                .message().doesNotContain("hunter2"));
-    }
+	@Test
+	void aShortSigningKeyStopsStartUpWithoutEchoingIt() {
+		enabled().withPropertyValues("breaker.shared.redis.signing-key=hunter2!!")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessage(
+						"Invalid value '<9 characters>' for property 'breaker.shared.redis.signing-key'; allowed: empty "
+								+ "(no signing), or a secret of at least 16 characters shared by every replica")
+				.message()
+				.doesNotContain("hunter2"));
+	}
 
-    @Test
-    void theQuorumAndTheSigningKeyReachTheFleet() {
-        enabled().withPropertyValues("breaker.shared.redis.quorum=3", "breaker.shared.redis.signing-key=a-secret-of-the-fleet")
-                .run(context -> {
-                    assertThat(context.getBean(FleetSync.class).settings().quorum()).isEqualTo(3);
-                    assertThat(context.getBean(FleetSync.class).settings().signingKey()).isEqualTo("a-secret-of-the-fleet");
-                    assertThat(context.getBean(FleetSync.class).settings().toString()).doesNotContain("a-secret-of-the-fleet");
-                });
-    }
+	@Test
+	void theQuorumAndTheSigningKeyReachTheFleet() {
+		enabled()
+			.withPropertyValues("breaker.shared.redis.quorum=3",
+					"breaker.shared.redis.signing-key=a-secret-of-the-fleet")
+			.run(context -> {
+				assertThat(context.getBean(FleetSync.class).settings().quorum()).isEqualTo(3);
+				assertThat(context.getBean(FleetSync.class).settings().signingKey()).isEqualTo("a-secret-of-the-fleet");
+				assertThat(context.getBean(FleetSync.class).settings().toString())
+					.doesNotContain("a-secret-of-the-fleet");
+			});
+	}
 
-    @Test
-    void startsEvenWhenRedisIsUnreachable() {
-        runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=1", "breaker.shared.redis.startup-sync-timeout=200ms").run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(SharedStoreStatus.class).up()).isFalse();
-                    assertThat(context.getBean(SharedStoreStatus.class).errors()).isPositive();
-                });
-    }
+	@Test
+	void startsEvenWhenRedisIsUnreachable() {
+		runner
+			.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=1", "breaker.shared.redis.startup-sync-timeout=200ms")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(SharedStoreStatus.class).up()).isFalse();
+				assertThat(context.getBean(SharedStoreStatus.class).errors()).isPositive();
+			});
+	}
 
-    @Test
-    void metersSayWhetherTheStoreIsUpAndCountErrors() {
-        runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=1", "breaker.shared.redis.startup-sync-timeout=0s").run(context -> {
-                    MeterRegistry meters = new SimpleMeterRegistry();
-                    context.getBean(SharedStoreMetrics.class).bindTo(meters);
-                    await().atMost(Duration.ofSeconds(3)).until(() -> meters.get("breaker.shared.store.errors").functionCounter().count() > 0);
-                    assertThat(meters.get("breaker.shared.store.up").gauge().value()).isZero();
-                });
-        enabled().run(context -> {
-            MeterRegistry meters = new SimpleMeterRegistry();
-            context.getBean(SharedStoreMetrics.class).bindTo(meters);
-            assertThat(meters.get("breaker.shared.store.up").gauge().value()).isEqualTo(1);
-        });
-    }
+	@Test
+	void metersSayWhetherTheStoreIsUpAndCountErrors() {
+		runner
+			.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=1", "breaker.shared.redis.startup-sync-timeout=0s")
+			.run(context -> {
+				MeterRegistry meters = new SimpleMeterRegistry();
+				context.getBean(SharedStoreMetrics.class).bindTo(meters);
+				await().atMost(Duration.ofSeconds(3))
+					.until(() -> meters.get("breaker.shared.store.errors").functionCounter().count() > 0);
+				assertThat(meters.get("breaker.shared.store.up").gauge().value()).isZero();
+			});
+		enabled().run(context -> {
+			MeterRegistry meters = new SimpleMeterRegistry();
+			context.getBean(SharedStoreMetrics.class).bindTo(meters);
+			assertThat(meters.get("breaker.shared.store.up").gauge().value()).isEqualTo(1);
+		});
+	}
+
 }

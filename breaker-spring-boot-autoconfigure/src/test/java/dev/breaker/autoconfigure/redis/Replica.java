@@ -19,67 +19,75 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
-/** One replica of the service: its own Spring application context, its own registry, the shared Redis. */
+/**
+ * One replica of the service: its own Spring application context, its own registry, the
+ * shared Redis.
+ */
 final class Replica implements AutoCloseable {
 
-    private final ConfigurableApplicationContext context;
+	private final ConfigurableApplicationContext context;
 
-    private Replica(ConfigurableApplicationContext context) {
-        this.context = context;
-    }
+	private Replica(ConfigurableApplicationContext context) {
+		this.context = context;
+	}
 
-    static Replica start(RedisServerHarness redis, String id, BreakerConfig defaults, String... properties) {
-        List<String> all = new ArrayList<>(List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()));
-        all.addAll(List.of(properties));
-        return start(id, defaults, all.toArray(String[]::new));
-    }
+	static Replica start(RedisServerHarness redis, String id, BreakerConfig defaults, String... properties) {
+		List<String> all = new ArrayList<>(
+				List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port()));
+		all.addAll(List.of(properties));
+		return start(id, defaults, all.toArray(String[]::new));
+	}
 
-    /** A replica whose {@code properties} say where Redis is ({@code spring.data.redis.*}: Sentinel, Cluster, TLS…). */
-    static Replica start(String id, BreakerConfig defaults, String... properties) {
-        BreakerRegistry registry = BreakerRegistry.builder().defaults(defaults).build();
-        List<String> all = new ArrayList<>(List.of(
-                "breaker.shared.redis.enabled=true",
-                "breaker.shared.redis.replica-id=" + id,
-                "breaker.shared.redis.reconnect-interval=200ms",
-                "breaker.shared.redis.startup-sync-timeout=3s"));
-        all.addAll(List.of(properties));
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(ReplicaConfiguration.class)
-                .web(WebApplicationType.NONE)
-                .logStartupInfo(false)
-                .bannerMode(Banner.Mode.OFF)
-                .properties(all.toArray(String[]::new))
-                .initializers(ctx -> ctx.getBeanFactory().registerSingleton("breakerRegistry", registry))
-                .run();
-        return new Replica(context);
-    }
+	/**
+	 * A replica whose {@code properties} say where Redis is ({@code spring.data.redis.*}:
+	 * Sentinel, Cluster, TLS…).
+	 */
+	static Replica start(String id, BreakerConfig defaults, String... properties) {
+		BreakerRegistry registry = BreakerRegistry.builder().defaults(defaults).build();
+		List<String> all = new ArrayList<>(List.of("breaker.shared.redis.enabled=true",
+				"breaker.shared.redis.replica-id=" + id, "breaker.shared.redis.reconnect-interval=200ms",
+				"breaker.shared.redis.startup-sync-timeout=3s"));
+		all.addAll(List.of(properties));
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReplicaConfiguration.class)
+			.web(WebApplicationType.NONE)
+			.logStartupInfo(false)
+			.bannerMode(Banner.Mode.OFF)
+			.properties(all.toArray(String[]::new))
+			.initializers(ctx -> ctx.getBeanFactory().registerSingleton("breakerRegistry", registry))
+			.run();
+		return new Replica(context);
+	}
 
-    BreakerRegistry registry() {
-        return context.getBean(BreakerRegistry.class);
-    }
+	BreakerRegistry registry() {
+		return context.getBean(BreakerRegistry.class);
+	}
 
-    Breaker breaker(String name) {
-        return registry().breaker(name);
-    }
+	Breaker breaker(String name) {
+		return registry().breaker(name);
+	}
 
-    SharedStoreStatus status() {
-        return context.getBean(SharedStoreStatus.class);
-    }
+	SharedStoreStatus status() {
+		return context.getBean(SharedStoreStatus.class);
+	}
 
-    FleetSync sync() {
-        return context.getBean(FleetSync.class);
-    }
+	FleetSync sync() {
+		return context.getBean(FleetSync.class);
+	}
 
-    <T> T bean(Class<T> type) {
-        return context.getBean(type);
-    }
+	<T> T bean(Class<T> type) {
+		return context.getBean(type);
+	}
 
-    @Override
-    public void close() {
-        context.close();
-    }
+	@Override
+	public void close() {
+		context.close();
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ SslAutoConfiguration.class, DataRedisAutoConfiguration.class, RedisBreakerAutoConfiguration.class })
-    static class ReplicaConfiguration {
-    }
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ SslAutoConfiguration.class, DataRedisAutoConfiguration.class,
+			RedisBreakerAutoConfiguration.class })
+	static class ReplicaConfiguration {
+
+	}
+
 }

@@ -26,8 +26,8 @@ import org.springframework.web.reactive.DispatcherHandler;
 
 /**
  * Spring Cloud CircuitBreaker on breaker: its {@code CircuitBreakerFactory} and
- * {@code ReactiveCircuitBreakerFactory} (and Gateway's {@code CircuitBreaker} filter) are breaker's
- * registry. On when Spring Cloud Commons is on the class path; off with
+ * {@code ReactiveCircuitBreakerFactory} (and Gateway's {@code CircuitBreaker} filter) are
+ * breaker's registry. On when Spring Cloud Commons is on the class path; off with
  * {@code spring.cloud.circuitbreaker.breaker.enabled=false}.
  */
 @AutoConfiguration(after = BreakerAutoConfiguration.class,
@@ -46,8 +46,8 @@ public final class BreakerSpringCloudAutoConfiguration {
 	}
 
 	/**
-	 * Runs the factories' customizers (by creating the factories) before the registry is built, and
-	 * hands it what they configured.
+	 * Runs the factories' customizers (by creating the factories) before the registry is
+	 * built, and hands it what they configured.
 	 */
 	@Bean
 	BreakerRegistryCustomizer breakerSpringCloudConfigurations(CloudBreakers breakers,

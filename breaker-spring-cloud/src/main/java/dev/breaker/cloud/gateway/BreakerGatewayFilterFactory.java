@@ -15,8 +15,8 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * Spring Cloud Gateway's {@code CircuitBreaker} route filter on breaker. Without a
- * {@code fallbackUri}, a rejected call answers 503 Service Unavailable and a timed-out one 504
- * Gateway Timeout.
+ * {@code fallbackUri}, a rejected call answers 503 Service Unavailable and a timed-out
+ * one 504 Gateway Timeout.
  */
 public class BreakerGatewayFilterFactory extends SpringCloudCircuitBreakerFilterFactory {
 

@@ -1,4 +1,7 @@
-/** The product catalog: served from memory, needs no dependency and must stay fast whatever happens elsewhere. */
+/**
+ * The product catalog: served from memory, needs no dependency and must stay fast
+ * whatever happens elsewhere.
+ */
 @NullMarked
 package dev.breaker.sample.catalog;
 

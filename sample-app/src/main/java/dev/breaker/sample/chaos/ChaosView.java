@@ -4,7 +4,8 @@ import dev.breaker.sample.dependency.Chaos;
 import dev.breaker.sample.dependency.DependencyServer;
 
 /**
- * What {@code /chaos} tells about one dependency: its chaos and what it has served so far.
+ * What {@code /chaos} tells about one dependency: its chaos and what it has served so
+ * far.
  *
  * @param mode the current chaos mode
  * @param latencyMs the latency of a slow answer, in milliseconds

@@ -1,4 +1,7 @@
-/** Chaos control: the HTTP API that switches a dependency between healthy, slow, wedged, down and flaky. */
+/**
+ * Chaos control: the HTTP API that switches a dependency between healthy, slow, wedged,
+ * down and flaky.
+ */
 @NullMarked
 package dev.breaker.sample.chaos;
 

@@ -46,7 +46,8 @@ class CheckoutController {
 			Product product = this.catalog.find(line.sku())
 				.orElseThrow(() -> new ResponseStatusException(HttpStatus.BAD_REQUEST, "no product " + line.sku()));
 			if (line.quantity() < 1) {
-				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "quantity of " + line.sku() + " must be >= 1");
+				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+						"quantity of " + line.sku() + " must be >= 1");
 			}
 			amount += product.priceCents() * line.quantity();
 		}

@@ -3,8 +3,8 @@ package dev.breaker.sample.checkout;
 /**
  * How an order was paid.
  *
- * @param status {@code PAID} (the gateway captured the charge) or {@code QUEUED} (the order is
- * accepted and its payment will be taken later)
+ * @param status {@code PAID} (the gateway captured the charge) or {@code QUEUED} (the
+ * order is accepted and its payment will be taken later)
  * @param chargeId the gateway's charge id, null when queued
  * @param reason why the payment was queued, null when paid
  */

@@ -8,11 +8,17 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.springframework.stereotype.Component;
 
-/** Orders accepted while the payments gateway could not be reached, waiting for their payment. */
+/**
+ * Orders accepted while the payments gateway could not be reached, waiting for their
+ * payment.
+ */
 @Component
 public class PaymentQueue {
 
-	/** How many payments the queue holds; past that, checkouts are refused rather than lost. */
+	/**
+	 * How many payments the queue holds; past that, checkouts are refused rather than
+	 * lost.
+	 */
 	static final int CAPACITY = 100_000;
 
 	/**

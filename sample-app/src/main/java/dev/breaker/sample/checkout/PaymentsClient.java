@@ -9,7 +9,10 @@ import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 
-/** The app's side of the payments gateway: charges an order, or queues its payment when the gateway fails. */
+/**
+ * The app's side of the payments gateway: charges an order, or queues its payment when
+ * the gateway fails.
+ */
 @Component
 public class PaymentsClient {
 
@@ -38,7 +41,10 @@ public class PaymentsClient {
 		return Payment.paid(charge.chargeId());
 	}
 
-	/** The fallback: the order is accepted, its payment is queued and taken once the gateway is back. */
+	/**
+	 * The fallback: the order is accepted, its payment is queued and taken once the
+	 * gateway is back.
+	 */
 	public Payment queueForLater(Order order, Throwable cause) {
 		this.queue.add(order);
 		return Payment.queued(cause.getClass().getSimpleName() + ": " + cause.getMessage());

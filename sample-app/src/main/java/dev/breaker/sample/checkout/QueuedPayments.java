@@ -13,8 +13,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Takes the queued payments once the gateway is back: a small batch at a time, and only while the
- * payments breaker is closed, so that the backlog does not knock a recovering gateway over again.
+ * Takes the queued payments once the gateway is back: a small batch at a time, and only
+ * while the payments breaker is closed, so that the backlog does not knock a recovering
+ * gateway over again.
  */
 @Component
 @RestController
@@ -36,9 +37,9 @@ public class QueuedPayments {
 	}
 
 	/**
-	 * One round: charges up to {@value #BATCH} queued payments while the payments breaker is
-	 * closed. A charge that fails goes back to the queue (the guarded call's fallback) and ends
-	 * the round.
+	 * One round: charges up to {@value #BATCH} queued payments while the payments breaker
+	 * is closed. A charge that fails goes back to the queue (the guarded call's fallback)
+	 * and ends the round.
 	 * @return how many payments were taken
 	 */
 	@Scheduled(fixedDelayString = "${sample.payments.retry-queued-every:1s}",
@@ -61,11 +62,14 @@ public class QueuedPayments {
 
 	private boolean gatewayLooksHealthy() {
 		BreakerRegistry breakers = this.registry.getIfAvailable();
-		// Without breakers nothing is ever queued; with them, only a closed breaker means "back".
+		// Without breakers nothing is ever queued; with them, only a closed breaker means
+		// "back".
 		return breakers != null && breakers.breaker("payments").state() == State.CLOSED;
 	}
 
-	/** {@code GET /payments/queue}: how many payments wait, and how many were taken later. */
+	/**
+	 * {@code GET /payments/queue}: how many payments wait, and how many were taken later.
+	 */
 	@GetMapping("/payments/queue")
 	Map<String, Long> status() {
 		return Map.of("queued", (long) this.queue.size(), "takenLater", this.queue.settledCount());

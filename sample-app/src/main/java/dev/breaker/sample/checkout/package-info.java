@@ -1,4 +1,7 @@
-/** Checkout: takes orders and charges them through the payments gateway, queueing the payment when it fails. */
+/**
+ * Checkout: takes orders and charges them through the payments gateway, queueing the
+ * payment when it fails.
+ */
 @NullMarked
 package dev.breaker.sample.checkout;
 

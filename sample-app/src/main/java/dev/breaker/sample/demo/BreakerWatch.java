@@ -14,7 +14,10 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
 
-/** What the demo reads from the app's breakers: states, rejections and transitions as they happen. */
+/**
+ * What the demo reads from the app's breakers: states, rejections and transitions as they
+ * happen.
+ */
 final class BreakerWatch {
 
 	/** A transition and when the demo saw it, on its own clock. */
@@ -27,7 +30,10 @@ final class BreakerWatch {
 
 	private final List<Seen> all = new ArrayList<>();
 
-	/** @param registry the app's registry, null when the app runs with {@code breaker.enabled=false} */
+	/**
+	 * @param registry the app's registry, null when the app runs with
+	 * {@code breaker.enabled=false}
+	 */
 	BreakerWatch(BreakerRegistry registry) {
 		this.registry = registry;
 		if (registry != null) {
@@ -75,7 +81,10 @@ final class BreakerWatch {
 		return rejected;
 	}
 
-	/** Resets every breaker, children too (an operator's reset); returns how many were not closed. */
+	/**
+	 * Resets every breaker, children too (an operator's reset); returns how many were not
+	 * closed.
+	 */
 	int resetAll() {
 		if (this.registry == null) {
 			return 0;
@@ -107,15 +116,18 @@ final class BreakerWatch {
 		return drained;
 	}
 
-	/** When {@code breaker} first moved from {@code from} to {@code to} after {@code afterNanos}, if it did. */
+	/**
+	 * When {@code breaker} first moved from {@code from} to {@code to} after
+	 * {@code afterNanos}, if it did.
+	 */
 	OptionalLong first(String breaker, State from, State to, long afterNanos) {
 		Optional<Seen> first = firstSeen(breaker, from, to, afterNanos);
 		return first.isPresent() ? OptionalLong.of(first.get().nanos()) : OptionalLong.empty();
 	}
 
 	/**
-	 * The first transition of {@code breaker} to {@code to} after {@code afterNanos}, from {@code from}
-	 * or from any state when {@code from} is null.
+	 * The first transition of {@code breaker} to {@code to} after {@code afterNanos},
+	 * from {@code from} or from any state when {@code from} is null.
 	 */
 	Optional<Seen> firstSeen(String breaker, State from, State to, long afterNanos) {
 		drainTransitions();
@@ -127,8 +139,8 @@ final class BreakerWatch {
 	}
 
 	/**
-	 * How many times {@code breaker} moved from {@code from} to {@code to} by its own rules (not from a
-	 * peer) in {@code [afterNanos, beforeNanos)}.
+	 * How many times {@code breaker} moved from {@code from} to {@code to} by its own
+	 * rules (not from a peer) in {@code [afterNanos, beforeNanos)}.
 	 */
 	int countOwn(String breaker, State from, State to, long afterNanos, long beforeNanos) {
 		drainTransitions();
@@ -140,7 +152,10 @@ final class BreakerWatch {
 			.count();
 	}
 
-	/** Finished half-open probes of a breaker so far, successful or not; 0 when it does not exist. */
+	/**
+	 * Finished half-open probes of a breaker so far, successful or not; 0 when it does
+	 * not exist.
+	 */
 	long probes(String name) {
 		if (this.registry == null) {
 			return 0;
@@ -150,7 +165,9 @@ final class BreakerWatch {
 			.orElse(0L);
 	}
 
-	/** The state of a breaker now, null when it does not exist (yet) or breakers are off. */
+	/**
+	 * The state of a breaker now, null when it does not exist (yet) or breakers are off.
+	 */
 	State state(String name) {
 		return (this.registry != null) ? this.registry.find(name).map(Breaker::state).orElse(null) : null;
 	}

@@ -8,9 +8,9 @@ import java.net.ServerSocket;
 import redis.embedded.RedisServer;
 
 /**
- * The fleet demo's Redis: the {@code redis-server} binary that the embedded-redis jar carries, on a
- * free loopback port, without persistence; killed and started again on the same port to play an
- * outage (it comes back empty, as a Redis without persistence does).
+ * The fleet demo's Redis: the {@code redis-server} binary that the embedded-redis jar
+ * carries, on a free loopback port, without persistence; killed and started again on the
+ * same port to play an outage (it comes back empty, as a Redis without persistence does).
  */
 final class EmbeddedRedis implements AutoCloseable {
 

@@ -24,14 +24,16 @@ import dev.breaker.sample.dependency.ChaosMode;
 import dev.breaker.sample.dependency.DependencyServer;
 
 /**
- * The fleet demo: an embedded Redis and three replicas of the checkout service in fleet mode, all
- * charging one payments gateway. It wedges the gateway, kills Redis for a few seconds and starts
- * it again, heals the gateway, and prints second by second each replica's payments breaker and
- * what its customers got; then the closing table.
+ * The fleet demo: an embedded Redis and three replicas of the checkout service in fleet
+ * mode, all charging one payments gateway. It wedges the gateway, kills Redis for a few
+ * seconds and starts it again, heals the gateway, and prints second by second each
+ * replica's payments breaker and what its customers got; then the closing table.
  */
 public final class FleetDemo {
 
-	/** Requests a second each replica's customers send: the third replica is a quiet one. */
+	/**
+	 * Requests a second each replica's customers send: the third replica is a quiet one.
+	 */
 	private static final int[] RATES = { 40, 40, 8 };
 
 	private static final int RAMP = 4;
@@ -57,7 +59,9 @@ public final class FleetDemo {
 		this.args = args;
 	}
 
-	/** Runs the fleet demo and prints its closing table; {@code args} go to every replica. */
+	/**
+	 * Runs the fleet demo and prints its closing table; {@code args} go to every replica.
+	 */
 	public static void main(String[] args) throws InterruptedException {
 		new FleetDemo(System.out, args).run();
 	}
@@ -85,12 +89,14 @@ public final class FleetDemo {
 			List<Future<FleetReplica>> others = new ArrayList<>();
 			for (int i = 2; i <= RATES.length; i++) {
 				int number = i;
-				others.add(starters.submit(() -> FleetReplica.start(number, RATES[number - 1], redis, gateway, this.args)));
+				others.add(starters
+					.submit(() -> FleetReplica.start(number, RATES[number - 1], redis, gateway, this.args)));
 			}
 			ExecutionException failed = null;
 			for (Future<FleetReplica> other : others) {
 				try {
-					fleet.add(other.get()); // the caller closes those that started, whatever happens
+					fleet.add(other.get()); // the caller closes those that started,
+											// whatever happens
 				}
 				catch (ExecutionException ex) {
 					failed = ex;
@@ -103,16 +109,18 @@ public final class FleetDemo {
 		finally {
 			starters.shutdown();
 		}
-		this.out.printf(Locale.ROOT, "Fleet demo: %s; %d replicas of the checkout service in fleet mode (quorum %s),"
-				+ " all charging one payments gateway (%s); started in %.1f s%n", redis, fleet.size(),
-				fleet.get(0).quorum(), gateway, seconds(System.nanoTime() - started));
+		this.out.printf(Locale.ROOT,
+				"Fleet demo: %s; %d replicas of the checkout service in fleet mode (quorum %s),"
+						+ " all charging one payments gateway (%s); started in %.1f s%n",
+				redis, fleet.size(), fleet.get(0).quorum(), gateway, seconds(System.nanoTime() - started));
 		for (FleetReplica replica : fleet) {
 			this.out.printf("  %s on port %d: %d requests/s from its own customers (3 in 10 POST /checkout)%n",
 					replica.name(), replica.port(), replica.rate());
 		}
-		this.out.printf("script: %ds warm-up (breakers reset after it), gateway WEDGED at %ds, Redis KILLED at %ds and"
-				+ " started again (empty, same port) at %ds, gateway HEALED at %ds, end at %ds%n", WARMUP, WEDGE_AT,
-				REDIS_DOWN_AT, REDIS_UP_AT, HEAL_AT, END_AT);
+		this.out.printf(
+				"script: %ds warm-up (breakers reset after it), gateway WEDGED at %ds, Redis KILLED at %ds and"
+						+ " started again (empty, same port) at %ds, gateway HEALED at %ds, end at %ds%n",
+				WARMUP, WEDGE_AT, REDIS_DOWN_AT, REDIS_UP_AT, HEAL_AT, END_AT);
 		this.out.println("columns per replica: its payments breaker; of its customers' requests finished in the second:"
 				+ " answered ok, answered by a fallback (payment queued), failed; whether its store sees Redis");
 		this.out.println();
@@ -135,7 +143,8 @@ public final class FleetDemo {
 		long upAt = 0;
 		long backAt = 0;
 		long healAt = 0;
-		// The requests that reached the gateway between the heal and the first close after it: the recovery's probes.
+		// The requests that reached the gateway between the heal and the first close
+		// after it: the recovery's probes.
 		AtomicLong receivedAtHeal = new AtomicLong(-1);
 		AtomicLong receivedAtClose = new AtomicLong(-1);
 		for (FleetReplica replica : fleet) {
@@ -151,8 +160,8 @@ public final class FleetDemo {
 		}
 		for (int second = 1; second <= END_AT; second++) {
 			LockSupport.parkNanos(start + TimeUnit.SECONDS.toNanos(second) - System.nanoTime());
-			StringBuilder line = new StringBuilder(
-					String.format(Locale.ROOT, "%4d %-10s %-5s ", second, phase(second), redis.running() ? "up" : "DOWN"));
+			StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%4d %-10s %-5s ", second, phase(second),
+					redis.running() ? "up" : "DOWN"));
 			for (int i = 0; i < n; i++) {
 				FleetReplica replica = fleet.get(i);
 				PhaseStats thisSecond = new PhaseStats();
@@ -160,9 +169,9 @@ public final class FleetDemo {
 				boolean storeUp = replica.store().up();
 				seenDown[i] |= (downAt != 0 && !storeUp);
 				State payments = replica.payments();
-				line.append(String.format(Locale.ROOT, "| %-9s %4d %4d %3d %-4s ",
-						(payments != null) ? payments : "-", thisSecond.count(Result.OK),
-						thisSecond.count(Result.FALLBACK), thisSecond.failed(), storeUp ? "up" : "DOWN"));
+				line.append(String.format(Locale.ROOT, "| %-9s %4d %4d %3d %-4s ", (payments != null) ? payments : "-",
+						thisSecond.count(Result.OK), thisSecond.count(Result.FALLBACK), thisSecond.failed(),
+						storeUp ? "up" : "DOWN"));
 			}
 			printTransitions(start, fleet);
 			this.out.println(line);
@@ -182,8 +191,9 @@ public final class FleetDemo {
 				}
 				gateway.chaos(gateway.chaos().withMode(ChaosMode.WEDGED));
 				wedgeAt = System.nanoTime();
-				this.out.printf(Locale.ROOT, "  >> %5.2fs payments gateway WEDGED (charges hang past the 1 s read"
-						+ " timeout)%n", seconds(wedgeAt - start));
+				this.out.printf(Locale.ROOT,
+						"  >> %5.2fs payments gateway WEDGED (charges hang past the 1 s read" + " timeout)%n",
+						seconds(wedgeAt - start));
 			}
 			if (second == REDIS_DOWN_AT) {
 				redis.kill();
@@ -215,12 +225,14 @@ public final class FleetDemo {
 		List<FleetResult.Replica> results = new ArrayList<>();
 		for (int i = 0; i < n; i++) {
 			FleetReplica replica = fleet.get(i);
-			results.add(replica.result(start + TimeUnit.SECONDS.toNanos(WARMUP), wedgeAt, closedAtWedge[i], healAt, probesAtHeal[i] - probesAtWedge[i],
-					replica.breakers().probes("payments") - probesAtHeal[i], downAt, outageEnd, seenDown[i]));
+			results.add(replica.result(start + TimeUnit.SECONDS.toNanos(WARMUP), wedgeAt, closedAtWedge[i], healAt,
+					probesAtHeal[i] - probesAtWedge[i], replica.breakers().probes("payments") - probesAtHeal[i], downAt,
+					outageEnd, seenDown[i]));
 		}
 		BreakerConfig payments = fleet.get(0).paymentsConfig();
 		long recoveryProbes = (receivedAtClose.get() >= 0) ? receivedAtClose.get() - receivedAtHeal.get() : -1;
-		// A half-open round that failed (reopened) before the first close started another round of probes.
+		// A half-open round that failed (reopened) before the first close started another
+		// round of probes.
 		long firstClose = healAt + results.stream()
 			.mapToLong(FleetResult.Replica::closedMillis)
 			.filter((millis) -> millis >= 0)
@@ -234,13 +246,17 @@ public final class FleetDemo {
 			rounds += replica.breakers().countOwn("payments", State.HALF_OPEN, State.OPEN, healAt, firstClose);
 		}
 		FleetResult result = new FleetResult(results, recoveryProbes, rounds, payments.halfOpenMaxProbes(),
-				payments.halfOpenSuccessesToClose(), payments.halfOpenFailuresToReopen(), TimeUnit.NANOSECONDS.toMillis(upAt - downAt),
+				payments.halfOpenSuccessesToClose(), payments.halfOpenFailuresToReopen(),
+				TimeUnit.NANOSECONDS.toMillis(upAt - downAt),
 				(backAt != 0) ? TimeUnit.NANOSECONDS.toMillis(backAt - upAt) : -1);
 		new FleetSummaryTable(this.out).print(result);
 		return result;
 	}
 
-	/** An operator's reset of every breaker that is not closed, so that the wedge meets closed breakers. */
+	/**
+	 * An operator's reset of every breaker that is not closed, so that the wedge meets
+	 * closed breakers.
+	 */
 	private void resetTripped(long start, List<FleetReplica> fleet, String when) {
 		int reset = 0;
 		for (FleetReplica replica : fleet) {
@@ -254,8 +270,9 @@ public final class FleetDemo {
 	}
 
 	/**
-	 * Prints the transitions since the last call of the payments breakers and of the per-host breakers of
-	 * the gateway (shown as {@code http:gateway}), all replicas' in the order they happened.
+	 * Prints the transitions since the last call of the payments breakers and of the
+	 * per-host breakers of the gateway (shown as {@code http:gateway}), all replicas' in
+	 * the order they happened.
 	 */
 	private void printTransitions(long start, List<FleetReplica> fleet) {
 		String gatewayHost = "http:" + fleet.get(0).dependencies().payments().baseUri().getAuthority();

@@ -21,10 +21,16 @@ import dev.breaker.sample.dependency.Dependencies;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** One replica of the checkout service in the fleet demo: its context, its customers and what they got. */
+/**
+ * One replica of the checkout service in the fleet demo: its context, its customers and
+ * what they got.
+ */
 final class FleetReplica implements AutoCloseable {
 
-	/** A gateway for a fleet: every charge is taken as it arrives (none waits for a worker). */
+	/**
+	 * A gateway for a fleet: every charge is taken as it arrives (none waits for a
+	 * worker).
+	 */
 	private static final int GATEWAY_THREADS = 256;
 
 	private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(5);
@@ -54,15 +60,16 @@ final class FleetReplica implements AutoCloseable {
 	}
 
 	/**
-	 * Starts replica {@code checkout-<number>} in fleet mode on {@code redis}, charging {@code gateway}
-	 * (null: its own), with the user's {@code args} last.
+	 * Starts replica {@code checkout-<number>} in fleet mode on {@code redis}, charging
+	 * {@code gateway} (null: its own), with the user's {@code args} last.
 	 */
 	static FleetReplica start(int number, int rate, EmbeddedRedis redis, String gateway, String[] args) {
 		String name = "checkout-" + number;
 		List<String> settings = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + redis.port(), "--breaker.shared.redis.enabled=true",
 				"--breaker.shared.redis.replica-id=" + name, "--logging.level.io.lettuce=ERROR",
-				// a gateway for a fleet: it takes every charge as it arrives (none waits for a worker), so the
+				// a gateway for a fleet: it takes every charge as it arrives (none waits
+				// for a worker), so the
 				// requests it counts after the heal are the probes sent after it
 				"--sample.dependencies.payments.threads=" + GATEWAY_THREADS));
 		if (gateway != null) {
@@ -95,7 +102,10 @@ final class FleetReplica implements AutoCloseable {
 		return this.store;
 	}
 
-	/** Runs {@code listener} on the thread of every transition of this replica's payments breaker. */
+	/**
+	 * Runs {@code listener} on the thread of every transition of this replica's payments
+	 * breaker.
+	 */
 	void onPaymentsTransition(Consumer<Transition> listener) {
 		this.app.getBean(BreakerRegistry.class).onTransition((transition) -> {
 			if (transition.breaker().equals("payments")) {
@@ -118,14 +128,20 @@ final class FleetReplica implements AutoCloseable {
 		return this.breakers.state("payments");
 	}
 
-	/** Starts this replica's customers: {@link #rate()} requests a second, for {@code duration}. */
+	/**
+	 * Starts this replica's customers: {@link #rate()} requests a second, for
+	 * {@code duration}.
+	 */
 	void startLoad(Duration ramp, Duration duration) {
 		this.load = new LoadGenerator(URI.create("http://127.0.0.1:" + port()), this.rate, ramp, duration,
 				CLIENT_TIMEOUT, MAX_IN_FLIGHT);
 		this.load.start();
 	}
 
-	/** The requests finished since the last call; every one is also kept for the closing table. */
+	/**
+	 * The requests finished since the last call; every one is also kept for the closing
+	 * table.
+	 */
 	List<Sample> drain() {
 		List<Sample> drained = this.load.drain();
 		this.samples.addAll(drained);
@@ -143,11 +159,14 @@ final class FleetReplica implements AutoCloseable {
 		return this.samples;
 	}
 
-	/** What this replica measured, once the run is over (the instants are the demo's {@link System#nanoTime()}). */
-	FleetResult.Replica result(long countFrom, long wedgeAt, boolean closedAtWedge,
-			long healAt, long probesWhileWedged, long probesAfterHeal, long downAt, long outageEnd,
-			boolean seenDown) {
-		// The trip counts only from a closed breaker: one still open from an earlier blip did not see this wedge.
+	/**
+	 * What this replica measured, once the run is over (the instants are the demo's
+	 * {@link System#nanoTime()}).
+	 */
+	FleetResult.Replica result(long countFrom, long wedgeAt, boolean closedAtWedge, long healAt, long probesWhileWedged,
+			long probesAfterHeal, long downAt, long outageEnd, boolean seenDown) {
+		// The trip counts only from a closed breaker: one still open from an earlier blip
+		// did not see this wedge.
 		Optional<Seen> trip = closedAtWedge ? this.breakers.firstSeen("payments", null, State.OPEN, wedgeAt)
 				: Optional.empty();
 		Optional<Seen> closed = this.breakers.firstSeen("payments", null, State.CLOSED, healAt);
@@ -168,9 +187,9 @@ final class FleetReplica implements AutoCloseable {
 				failedWhileDown += sample.answered() ? 0 : 1;
 			}
 		}
-		return new FleetResult.Replica(this.name, this.rate, since(wedgeAt, trip), trip.map(FleetReplica::cause)
-			.orElse("-"), since(healAt, closed), probesWhileWedged, probesAfterHeal, checkouts, answered, sentWhileDown,
-				failedWhileDown, seenDown, this.store.errors());
+		return new FleetResult.Replica(this.name, this.rate, since(wedgeAt, trip),
+				trip.map(FleetReplica::cause).orElse("-"), since(healAt, closed), probesWhileWedged, probesAfterHeal,
+				checkouts, answered, sentWhileDown, failedWhileDown, seenDown, this.store.errors());
 	}
 
 	private static String cause(Seen seen) {

@@ -4,7 +4,10 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.Function;
 
-/** The fleet demo's last word: per replica, then fleet-wide, and the targets met or missed. */
+/**
+ * The fleet demo's last word: per replica, then fleet-wide, and the targets met or
+ * missed.
+ */
 final class FleetSummaryTable {
 
 	private final PrintStream out;
@@ -22,7 +25,8 @@ final class FleetSummaryTable {
 		row(result, "wedge -> payments OPEN on the replica", (replica) -> duration(replica.tripMillis()));
 		row(result, "  opened by", FleetResult.Replica::tripCause);
 		row(result, "heal -> payments CLOSED on the replica", (replica) -> duration(replica.closedMillis()));
-		row(result, "half-open probes while the gateway was wedged", (replica) -> String.valueOf(replica.probesWhileWedged()));
+		row(result, "half-open probes while the gateway was wedged",
+				(replica) -> String.valueOf(replica.probesWhileWedged()));
 		row(result, "half-open probes after the heal", (replica) -> String.valueOf(replica.probesAfterHeal()));
 		row(result, "checkouts answered (paid or queued)", (replica) -> answered(replica));
 		row(result, "requests while Redis was down / failed",
@@ -32,11 +36,12 @@ final class FleetSummaryTable {
 		this.out.println();
 		this.out.printf(Locale.ROOT, "Redis down %.2f s; every replica's store up again %s after the restart%n",
 				result.redisDownMillis() / 1000.0, duration(result.storeBackMillis()));
-		this.out.printf(Locale.ROOT, "probes that reached the recovering gateway fleet-wide (counted by the gateway, from"
-				+ " the heal to the first close): %s in %d half-open round(s); per round the fleet shares %d probe slots"
-				+ " and closes on %d successes%n", (result.recoveryProbes() < 0) ? "-"
-						: String.valueOf(result.recoveryProbes()), result.recoveryRounds(), result.probeSlots(),
-				result.successesToClose());
+		this.out
+			.printf(Locale.ROOT, "probes that reached the recovering gateway fleet-wide (counted by the gateway, from"
+					+ " the heal to the first close): %s in %d half-open round(s); per round the fleet shares %d probe slots"
+					+ " and closes on %d successes%n",
+					(result.recoveryProbes() < 0) ? "-" : String.valueOf(result.recoveryProbes()),
+					result.recoveryRounds(), result.probeSlots(), result.successesToClose());
 		this.out.printf(Locale.ROOT, "half-open probes the breakers counted, all replicas: %d while the gateway was"
 				+ " wedged, %d after the heal%n", result.probesWhileWedged(), result.probesAfterHeal());
 		this.out.printf(Locale.ROOT, "calls failed because of Redis: %d (every request that failed while Redis was"
@@ -50,11 +55,11 @@ final class FleetSummaryTable {
 		boolean everyReplica = result.replicas().stream().allMatch((replica) -> replica.tripMillis() >= 0);
 		boolean closedEverywhere = result.replicas().stream().allMatch((replica) -> replica.closedMillis() >= 0);
 		this.out.println("targets:");
-		target("the trip reaches every replica", everyReplica, everyReplica ? "last one after " + duration(slowest)
-				: "not every replica opened");
+		target("the trip reaches every replica", everyReplica,
+				everyReplica ? "last one after " + duration(slowest) : "not every replica opened");
 		target("probes reaching the recovering gateway within the fleet's bound (rounds x (successes to close"
-				+ " + failures to reopen + slots - 2))", result.recoveryProbes() >= 0
-						&& result.recoveryProbes() <= result.probeBound(),
+				+ " + failures to reopen + slots - 2))",
+				result.recoveryProbes() >= 0 && result.recoveryProbes() <= result.probeBound(),
 				result.recoveryProbes() + " <= " + result.recoveryRounds() + " x " + result.probesPerRound());
 		target("payments closes on every replica after the heal", closedEverywhere, closedEverywhere ? "yes" : "no");
 		target("0 calls failed because of Redis", result.failedWhileRedisDown() == 0,

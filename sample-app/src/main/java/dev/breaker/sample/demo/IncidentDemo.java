@@ -29,9 +29,10 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The incident demo: starts the app, sends it about 200 requests a second from a load generator
- * on loopback, wedges the payments gateway, lets it recover, and prints what happened second by
- * second; then does it all again with {@code breaker.enabled=false} and prints both side by side.
+ * The incident demo: starts the app, sends it about 200 requests a second from a load
+ * generator on loopback, wedges the payments gateway, lets it recover, and prints what
+ * happened second by second; then does it all again with {@code breaker.enabled=false}
+ * and prints both side by side.
  */
 public final class IncidentDemo {
 
@@ -60,7 +61,10 @@ public final class IncidentDemo {
 		this.args = args;
 	}
 
-	/** Runs the demo twice (breakers on, then off) and prints the summary; {@code args} go to the app. */
+	/**
+	 * Runs the demo twice (breakers on, then off) and prints the summary; {@code args} go
+	 * to the app.
+	 */
 	public static void main(String[] args) throws InterruptedException {
 		new IncidentDemo(System.out, args).run();
 	}
@@ -71,9 +75,10 @@ public final class IncidentDemo {
 		this.out.printf("script: %ds warm-up (load ramps up over %ds, not counted, then any breaker a cold JVM tripped"
 				+ " is reset), healthy until %ds, payments gateway WEDGED at %ds (calls hang past the client's read"
 				+ " timeout), recovered at %ds, end at %ds%n", WARMUP, RAMP, WEDGE_AT, WEDGE_AT, RECOVER_AT, END_AT);
-		this.out.println("columns: requests sent and finished in the second; of those finished: answered ok, answered by a"
-				+ " fallback, failed (error, time-out, not sent); their latencies in ms; request threads busy/max and"
-				+ " requests waiting for one; calls rejected by breakers");
+		this.out
+			.println("columns: requests sent and finished in the second; of those finished: answered ok, answered by a"
+					+ " fallback, failed (error, time-out, not sent); their latencies in ms; request threads busy/max and"
+					+ " requests waiting for one; calls rejected by breakers");
 		this.out.println();
 		List<RunResult> results = new ArrayList<>();
 		results.add(runOnce(true));
@@ -104,8 +109,9 @@ public final class IncidentDemo {
 	}
 
 	/**
-	 * Starts the app quietly on a free port with the demo's {@code settings}, then the user's
-	 * {@code args}: command-line arguments, so that they win over application.yml, the user's last.
+	 * Starts the app quietly on a free port with the demo's {@code settings}, then the
+	 * user's {@code args}: command-line arguments, so that they win over application.yml,
+	 * the user's last.
 	 */
 	static ConfigurableApplicationContext startApp(List<String> settings, String[] args) {
 		List<String> all = new ArrayList<>(List.of("--server.port=0", "--server.shutdown=immediate",
@@ -179,12 +185,14 @@ public final class IncidentDemo {
 			for (Sample sample : load.drain()) {
 				long sentAt = sample.sentNanos() - start;
 				(sentAt >= TimeUnit.SECONDS.toNanos(RECOVER_AT) ? recovered
-						: sentAt >= TimeUnit.SECONDS.toNanos(WEDGE_AT) ? wedged : healthy).add(sample);
+						: sentAt >= TimeUnit.SECONDS.toNanos(WEDGE_AT) ? wedged : healthy)
+					.add(sample);
 			}
 			printTransitions(start, breakers, names);
 		}
 		this.out.println();
-		// The trip counts only from a closed breaker: one still open from an earlier blip did not detect this wedge.
+		// The trip counts only from a closed breaker: one still open from an earlier blip
+		// did not detect this wedge.
 		long wedgeToTrip = (stateAtWedge == State.CLOSED)
 				? since(wedgeAt, breakers.first("payments", State.CLOSED, State.OPEN, wedgeAt)) : -1;
 		long recoveryToClosed = since(recoverAt, breakers.first("payments", State.HALF_OPEN, State.CLOSED, recoverAt));
@@ -194,9 +202,8 @@ public final class IncidentDemo {
 
 	private void printSecond(int second, long sent, PhaseStats stats, ServerThreads.Reading pool, long rejected,
 			BreakerWatch breakers, Names names) {
-		this.out.printf(Locale.ROOT,
-				"%4d %-10s %4d %4d %4d %4d %4d | %12s %5s | %11s %5s | %4d/%-2d %4d | %8s | %s%n", second,
-				phase(second), sent, stats.total(), stats.count(Result.OK), stats.count(Result.FALLBACK),
+		this.out.printf(Locale.ROOT, "%4d %-10s %4d %4d %4d %4d %4d | %12s %5s | %11s %5s | %4d/%-2d %4d | %8s | %s%n",
+				second, phase(second), sent, stats.total(), stats.count(Result.OK), stats.count(Result.FALLBACK),
 				stats.failed(), stats.latencies(Endpoint.CHECKOUT).format(50, 8),
 				stats.latencies(Endpoint.CHECKOUT).format(99, 5), stats.latencies(Endpoint.CATALOG).format(50, 7),
 				stats.latencies(Endpoint.CATALOG).format(99, 5), pool.busy(), pool.max(), pool.waiting(),
@@ -242,7 +249,10 @@ public final class IncidentDemo {
 		return nanos / 1e9;
 	}
 
-	/** Shows per-host breaker names with the dependency's name instead of its loopback address. */
+	/**
+	 * Shows per-host breaker names with the dependency's name instead of its loopback
+	 * address.
+	 */
 	private static final class Names {
 
 		private final Map<String, String> hosts = new LinkedHashMap<>();

@@ -20,7 +20,10 @@ final class Latencies {
 		return this.size;
 	}
 
-	/** The latency under which {@code percent} % of them fall, in ms; -1 when there are none. */
+	/**
+	 * The latency under which {@code percent} % of them fall, in ms; -1 when there are
+	 * none.
+	 */
 	double percentileMillis(double percent) {
 		if (this.size == 0) {
 			return -1;
@@ -31,7 +34,10 @@ final class Latencies {
 		return sorted[Math.max(0, Math.min(this.size, rank) - 1)] / 1_000_000.0;
 	}
 
-	/** As {@link #percentileMillis} but formatted for a fixed-width column, e.g. {@code "  12"} or {@code "   -"}. */
+	/**
+	 * As {@link #percentileMillis} but formatted for a fixed-width column, e.g.
+	 * {@code "  12"} or {@code "   -"}.
+	 */
 	String format(double percent, int width) {
 		double millis = percentileMillis(percent);
 		if (millis < 0) {

@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * An open-loop load generator on loopback: it sends at a fixed rate whatever the answers take
- * (as real customers do), so a slow server sees requests pile up instead of a politely waiting
- * client. Bounded in time, in count and in requests in flight.
+ * An open-loop load generator on loopback: it sends at a fixed rate whatever the answers
+ * take (as real customers do), so a slow server sees requests pile up instead of a
+ * politely waiting client. Bounded in time, in count and in requests in flight.
  */
 final class LoadGenerator implements AutoCloseable {
 
@@ -92,14 +92,13 @@ final class LoadGenerator implements AutoCloseable {
 	/**
 	 * @param base where the app listens
 	 * @param ratePerSecond the steady rate
-	 * @param ramp how long the rate takes to climb from 0 to the steady rate (a cold JVM is not
-	 * hit at full rate)
+	 * @param ramp how long the rate takes to climb from 0 to the steady rate (a cold JVM
+	 * is not hit at full rate)
 	 * @param maxDuration when sending stops
 	 * @param timeout how long a request may take before it counts as unanswered
 	 * @param maxInFlight the most requests waiting for an answer at once
 	 */
-	LoadGenerator(URI base, int ratePerSecond, Duration ramp, Duration maxDuration, Duration timeout,
-			int maxInFlight) {
+	LoadGenerator(URI base, int ratePerSecond, Duration ramp, Duration maxDuration, Duration timeout, int maxInFlight) {
 		this.base = base;
 		this.ratePerSecond = ratePerSecond;
 		this.rampNanos = ramp.toNanos();
@@ -141,7 +140,10 @@ final class LoadGenerator implements AutoCloseable {
 		this.running = false;
 	}
 
-	/** How many requests are due after {@code elapsed} ns: the integral of a linear ramp, then the steady rate. */
+	/**
+	 * How many requests are due after {@code elapsed} ns: the integral of a linear ramp,
+	 * then the steady rate.
+	 */
 	private long due(long elapsed) {
 		double seconds = elapsed / 1e9;
 		double ramp = this.rampNanos / 1e9;
@@ -161,7 +163,8 @@ final class LoadGenerator implements AutoCloseable {
 		this.client.sendAsync(request(endpoint, number), HttpResponse.BodyHandlers.ofString())
 			.whenComplete((response, error) -> {
 				this.inFlight.decrementAndGet();
-				this.finished.add(new Sample(endpoint, sentNanos, System.nanoTime(), classify(endpoint, response, error)));
+				this.finished
+					.add(new Sample(endpoint, sentNanos, System.nanoTime(), classify(endpoint, response, error)));
 			});
 	}
 
@@ -183,7 +186,7 @@ final class LoadGenerator implements AutoCloseable {
 		if (error != null) {
 			return (error instanceof HttpTimeoutException || error.getCause() instanceof HttpTimeoutException
 					|| error instanceof java.io.IOException || error.getCause() instanceof java.io.IOException)
-					? Result.TIMEOUT : Result.ERROR;
+							? Result.TIMEOUT : Result.ERROR;
 		}
 		if (response.statusCode() != 200) {
 			return Result.ERROR;
@@ -213,7 +216,10 @@ final class LoadGenerator implements AutoCloseable {
 		return this.inFlight.get();
 	}
 
-	/** Stops sending and waits, at most for the client timeout and a little, for the answers in flight. */
+	/**
+	 * Stops sending and waits, at most for the client timeout and a little, for the
+	 * answers in flight.
+	 */
 	void stop() throws InterruptedException {
 		this.running = false;
 		if (this.dispatcher != null) {

@@ -7,7 +7,10 @@ import dev.breaker.sample.demo.LoadGenerator.Endpoint;
 import dev.breaker.sample.demo.LoadGenerator.Result;
 import dev.breaker.sample.demo.LoadGenerator.Sample;
 
-/** Latencies and outcomes of a set of requests: one second of the demo, or one phase of it. */
+/**
+ * Latencies and outcomes of a set of requests: one second of the demo, or one phase of
+ * it.
+ */
 final class PhaseStats {
 
 	private final Map<Endpoint, Latencies> latencies = new EnumMap<>(Endpoint.class);
@@ -56,12 +59,18 @@ final class PhaseStats {
 		return total;
 	}
 
-	/** Failed requests: error answers, time-outs and requests the generator could not send. */
+	/**
+	 * Failed requests: error answers, time-outs and requests the generator could not
+	 * send.
+	 */
 	int failed() {
 		return count(Result.ERROR) + count(Result.TIMEOUT) + count(Result.NOT_SENT);
 	}
 
-	/** The share of requests to an endpoint answered by the service or a fallback, in percent; -1 when none. */
+	/**
+	 * The share of requests to an endpoint answered by the service or a fallback, in
+	 * percent; -1 when none.
+	 */
 	double answeredPercent(Endpoint endpoint) {
 		int total = total(endpoint);
 		if (total == 0) {

@@ -4,8 +4,10 @@ package dev.breaker.sample.demo;
  * What one run of the incident measured, for the summary table.
  *
  * @param label {@code breakers on} or {@code breakers off}
- * @param wedgeToTripMillis from the wedge to the payments breaker opening, -1 if it did not (or is off)
- * @param recoveryToClosedMillis from the recovery to the payments breaker closing, -1 if it did not
+ * @param wedgeToTripMillis from the wedge to the payments breaker opening, -1 if it did
+ * not (or is off)
+ * @param recoveryToClosedMillis from the recovery to the payments breaker closing, -1 if
+ * it did not
  * @param healthy the requests sent in the healthy phase
  * @param wedged the requests sent while the payments gateway was wedged
  * @param recovered the requests sent after it recovered

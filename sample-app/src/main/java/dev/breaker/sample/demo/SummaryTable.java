@@ -6,7 +6,10 @@ import java.util.Locale;
 import dev.breaker.sample.demo.LoadGenerator.Endpoint;
 import dev.breaker.sample.demo.LoadGenerator.Result;
 
-/** The demo's last word: both runs side by side, and the targets the run with breakers met or missed. */
+/**
+ * The demo's last word: both runs side by side, and the targets the run with breakers met
+ * or missed.
+ */
 final class SummaryTable {
 
 	private final PrintStream out;
@@ -78,8 +81,7 @@ final class SummaryTable {
 
 	private static String answered(PhaseStats stats, Endpoint endpoint) {
 		double percent = stats.answeredPercent(endpoint);
-		return (percent < 0) ? "-"
-				: String.format(Locale.ROOT, "%.2f %% of %d", percent, stats.total(endpoint));
+		return (percent < 0) ? "-" : String.format(Locale.ROOT, "%.2f %% of %d", percent, stats.total(endpoint));
 	}
 
 	private static String split(PhaseStats stats) {

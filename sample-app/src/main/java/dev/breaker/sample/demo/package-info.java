@@ -1,4 +1,7 @@
-/** The incident demo ({@code --demo}): a load generator and a scripted outage run against the app itself. */
+/**
+ * The incident demo ({@code --demo}): a load generator and a scripted outage run against
+ * the app itself.
+ */
 @NullMarked
 package dev.breaker.sample.demo;
 

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param mode how the dependency behaves
  * @param slowLatency how long a {@link ChaosMode#SLOW} answer takes
- * @param failurePercent the share of requests a {@link ChaosMode#FLAKY} dependency fails, 0 to 100
+ * @param failurePercent the share of requests a {@link ChaosMode#FLAKY} dependency fails,
+ * 0 to 100
  */
 public record Chaos(ChaosMode mode, Duration slowLatency, int failurePercent) {
 

@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** How a dependency behaves: the failure modes the live page and the demo switch between. */
+/**
+ * How a dependency behaves: the failure modes the live page and the demo switch between.
+ */
 public enum ChaosMode {
 
 	/** Answers after its usual latency. */
@@ -13,7 +15,10 @@ public enum ChaosMode {
 	/** Answers, but only after the slow latency (below the client's read timeout). */
 	SLOW,
 
-	/** Accepts the request and never answers until the mode changes: the caller's read timeout fires. */
+	/**
+	 * Accepts the request and never answers until the mode changes: the caller's read
+	 * timeout fires.
+	 */
 	WEDGED,
 
 	/** Answers 503 at once. */

@@ -13,7 +13,10 @@ import dev.breaker.sample.dependency.DependencyServer.Answer;
 
 import org.springframework.beans.factory.DisposableBean;
 
-/** The dependency servers the app starts beside itself, by name: {@code payments} and {@code recommendations}. */
+/**
+ * The dependency servers the app starts beside itself, by name: {@code payments} and
+ * {@code recommendations}.
+ */
 public final class Dependencies implements DisposableBean {
 
 	public static final String PAYMENTS = "payments";
@@ -83,7 +86,10 @@ public final class Dependencies implements DisposableBean {
 
 	}
 
-	/** The recommendation service: {@code GET /recommendations/{userId}} lists products for a user. */
+	/**
+	 * The recommendation service: {@code GET /recommendations/{userId}} lists products
+	 * for a user.
+	 */
 	private static Answer recommend(String method, String path, String body) {
 		String prefix = "/recommendations/";
 		if (!"GET".equals(method) || !path.startsWith(prefix) || path.length() == prefix.length()) {

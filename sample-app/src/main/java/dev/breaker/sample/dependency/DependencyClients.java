@@ -15,9 +15,10 @@ public final class DependencyClients {
 	}
 
 	/**
-	 * A client for one dependency, built from Boot's {@link RestClient.Builder} so that every
-	 * customizer applies (the starter's per-host breaker among them), with the dependency's
-	 * connect and read timeouts; it calls {@code settings.url} when set, else the server.
+	 * A client for one dependency, built from Boot's {@link RestClient.Builder} so that
+	 * every customizer applies (the starter's per-host breaker among them), with the
+	 * dependency's connect and read timeouts; it calls {@code settings.url} when set,
+	 * else the server.
 	 */
 	public static RestClient restClient(RestClient.Builder builder, DependencyServer server, Dependency settings) {
 		HttpClientSettings timeouts = HttpClientSettings.defaults()

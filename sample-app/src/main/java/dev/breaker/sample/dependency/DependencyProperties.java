@@ -5,7 +5,10 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** The sample's two dependencies: how each server behaves and how the app's client calls it. */
+/**
+ * The sample's two dependencies: how each server behaves and how the app's client calls
+ * it.
+ */
 @ConfigurationProperties("sample.dependencies")
 public class DependencyProperties {
 
@@ -26,30 +29,44 @@ public class DependencyProperties {
 	/** One dependency: its server and the client the app uses to call it. */
 	public static class Dependency {
 
-		/** Worker threads of the dependency's server: how many requests it serves at once. */
+		/**
+		 * Worker threads of the dependency's server: how many requests it serves at once.
+		 */
 		private int threads;
 
 		/** How long a healthy answer takes. */
 		private Duration latency;
 
-		/** How long an answer takes in chaos mode "slow" unless the chaos request says otherwise. */
+		/**
+		 * How long an answer takes in chaos mode "slow" unless the chaos request says
+		 * otherwise.
+		 */
 		private Duration slowLatency = Duration.ofMillis(1500);
 
-		/** Share of requests failed in chaos mode "flaky" unless the chaos request says otherwise. */
+		/**
+		 * Share of requests failed in chaos mode "flaky" unless the chaos request says
+		 * otherwise.
+		 */
 		private int failurePercent = 50;
 
-		/** The longest the server holds a request in chaos mode "wedged" before letting it go. */
+		/**
+		 * The longest the server holds a request in chaos mode "wedged" before letting it
+		 * go.
+		 */
 		private Duration maxWedge = Duration.ofMinutes(2);
 
 		/** The app's connect timeout when calling the dependency. */
 		private Duration connectTimeout = Duration.ofMillis(250);
 
-		/** The app's read timeout when calling the dependency: a wedged call fails after this. */
+		/**
+		 * The app's read timeout when calling the dependency: a wedged call fails after
+		 * this.
+		 */
 		private Duration readTimeout = Duration.ofSeconds(1);
 
 		/**
-		 * Where the app's client calls the dependency; empty: the server the app starts beside itself.
-		 * The fleet demo points every replica at one gateway this way.
+		 * Where the app's client calls the dependency; empty: the server the app starts
+		 * beside itself. The fleet demo points every replica at one gateway this way.
 		 */
 		private URI url;
 

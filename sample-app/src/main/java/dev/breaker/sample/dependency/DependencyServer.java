@@ -21,8 +21,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A remote dependency of the sample: a real HTTP server on its own loopback port, with its own
- * bounded pool of worker threads, whose behaviour is switched by {@link #chaos(Chaos)}.
+ * A remote dependency of the sample: a real HTTP server on its own loopback port, with
+ * its own bounded pool of worker threads, whose behaviour is switched by
+ * {@link #chaos(Chaos)}.
  */
 public final class DependencyServer implements AutoCloseable {
 
@@ -49,8 +50,10 @@ public final class DependencyServer implements AutoCloseable {
 	}
 
 	static {
-		// The JDK server writes the headers and the body of an answer as two segments; without
-		// TCP_NODELAY the second waits for the client's delayed ACK, adding ~40 ms to every answer.
+		// The JDK server writes the headers and the body of an answer as two segments;
+		// without
+		// TCP_NODELAY the second waits for the client's delayed ACK, adding ~40 ms to
+		// every answer.
 		// Read once, when the first JDK HttpServer of the process is created.
 		if (System.getProperty("sun.net.httpserver.nodelay") == null) {
 			System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -81,8 +84,10 @@ public final class DependencyServer implements AutoCloseable {
 
 	private volatile Chaos chaos;
 
-	// Wedged requests wait on this latch; changing the mode counts it down so that the worker
-	// threads they hold come back when the incident ends (the callers gave up long before).
+	// Wedged requests wait on this latch; changing the mode counts it down so that the
+	// worker
+	// threads they hold come back when the incident ends (the callers gave up long
+	// before).
 	private volatile CountDownLatch wedge = new CountDownLatch(0);
 
 	private DependencyServer(String name, int threads, Duration latency, Duration maxWedge, Chaos initial,
@@ -134,7 +139,10 @@ public final class DependencyServer implements AutoCloseable {
 		return this.chaos;
 	}
 
-	/** Switches the dependency's behaviour for every request from now on; releases wedged ones. */
+	/**
+	 * Switches the dependency's behaviour for every request from now on; releases wedged
+	 * ones.
+	 */
 	public synchronized void chaos(Chaos next) {
 		CountDownLatch previous = this.wedge;
 		this.wedge = (next.mode() == ChaosMode.WEDGED) ? new CountDownLatch(1) : new CountDownLatch(0);
@@ -199,7 +207,8 @@ public final class DependencyServer implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			return;
 		}
-		// The caller timed out long ago; answering fails quietly on its closed connection.
+		// The caller timed out long ago; answering fails quietly on its closed
+		// connection.
 		try {
 			answer(exchange, body, Duration.ZERO);
 		}

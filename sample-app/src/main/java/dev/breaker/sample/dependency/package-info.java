@@ -1,4 +1,7 @@
-/** The sample's remote dependencies: real HTTP servers on loopback whose behaviour chaos control can change. */
+/**
+ * The sample's remote dependencies: real HTTP servers on loopback whose behaviour chaos
+ * control can change.
+ */
 @NullMarked
 package dev.breaker.sample.dependency;
 

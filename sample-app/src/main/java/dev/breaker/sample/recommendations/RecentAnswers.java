@@ -6,7 +6,9 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The last good live answer per user, kept for a while to serve when the service fails. */
+/**
+ * The last good live answer per user, kept for a while to serve when the service fails.
+ */
 final class RecentAnswers {
 
 	private record Entry(Recommendations answer, Instant at) {
@@ -30,7 +32,8 @@ final class RecentAnswers {
 		if (this.answers.size() >= this.maxUsers && !this.answers.containsKey(answer.userId())) {
 			evictExpired();
 			if (this.answers.size() >= this.maxUsers) {
-				return; // full of fresh answers: keep those rather than grow without bound
+				return; // full of fresh answers: keep those rather than grow without
+						// bound
 			}
 		}
 		this.answers.put(answer.userId(), new Entry(answer, this.clock.instant()));

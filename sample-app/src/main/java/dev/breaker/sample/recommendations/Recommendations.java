@@ -9,8 +9,9 @@ import dev.breaker.sample.catalog.Product;
  *
  * @param userId the user
  * @param products the recommended products
- * @param source {@code live} (the recommendation service), {@code precomputed} (last night's
- * batch), {@code cached} (the last good live answer, at most 5 minutes old) or {@code popular}
+ * @param source {@code live} (the recommendation service), {@code precomputed} (last
+ * night's batch), {@code cached} (the last good live answer, at most 5 minutes old) or
+ * {@code popular}
  */
 public record Recommendations(String userId, List<Product> products, String source) {
 

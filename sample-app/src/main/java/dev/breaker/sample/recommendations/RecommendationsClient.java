@@ -18,17 +18,15 @@ import org.springframework.web.client.RestClient;
 
 /**
  * The app's side of the recommendation service. Each user has a breaker of their own
- * ({@code recommendations:<userId>}), so one user whose recommendations fail does not cut off
- * everybody else; when a user's call fails, the fallbacks are tried in order.
+ * ({@code recommendations:<userId>}), so one user whose recommendations fail does not cut
+ * off everybody else; when a user's call fails, the fallbacks are tried in order.
  */
 @Component
 public class RecommendationsClient {
 
 	/** Last night's batch: the users it covered and what it chose for them. */
-	private static final Map<String, List<String>> PRECOMPUTED = Map.of(
-			"user-1", List.of("sku-3", "sku-15", "sku-17"),
-			"user-2", List.of("sku-2", "sku-5", "sku-8"),
-			"user-3", List.of("sku-1", "sku-14", "sku-24"));
+	private static final Map<String, List<String>> PRECOMPUTED = Map.of("user-1", List.of("sku-3", "sku-15", "sku-17"),
+			"user-2", List.of("sku-2", "sku-5", "sku-8"), "user-3", List.of("sku-1", "sku-14", "sku-24"));
 
 	/** The best sellers: what anybody gets when nothing better is known. */
 	private static final List<String> POPULAR = List.of("sku-1", "sku-3", "sku-7", "sku-16");
@@ -47,7 +45,10 @@ public class RecommendationsClient {
 		this.recentAnswers = new RecentAnswers(cacheTtl, 10_000, Clock.systemUTC());
 	}
 
-	/** Asks the recommendation service; a good answer is remembered for the second fallback. */
+	/**
+	 * Asks the recommendation service; a good answer is remembered for the second
+	 * fallback.
+	 */
 	@CircuitGuarded(name = "recommendations", tenant = "#userId",
 			fallbackMethod = { "precomputed", "lastGoodAnswer", "popular" })
 	public Recommendations recommend(String userId) {

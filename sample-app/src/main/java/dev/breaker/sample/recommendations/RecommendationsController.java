@@ -10,7 +10,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClientException;
 
-/** {@code GET /recommendations/{userId}}: products for a user, from the service or a fallback. */
+/**
+ * {@code GET /recommendations/{userId}}: products for a user, from the service or a
+ * fallback.
+ */
 @RestController
 class RecommendationsController {
 
@@ -20,7 +23,10 @@ class RecommendationsController {
 		this.recommendations = recommendations;
 	}
 
-	/** Longer ids are no user's: refused before the breakers or the cache of answers keep them. */
+	/**
+	 * Longer ids are no user's: refused before the breakers or the cache of answers keep
+	 * them.
+	 */
 	static final int MAX_USER_ID_LENGTH = 128;
 
 	@GetMapping("/recommendations/{userId}")

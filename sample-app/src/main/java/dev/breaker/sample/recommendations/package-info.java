@@ -1,4 +1,7 @@
-/** Recommendations: per-user breakers with tiered fallbacks (precomputed, last good answer, popular). */
+/**
+ * Recommendations: per-user breakers with tiered fallbacks (precomputed, last good
+ * answer, popular).
+ */
 @NullMarked
 package dev.breaker.sample.recommendations;
 

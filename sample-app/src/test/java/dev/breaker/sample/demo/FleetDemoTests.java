@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole fleet demo, for real: an embedded redis-server, three replicas in fleet mode on it, a
- * wedged gateway, Redis killed and started again, the gateway healed; then its closing table.
+ * The whole fleet demo, for real: an embedded redis-server, three replicas in fleet mode
+ * on it, a wedged gateway, Redis killed and started again, the gateway healed; then its
+ * closing table.
  */
 class FleetDemoTests {
 
@@ -29,8 +30,7 @@ class FleetDemoTests {
 			.containsExactly("checkout-1", "checkout-2", "checkout-3");
 		assertThat(result.replicas()).allSatisfy((replica) -> {
 			assertThat(replica.tripMillis()).as("%s: wedge -> payments OPEN", replica.name()).isBetween(0L, 10_000L);
-			assertThat(replica.closedMillis()).as("%s: heal -> payments CLOSED", replica.name())
-				.isBetween(0L, 10_000L);
+			assertThat(replica.closedMillis()).as("%s: heal -> payments CLOSED", replica.name()).isBetween(0L, 10_000L);
 			assertThat(replica.storeSeenDown()).as("%s: its store saw Redis down", replica.name()).isTrue();
 			assertThat(replica.storeErrors()).as("%s: Redis errors its store counted", replica.name()).isPositive();
 			assertThat(replica.sentWhileRedisDown()).as("%s: requests while Redis was down", replica.name())
@@ -39,7 +39,8 @@ class FleetDemoTests {
 		});
 		assertThat(result.storeBackMillis()).as("restart -> every store up again").isBetween(0L, 10_000L);
 		assertThat(result.failedWhileRedisDown()).isZero();
-		// The fleet shares each round's probe slots: never more than its bound reach the recovering gateway.
+		// The fleet shares each round's probe slots: never more than its bound reach the
+		// recovering gateway.
 		assertThat(result.probesPerRound())
 			.isEqualTo(result.successesToClose() + result.failuresToReopen() + result.probeSlots() - 2);
 		assertThat(result.recoveryRounds()).as("half-open rounds until the first close").isPositive();

@@ -28,7 +28,8 @@ class DependencyServerTests {
 	@BeforeEach
 	void start() throws Exception {
 		this.server = DependencyServer.start("payments", 4, Duration.ZERO, Duration.ofSeconds(30),
-				Chaos.healthy(Duration.ofMillis(200), 50), (method, path, body) -> Answer.ok("{\"path\":\"" + path + "\"}"));
+				Chaos.healthy(Duration.ofMillis(200), 50),
+				(method, path, body) -> Answer.ok("{\"path\":\"" + path + "\"}"));
 	}
 
 	@AfterEach
@@ -55,16 +56,15 @@ class DependencyServerTests {
 	@Test
 	void wedgedServerHoldsRequestsPastTheClientTimeout() {
 		this.server.chaos(this.server.chaos().withMode(ChaosMode.WEDGED));
-		assertThatExceptionOfType(HttpTimeoutException.class)
-			.isThrownBy(() -> get("/charges", Duration.ofMillis(300)));
+		assertThatExceptionOfType(HttpTimeoutException.class).isThrownBy(() -> get("/charges", Duration.ofMillis(300)));
 		assertThat(this.server.counts().wedged()).isEqualTo(1);
 	}
 
 	@Test
 	void leavingWedgedModeReleasesTheHeldRequests() throws Exception {
 		this.server.chaos(this.server.chaos().withMode(ChaosMode.WEDGED));
-		CompletableFuture<HttpResponse<String>> held = this.client.sendAsync(request("/charges", Duration.ofSeconds(20)),
-				HttpResponse.BodyHandlers.ofString());
+		CompletableFuture<HttpResponse<String>> held = this.client
+			.sendAsync(request("/charges", Duration.ofSeconds(20)), HttpResponse.BodyHandlers.ofString());
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.server.counts().inProgress() == 1);
 		assertThat(held).isNotDone();
 		this.server.chaos(this.server.chaos().withMode(ChaosMode.HEALTHY));
