@@ -12,14 +12,14 @@ import java.util.function.Function;
 public final class CauseChain {
 
 	/*
-	 * One cap for every walk. Sixteen is the engine classifier's, which runs on every
-	 * failed call: it bounds the cost of a hostile chain on the hot path, and no wrapping
-	 * in Spring, Reactor or an HTTP client nests a real cause deeper than a handful of
-	 * links.
+	 * One cap for every walk, the deepest any of them had (record-exceptions and
+	 * ignore-exceptions looked 32 deep): a shallower cap would silently turn a recorded
+	 * outage wrapped a few more times into an ignored call. It runs on failed calls only,
+	 * and 32 steps bound the cost of a hostile (cyclic or endless) chain.
 	 */
 
 	/** How many throwables of a chain are looked at, the throwable itself included. */
-	public static final int MAX_DEPTH = 16;
+	public static final int MAX_DEPTH = 32;
 
 	private CauseChain() {
 	}

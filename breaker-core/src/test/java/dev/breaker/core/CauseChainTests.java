@@ -37,7 +37,7 @@ class CauseChainTests {
 	}
 
 	@Test
-	void aVeryDeepChainIsLookedAtSixteenDeepAndNoFurther() {
+	void aVeryDeepChainIsLookedAtThirtyTwoDeepAndNoFurther() {
 		Throwable deep = new TimeoutException();
 		for (int i = 0; i < 100_000; i++) {
 			deep = new Link(deep);
@@ -48,10 +48,10 @@ class CauseChainTests {
 			looked[0]++;
 			return null;
 		})).isNull());
-		assertThat(looked[0]).isEqualTo(CauseChain.MAX_DEPTH).isEqualTo(16);
-		assertThat(CauseChain.contains(wrapped(new TimeoutException(), 15), new Class<?>[] { TimeoutException.class }))
+		assertThat(looked[0]).isEqualTo(CauseChain.MAX_DEPTH).isEqualTo(32);
+		assertThat(CauseChain.contains(wrapped(new TimeoutException(), 31), new Class<?>[] { TimeoutException.class }))
 			.isTrue();
-		assertThat(CauseChain.contains(wrapped(new TimeoutException(), 16), new Class<?>[] { TimeoutException.class }))
+		assertThat(CauseChain.contains(wrapped(new TimeoutException(), 32), new Class<?>[] { TimeoutException.class }))
 			.isFalse();
 	}
 

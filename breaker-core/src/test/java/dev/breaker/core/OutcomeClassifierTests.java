@@ -111,10 +111,10 @@ class OutcomeClassifierTests {
 	}
 
 	@Test
-	void looksSixteenCausesDeepAndNoFurther() {
-		assertThat(OutcomeClassifier.defaults().classify(null, wrapped(new TimeoutException(), 15)))
+	void looksThirtyTwoCausesDeepAndNoFurther() {
+		assertThat(OutcomeClassifier.defaults().classify(null, wrapped(new TimeoutException(), 31)))
 			.isEqualTo(Outcome.TIMEOUT);
-		assertThat(OutcomeClassifier.defaults().classify(null, wrapped(new TimeoutException(), 16)))
+		assertThat(OutcomeClassifier.defaults().classify(null, wrapped(new TimeoutException(), 32)))
 			.isEqualTo(Outcome.FAILURE);
 	}
 
