@@ -40,12 +40,34 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		this.timer.shutdownNow();
 	}
 
-	/** The scheduler of {@link DelayScheduler#shared()}, made on first use. */
-	static final class Shared {
+	/**
+	 * The scheduler of {@link DelayScheduler#shared()}, made on first use. It hides the
+	 * timer's {@code close()}: whoever declares it as a bean would otherwise have Spring
+	 * close it (a public close is an inferred destroy method) for everybody in the JVM.
+	 */
+	static final class Shared implements DelayScheduler {
 
-		static final DelayScheduler INSTANCE = new SystemDelayScheduler();
+		static final DelayScheduler INSTANCE = new Shared(new SystemDelayScheduler());
 
-		private Shared() {
+		private final SystemDelayScheduler delegate;
+
+		private Shared(SystemDelayScheduler delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public void sleep(Duration pause) throws InterruptedException {
+			this.delegate.sleep(pause);
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			return this.delegate.schedule(delay, task);
+		}
+
+		@Override
+		public String toString() {
+			return "DelayScheduler.shared()";
 		}
 
 	}

@@ -8,6 +8,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SystemDelaySchedulerTests {
@@ -37,6 +41,29 @@ class SystemDelaySchedulerTests {
 			assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(cancelledRan.getCount()).isEqualTo(1);
 		}
+	}
+
+	@Test
+	void theSharedSchedulerOutlivesAContextThatDeclaredItAsABean() throws Exception {
+		// Spring infers a public close() as a bean's destroy method: the shared clock
+		// must have none
+		new ApplicationContextRunner().withUserConfiguration(SharedAsBean.class)
+			.run((context) -> assertThat(context).hasSingleBean(DelayScheduler.class));
+
+		CountDownLatch ran = new CountDownLatch(1);
+		DelayScheduler.shared().schedule(Duration.ofMillis(1), ran::countDown);
+		assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(DelayScheduler.shared()).isNotInstanceOf(AutoCloseable.class);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SharedAsBean {
+
+		@Bean
+		DelayScheduler breakerDelayScheduler() {
+			return DelayScheduler.shared();
+		}
+
 	}
 
 }
