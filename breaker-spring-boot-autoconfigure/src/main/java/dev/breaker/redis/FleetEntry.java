@@ -259,6 +259,16 @@ final class FleetEntry {
 		return tie;
 	}
 
+	/**
+	 * Milliseconds the fleet still holds open the episode this replica's breaker follows,
+	 * as last heard; -1 when the mirror does not hold that episode open (not heard yet,
+	 * or Redis lost it).
+	 */
+	synchronized long tiedRemainingMillis(long nowNanos) {
+		return open && !tie.isEmpty() && tie.equals(episode) ? Math.max(0, (openUntilNanos - nowNanos) / 1_000_000L)
+				: -1;
+	}
+
 	synchronized long tieDeadlineNanos() {
 		return tieDeadlineNanos;
 	}

@@ -28,8 +28,12 @@ import dev.breaker.core.spi.SharedStateHooks;
  * renewal periods nobody claims or renews: the first claim's lease reaches to
  * {@link #RECLAIM_MILLIS} before the next look, which comes {@code 2 * RECLAIM_MILLIS}
  * before the open wait ends (a replica following 100,000 open circuits would otherwise
- * run 200,000 scripts a second). A holder that dies meanwhile keeps its slots until about
- * its open wait's end.
+ * run 200,000 scripts a second). For a holder, that is the earlier of its own open wait's
+ * end and the episode's: a replica open here for longer (a {@code Retry-After}, a
+ * multiplied open wait) that wins the slots renews them from shortly before the episode
+ * ends, when the others' open wait ends, so without traffic it gives them up to one with
+ * traffic then, not at the end of its own wait. A holder that dies meanwhile keeps its
+ * slots until about the episode's end.
  *
  * <p>
  * Nothing read from Redis can hold a breaker open for good: once it has been open for its
@@ -82,8 +86,8 @@ final class ProbeShare {
 		long open = openMillis(breaker);
 		long slotsLive = open + breaker.config().halfOpenMaxWait().toMillis() + LEASE_MILLIS;
 		// the lease outlasts the next look by as much as it does when looking every
-		// RECLAIM_MILLIS
-		long lease = nextLookMillis(open) + LEASE_MILLIS - RECLAIM_MILLIS;
+		// RECLAIM_MILLIS; a holder's next look comes before the episode ends
+		long lease = nextLookMillis(slotsDueMillis(breaker, entry)) + LEASE_MILLIS - RECLAIM_MILLIS;
 		sync.store()
 			.claim(breaker.name(), episode, sync.replicaId(), max, max, lease, slotsLive,
 					sync.trust().claim(breaker.name(), episode, sync.replicaId(), max), traffic, entry.distrusted())
@@ -115,7 +119,28 @@ final class ProbeShare {
 			}
 		}
 		apply(breaker, entry);
-		sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(openMillis(breaker)));
+		sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(quietMillis(breaker, entry)));
+	}
+
+	/**
+	 * How long the slots do not matter: for a holder, until its own open wait or the
+	 * episode ends, whichever comes first (the others half-open at the episode's end, and
+	 * a holder renewing by then gives its slots up to one with traffic if it has none);
+	 * for a replica without slots, until its own open wait ends.
+	 */
+	private static long quietMillis(Breaker breaker, FleetEntry entry) {
+		return entry.grant() > 0 ? slotsDueMillis(breaker, entry) : openMillis(breaker);
+	}
+
+	/**
+	 * Until the slots start to matter fleet-wide: the breaker's open wait here, or the
+	 * episode's remaining open wait when that ends first (as long as the mirror holds the
+	 * episode open).
+	 */
+	private static long slotsDueMillis(Breaker breaker, FleetEntry entry) {
+		long open = openMillis(breaker);
+		long episode = entry.tiedRemainingMillis(System.nanoTime());
+		return episode < 0 ? open : Math.min(open, episode);
 	}
 
 	/**
@@ -181,11 +206,13 @@ final class ProbeShare {
 			return;
 		}
 		long open = openMillis(breaker);
-		if (state == State.OPEN && open > 3 * RECLAIM_MILLIS) {
+		long quiet = quietMillis(breaker, entry);
+		if (state == State.OPEN && quiet > 3 * RECLAIM_MILLIS) {
 			// the open wait was extended (held without slots): the slots matter from its
-			// end on, the lease holds until then
+			// end on (a holder's: from the episode's end on, if that comes first), the
+			// lease holds until then
 			apply(breaker, entry);
-			sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(open));
+			sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(quiet));
 			return;
 		}
 		boolean traffic = entry.demandSince(demand(breaker)) || probesInFlight(breaker) > 0;
