@@ -19,9 +19,9 @@ import dev.breaker.core.spi.SharedStateHooks;
  * without stays open a little past the fleet's wait and asks again (at once when it has
  * traffic, else as its open wait is about to end). Slots are held by a short lease the
  * holder renews every {@link #RECLAIM_MILLIS}: one that dies loses them within a lease,
- * and one without traffic (no calls, no rejected calls) gives them up as soon as a
- * replica with traffic went without, so the fleet closes as long as any replica has
- * traffic.
+ * and one without traffic (no calls, no rejected calls), or still open here for longer
+ * than a few renewals, gives them up as soon as a replica with traffic went without, so
+ * the fleet closes as long as any replica has traffic.
  *
  * <p>
  * Slots only matter once the open wait ends, so while it is further off than a few
@@ -108,9 +108,13 @@ final class ProbeShare {
 					}
 				});
 			}
-			if (reply.grant() > 0 && !traffic && reply.wanted() && probesInFlight(breaker) == 0) {
-				// a replica with traffic went without slots, and this one has none: give
-				// them up to it
+			boolean idle = !traffic && probesInFlight(breaker) == 0;
+			// open here for longer than a few renewals more (a Retry-After, a multiplied
+			// open wait): it cannot probe before one that asks now could
+			boolean stillOpenHere = openMillis(breaker) > 3 * RECLAIM_MILLIS;
+			if (reply.grant() > 0 && reply.wanted() && (idle || stillOpenHere)) {
+				// a replica with traffic went without slots, and this one has none or
+				// cannot probe yet: give them up to it
 				entry.grant(round, 0);
 				sync.store().release(breaker.name(), episode, sync.replicaId());
 			}

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 /**
  * A replica that is open for longer than the fleet's episode (a {@code Retry-After}, a
  * multiplied open wait) and wins the episode's probe slots must not hold them to the end
- * of its own open wait: the others' open wait ends with the episode's, and a holder
- * without traffic gives its slots up to a replica with traffic only if it is renewing by
- * then.
+ * of its own open wait: the others' open wait ends with the episode's, and the holder
+ * gives its slots up to a replica with traffic only if it is renewing by then. With
+ * traffic of its own it cannot probe before its own wait ends either, so it gives them up
+ * too.
  */
 class ProbeSlotIdleHolderTests {
 
@@ -57,6 +58,28 @@ class ProbeSlotIdleHolderTests {
 	@Test
 	void anIdleSlotHolderWhoseOwnOpenWaitOutlastsTheEpisodeLetsTheFleetCloseWithinOpenWaitPlusThreeSeconds()
 			throws Exception {
+		List<Breaker> payments = r1HoldsTheSlotOfR2sEpisode();
+		// the dependency is healthy again; r1 gets no traffic at all, r2 and r3 get 10
+		// requests a second
+		assertTheFleetClosesWithinOpenWaitPlusThreeSeconds(payments, List.of(payments.get(1), payments.get(2)),
+				"has no traffic");
+	}
+
+	@Test
+	void aSlotHolderWithTrafficWhoseOwnOpenWaitOutlastsTheEpisodeLetsTheFleetCloseWithinOpenWaitPlusThreeSeconds()
+			throws Exception {
+		List<Breaker> payments = r1HoldsTheSlotOfR2sEpisode();
+		// the dependency is healthy again; every replica gets 10 requests a second, but
+		// r1 cannot probe for another minute
+		assertTheFleetClosesWithinOpenWaitPlusThreeSeconds(payments, payments, "has traffic");
+	}
+
+	/**
+	 * Three replicas; r2's trip opens a 2 s episode, r1 (open here for a minute) follows
+	 * it and holds its one probe slot, r2 and r3 have none. Returns payments on r1, r2,
+	 * r3.
+	 */
+	private List<Breaker> r1HoldsTheSlotOfR2sEpisode() throws Exception {
 		BreakerConfig config = BreakerConfig.builder()
 			.consecutiveFailures(3)
 			.failureRateThreshold(0)
@@ -92,9 +115,8 @@ class ProbeSlotIdleHolderTests {
 		failThreeTimes(payments.get(0));
 		payments.get(0).retryAfter(RETRY_AFTER);
 		assertThat(ProbeShare.openMillis(payments.get(0))).isGreaterThan(RETRY_AFTER.toMillis() - 5_000);
-		// r2's trip opens the fleet's episode (2 s); its own claim waits behind a held
-		// sync
-		// thread
+		// r2's trip opens the fleet's episode (2 s); its own claim waits behind its held
+		// sync thread
 		CountDownLatch r2Trips = holdSyncThread(r2);
 		failThreeTimes(payments.get(1));
 		CountDownLatch r2Held = holdSyncThreadLater(r2);
@@ -103,9 +125,8 @@ class ProbeSlotIdleHolderTests {
 			.until(() -> "r2".equals(admin.redis().hget(keys.state("payments"), "replica")));
 		String episode = admin.redis().hget(keys.state("payments"), "episode");
 
-		// r1 follows r2's episode (its own trip came second) and claims the one slot
-		// while
-		// its own open wait has 60 s to go
+		// r1 follows r2's episode (its own trip came second) and claims the one slot,
+		// with its own open wait a minute from its end
 		r1Held.countDown();
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> episode.equals(r1.view("payments").episode()) && r1.view("payments").probeSlots() == 1);
@@ -114,21 +135,21 @@ class ProbeSlotIdleHolderTests {
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> episode.equals(r2.view("payments").episode()) && r2.view("payments").probeSlots() == 0
 					&& episode.equals(r3.view("payments").episode()) && r3.view("payments").probeSlots() == 0);
+		return payments;
+	}
 
+	private static void assertTheFleetClosesWithinOpenWaitPlusThreeSeconds(List<Breaker> payments,
+			List<Breaker> withTraffic, String holder) throws InterruptedException {
 		AtomicBoolean running = new AtomicBoolean(true);
-		ExecutorService traffic = Executors.newFixedThreadPool(2);
+		ExecutorService traffic = Executors.newFixedThreadPool(withTraffic.size());
 		try {
-			// the dependency is healthy again; r1 gets no traffic at all, r2 and r3 get
-			// 10
-			// requests a second
 			long recoveredAt = System.nanoTime();
-			traffic.execute(() -> tenPerSecond(payments.get(1), running));
-			traffic.execute(() -> tenPerSecond(payments.get(2), running));
+			withTraffic.forEach(breaker -> traffic.execute(() -> tenPerSecond(breaker, running)));
 
 			await().atMost(OPEN_WAIT.plusSeconds(3))
 				.untilAsserted(() -> assertThat(payments)
-					.as("payments on r1, r2, r3 (r1 holds the slot of a %d ms episode, has no traffic, and is open here for %d ms)",
-							OPEN_WAIT.toMillis(), RETRY_AFTER.toMillis())
+					.as("payments on r1, r2, r3 (r1 holds the slot of a %d ms episode, %s, and is open here for %d ms)",
+							OPEN_WAIT.toMillis(), holder, RETRY_AFTER.toMillis())
 					.extracting(Breaker::state)
 					.containsOnly(State.CLOSED));
 			assertThat(Duration.ofNanos(System.nanoTime() - recoveredAt)).isLessThanOrEqualTo(OPEN_WAIT.plusSeconds(3));
