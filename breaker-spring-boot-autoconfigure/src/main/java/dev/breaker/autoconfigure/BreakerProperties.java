@@ -1,9 +1,12 @@
 package dev.breaker.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -84,17 +87,6 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * The settings of one breaker name: its own instance, or an empty one that inherits
-	 * everything.
-	 * @param name a breaker name
-	 * @return the instance settings, never {@code null}
-	 */
-	public Instance instance(String name) {
-		Instance instance = this.instances.get(name);
-		return (instance != null) ? instance : new Instance();
-	}
-
-	/**
 	 * The property prefix of one breaker name, as a user writes it and error messages
 	 * print it: a name that is not a single plain element
 	 * ({@code recommendations:user-42}) is in brackets.
@@ -121,70 +113,99 @@ public class BreakerProperties {
 	}
 
 	/**
-	 * Every setting of one breaker; {@code null} means inherited from
-	 * {@code breaker.defaults} (and, there, the engine's default).
+	 * Settings that remember which of them were bound or set, so one left out can be
+	 * inherited ({@code breaker.instances.<name>.*} from {@code breaker.defaults.*})
+	 * while each field's initialiser states the default.
 	 */
-	public static class Instance {
+	public abstract static class Inheriting {
+
+		private final Set<String> set = new HashSet<>();
+
+		/**
+		 * Records that a property was given a value.
+		 * @param property the bean property name, e.g. {@code openWait}
+		 */
+		protected final void markSet(String property) {
+			this.set.add(property);
+		}
+
+		/**
+		 * Whether a property was bound or set, rather than left at its default.
+		 * @param property the bean property name, e.g. {@code openWait}
+		 * @return whether it was given a value
+		 */
+		public boolean isSet(String property) {
+			return this.set.contains(property);
+		}
+
+	}
+
+	/**
+	 * Every setting of one breaker, each field initialised to its default; in
+	 * {@code breaker.instances.<name>}, a setting left out is inherited from
+	 * {@code breaker.defaults}.
+	 */
+	public static class Instance extends Inheriting {
 
 		/**
 		 * Length of the sliding window the rates are computed over. Must be a whole
 		 * multiple of the bucket.
 		 */
-		private Duration window;
+		private Duration window = Duration.ofSeconds(10);
 
 		/**
 		 * Length of one bucket of the sliding window.
 		 */
-		private Duration bucket;
+		private Duration bucket = Duration.ofSeconds(1);
 
 		/**
 		 * Trip after this many consecutive failures; 0 turns the rule off.
 		 */
-		private Integer consecutiveFailures;
+		private Integer consecutiveFailures = 5;
 
 		/**
 		 * Trip when this percentage of the calls in the window failed (timeouts
 		 * weighted), once the window holds minimum-calls calls; in (0, 100], 0 turns the
 		 * rule off.
 		 */
-		private Double failureRateThreshold;
+		private Double failureRateThreshold = 50.0;
 
 		/**
 		 * Calls the window must hold before the failure-rate and slow-call-rate rules
 		 * apply.
 		 */
-		private Integer minimumCalls;
+		private Integer minimumCalls = 20;
 
 		/**
 		 * Raises minimum-calls with traffic: the failure-rate and slow-call-rate rules
 		 * need at least max(minimum-calls, ratio x the peak calls per window over the
 		 * last hour). In [0, 1); 0 turns it off.
 		 */
-		private Double minimumCallsRatio;
+		private Double minimumCallsRatio = 0.0;
 
 		/**
 		 * A call that takes longer than this is slow; also the age after which an
 		 * unfinished call counts toward the stall rule.
 		 */
-		private Duration slowCallDuration;
+		private Duration slowCallDuration = Duration.ofSeconds(2);
 
 		/**
 		 * Trip when this percentage of the calls in the window were slow; in (0, 100], 0
 		 * turns the rule off.
 		 */
-		private Double slowCallRateThreshold;
+		private Double slowCallRateThreshold = 0.0;
 
 		/**
 		 * Trip when at least this many calls are in flight for longer than
 		 * slow-call-duration (a wedged dependency); 0 turns the rule off.
 		 */
-		private Integer stallCalls;
+		private Integer stallCalls = 0;
 
 		/**
 		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs
 		 * one more atomic update per call. Always on when stall-calls is on.
 		 */
-		private Boolean trackInFlight;
+		private Boolean trackInFlight = false;
 
 		/**
 		 * Whether call durations are kept: latency percentiles in the snapshot, the
@@ -192,33 +213,33 @@ public class BreakerProperties {
 		 * call a few atomic adds and each breaker about 6.5 KiB; per-tenant children
 		 * leave it to their group.
 		 */
-		private Boolean recordLatency;
+		private Boolean recordLatency = true;
 
 		/**
 		 * How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.
 		 */
-		private Double timeoutWeight;
+		private Double timeoutWeight = 1.0;
 
 		/**
 		 * How long the breaker stays open after its first trip before probing.
 		 */
-		private Duration openWait;
+		private Duration openWait = Duration.ofSeconds(30);
 
 		/**
 		 * Factor applied to the open wait on each consecutive trip.
 		 */
-		private Double openWaitMultiplier;
+		private Double openWaitMultiplier = 2.0;
 
 		/**
 		 * Cap on the growing open wait.
 		 */
-		private Duration maxOpenWait;
+		private Duration maxOpenWait = Duration.ofMinutes(5);
 
 		/**
 		 * Random spread of the open wait, as a fraction of it, so replicas do not return
 		 * in lockstep; 0 for none.
 		 */
-		private Double openWaitJitter;
+		private Double openWaitJitter = 0.2;
 
 		/**
 		 * Half-open probing.
@@ -231,14 +252,14 @@ public class BreakerProperties {
 		 * other exception is ignored (neither success nor failure). Timeouts always
 		 * count.
 		 */
-		private List<String> recordExceptions;
+		private List<String> recordExceptions = new ArrayList<>();
 
 		/**
 		 * Fully qualified exception class names that are the caller's fault: ignored by
 		 * the breaker and passed to the caller unchanged, without fallback. Wins over
 		 * record-exceptions.
 		 */
-		private List<String> ignoreExceptions;
+		private List<String> ignoreExceptions = new ArrayList<>();
 
 		/**
 		 * How long an asynchronous call (CompletionStage, Mono, Flux) may take before it
@@ -263,7 +284,7 @@ public class BreakerProperties {
 		/**
 		 * Health reported while this breaker is open.
 		 */
-		private OpenHealth healthWhenOpen;
+		private OpenHealth healthWhenOpen = OpenHealth.UP;
 
 		public Duration getWindow() {
 			return this.window;
@@ -271,6 +292,7 @@ public class BreakerProperties {
 
 		public void setWindow(Duration window) {
 			this.window = window;
+			markSet("window");
 		}
 
 		public Duration getBucket() {
@@ -279,6 +301,7 @@ public class BreakerProperties {
 
 		public void setBucket(Duration bucket) {
 			this.bucket = bucket;
+			markSet("bucket");
 		}
 
 		public Integer getConsecutiveFailures() {
@@ -287,6 +310,7 @@ public class BreakerProperties {
 
 		public void setConsecutiveFailures(Integer consecutiveFailures) {
 			this.consecutiveFailures = consecutiveFailures;
+			markSet("consecutiveFailures");
 		}
 
 		public Double getFailureRateThreshold() {
@@ -295,6 +319,7 @@ public class BreakerProperties {
 
 		public void setFailureRateThreshold(Double failureRateThreshold) {
 			this.failureRateThreshold = failureRateThreshold;
+			markSet("failureRateThreshold");
 		}
 
 		public Integer getMinimumCalls() {
@@ -303,6 +328,7 @@ public class BreakerProperties {
 
 		public void setMinimumCalls(Integer minimumCalls) {
 			this.minimumCalls = minimumCalls;
+			markSet("minimumCalls");
 		}
 
 		public Double getMinimumCallsRatio() {
@@ -311,6 +337,7 @@ public class BreakerProperties {
 
 		public void setMinimumCallsRatio(Double minimumCallsRatio) {
 			this.minimumCallsRatio = minimumCallsRatio;
+			markSet("minimumCallsRatio");
 		}
 
 		public Duration getSlowCallDuration() {
@@ -319,6 +346,7 @@ public class BreakerProperties {
 
 		public void setSlowCallDuration(Duration slowCallDuration) {
 			this.slowCallDuration = slowCallDuration;
+			markSet("slowCallDuration");
 		}
 
 		public Double getSlowCallRateThreshold() {
@@ -327,6 +355,7 @@ public class BreakerProperties {
 
 		public void setSlowCallRateThreshold(Double slowCallRateThreshold) {
 			this.slowCallRateThreshold = slowCallRateThreshold;
+			markSet("slowCallRateThreshold");
 		}
 
 		public Integer getStallCalls() {
@@ -335,6 +364,7 @@ public class BreakerProperties {
 
 		public void setStallCalls(Integer stallCalls) {
 			this.stallCalls = stallCalls;
+			markSet("stallCalls");
 		}
 
 		public Boolean getTrackInFlight() {
@@ -343,6 +373,7 @@ public class BreakerProperties {
 
 		public void setTrackInFlight(Boolean trackInFlight) {
 			this.trackInFlight = trackInFlight;
+			markSet("trackInFlight");
 		}
 
 		public Boolean getRecordLatency() {
@@ -351,6 +382,7 @@ public class BreakerProperties {
 
 		public void setRecordLatency(Boolean recordLatency) {
 			this.recordLatency = recordLatency;
+			markSet("recordLatency");
 		}
 
 		public Double getTimeoutWeight() {
@@ -359,6 +391,7 @@ public class BreakerProperties {
 
 		public void setTimeoutWeight(Double timeoutWeight) {
 			this.timeoutWeight = timeoutWeight;
+			markSet("timeoutWeight");
 		}
 
 		public Duration getOpenWait() {
@@ -367,6 +400,7 @@ public class BreakerProperties {
 
 		public void setOpenWait(Duration openWait) {
 			this.openWait = openWait;
+			markSet("openWait");
 		}
 
 		public Double getOpenWaitMultiplier() {
@@ -375,6 +409,7 @@ public class BreakerProperties {
 
 		public void setOpenWaitMultiplier(Double openWaitMultiplier) {
 			this.openWaitMultiplier = openWaitMultiplier;
+			markSet("openWaitMultiplier");
 		}
 
 		public Duration getMaxOpenWait() {
@@ -383,6 +418,7 @@ public class BreakerProperties {
 
 		public void setMaxOpenWait(Duration maxOpenWait) {
 			this.maxOpenWait = maxOpenWait;
+			markSet("maxOpenWait");
 		}
 
 		public Double getOpenWaitJitter() {
@@ -391,6 +427,7 @@ public class BreakerProperties {
 
 		public void setOpenWaitJitter(Double openWaitJitter) {
 			this.openWaitJitter = openWaitJitter;
+			markSet("openWaitJitter");
 		}
 
 		public HalfOpen getHalfOpen() {
@@ -399,6 +436,7 @@ public class BreakerProperties {
 
 		public void setHalfOpen(HalfOpen halfOpen) {
 			this.halfOpen = halfOpen;
+			markSet("halfOpen");
 		}
 
 		public List<String> getRecordExceptions() {
@@ -407,6 +445,7 @@ public class BreakerProperties {
 
 		public void setRecordExceptions(List<String> recordExceptions) {
 			this.recordExceptions = recordExceptions;
+			markSet("recordExceptions");
 		}
 
 		public List<String> getIgnoreExceptions() {
@@ -415,6 +454,7 @@ public class BreakerProperties {
 
 		public void setIgnoreExceptions(List<String> ignoreExceptions) {
 			this.ignoreExceptions = ignoreExceptions;
+			markSet("ignoreExceptions");
 		}
 
 		public Duration getTimeout() {
@@ -423,6 +463,7 @@ public class BreakerProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+			markSet("timeout");
 		}
 
 		public Retry getRetry() {
@@ -431,6 +472,7 @@ public class BreakerProperties {
 
 		public void setRetry(Retry retry) {
 			this.retry = retry;
+			markSet("retry");
 		}
 
 		public Tenants getTenants() {
@@ -439,6 +481,7 @@ public class BreakerProperties {
 
 		public void setTenants(Tenants tenants) {
 			this.tenants = tenants;
+			markSet("tenants");
 		}
 
 		public OpenHealth getHealthWhenOpen() {
@@ -447,6 +490,7 @@ public class BreakerProperties {
 
 		public void setHealthWhenOpen(OpenHealth healthWhenOpen) {
 			this.healthWhenOpen = healthWhenOpen;
+			markSet("healthWhenOpen");
 		}
 
 	}
@@ -454,7 +498,7 @@ public class BreakerProperties {
 	/**
 	 * Half-open probing of one breaker.
 	 */
-	public static class HalfOpen {
+	public static class HalfOpen extends Inheriting {
 
 		/**
 		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as
@@ -462,24 +506,24 @@ public class BreakerProperties {
 		 * concurrent calls over the last hour, in [1, 32], sized when each half-open
 		 * episode begins.
 		 */
-		private String maxProbes;
+		private String maxProbes = "10";
 
 		/**
 		 * Successful probes that close the breaker.
 		 */
-		private Integer successesToClose;
+		private Integer successesToClose = 5;
 
 		/**
 		 * Failed probes that reopen the breaker.
 		 */
-		private Integer failuresToReopen;
+		private Integer failuresToReopen = 3;
 
 		/**
 		 * Reopen when a probe has been in flight this long without a verdict (timed from
 		 * the oldest probe in flight; with no probe in flight the breaker waits for
 		 * traffic). At most 24h.
 		 */
-		private Duration maxWait;
+		private Duration maxWait = Duration.ofMinutes(1);
 
 		public String getMaxProbes() {
 			return this.maxProbes;
@@ -487,6 +531,7 @@ public class BreakerProperties {
 
 		public void setMaxProbes(String maxProbes) {
 			this.maxProbes = maxProbes;
+			markSet("maxProbes");
 		}
 
 		public Integer getSuccessesToClose() {
@@ -495,6 +540,7 @@ public class BreakerProperties {
 
 		public void setSuccessesToClose(Integer successesToClose) {
 			this.successesToClose = successesToClose;
+			markSet("successesToClose");
 		}
 
 		public Integer getFailuresToReopen() {
@@ -503,6 +549,7 @@ public class BreakerProperties {
 
 		public void setFailuresToReopen(Integer failuresToReopen) {
 			this.failuresToReopen = failuresToReopen;
+			markSet("failuresToReopen");
 		}
 
 		public Duration getMaxWait() {
@@ -511,6 +558,7 @@ public class BreakerProperties {
 
 		public void setMaxWait(Duration maxWait) {
 			this.maxWait = maxWait;
+			markSet("maxWait");
 		}
 
 	}
@@ -518,32 +566,32 @@ public class BreakerProperties {
 	/**
 	 * Retries of a guarded call, with jittered backoff.
 	 */
-	public static class Retry {
+	public static class Retry extends Inheriting {
 
 		/**
 		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as
 		 * intervals. Empty for no retries.
 		 */
-		private List<Duration> intervals;
+		private List<Duration> intervals = new ArrayList<>();
 
 		/**
 		 * Random spread of each pause as a fraction of it: a pause is drawn from
 		 * [interval * (1 - jitter), interval * (1 + jitter)]. In [0, 1].
 		 */
-		private Double jitter;
+		private Double jitter = 0.5;
 
 		/**
 		 * The outcomes that retry: failure, timeout, throttled. A rejection by the
 		 * breaker never retries.
 		 */
-		private List<String> on;
+		private List<String> on = new ArrayList<>(List.of("failure", "timeout"));
 
 		/**
 		 * Whether every attempt asks the breaker and is recorded (breaker inside the
 		 * retry). By default the breaker sits outside the retry and records the whole
 		 * sequence once.
 		 */
-		private Boolean recordEachAttempt;
+		private Boolean recordEachAttempt = false;
 
 		/**
 		 * How many retries the breaker allows, whoever makes them (@CircuitGuarded
@@ -558,6 +606,7 @@ public class BreakerProperties {
 
 		public void setIntervals(List<Duration> intervals) {
 			this.intervals = intervals;
+			markSet("intervals");
 		}
 
 		public Double getJitter() {
@@ -566,6 +615,7 @@ public class BreakerProperties {
 
 		public void setJitter(Double jitter) {
 			this.jitter = jitter;
+			markSet("jitter");
 		}
 
 		public List<String> getOn() {
@@ -574,6 +624,7 @@ public class BreakerProperties {
 
 		public void setOn(List<String> on) {
 			this.on = on;
+			markSet("on");
 		}
 
 		public Boolean getRecordEachAttempt() {
@@ -582,6 +633,7 @@ public class BreakerProperties {
 
 		public void setRecordEachAttempt(Boolean recordEachAttempt) {
 			this.recordEachAttempt = recordEachAttempt;
+			markSet("recordEachAttempt");
 		}
 
 		public Budget getBudget() {
@@ -590,6 +642,7 @@ public class BreakerProperties {
 
 		public void setBudget(Budget budget) {
 			this.budget = budget;
+			markSet("budget");
 		}
 
 	}
@@ -599,19 +652,19 @@ public class BreakerProperties {
 	 * the calls it saw (first attempts), plus {@code min-per-second} per second of the
 	 * window.
 	 */
-	public static class Budget {
+	public static class Budget extends Inheriting {
 
 		/**
 		 * Share of the first attempts in the window that retries may add, e.g. 0.2: at
 		 * most 20% more calls than without retries. In [0, 1000].
 		 */
-		private Double ratio;
+		private Double ratio = 0.2;
 
 		/**
 		 * Retries per second of the window allowed whatever the traffic, so a quiet
 		 * service can still retry. In [0, 1000000].
 		 */
-		private Double minPerSecond;
+		private Double minPerSecond = 10.0;
 
 		public Double getRatio() {
 			return this.ratio;
@@ -619,6 +672,7 @@ public class BreakerProperties {
 
 		public void setRatio(Double ratio) {
 			this.ratio = ratio;
+			markSet("ratio");
 		}
 
 		public Double getMinPerSecond() {
@@ -627,6 +681,7 @@ public class BreakerProperties {
 
 		public void setMinPerSecond(Double minPerSecond) {
 			this.minPerSecond = minPerSecond;
+			markSet("minPerSecond");
 		}
 
 	}
@@ -634,30 +689,30 @@ public class BreakerProperties {
 	/**
 	 * Per-tenant child breakers of one breaker.
 	 */
-	public static class Tenants {
+	public static class Tenants extends Inheriting {
 
 		/**
 		 * Most tenant children kept; the least recently used one is evicted beyond this.
 		 */
-		private Integer max;
+		private Integer max = 10000;
 
 		/**
 		 * A tenant child unused for this long is removed.
 		 */
-		private Duration idleExpiry;
+		private Duration idleExpiry = Duration.ofMinutes(10);
 
 		/**
 		 * The breaker itself trips only when the failures behind its rule came from at
 		 * least this many tenants within its window, so one failing tenant opens only its
 		 * own breaker. 1 lets any tenant's failures trip it. In [1, 100].
 		 */
-		private Integer minFailing;
+		private Integer minFailing = 3;
 
 		/**
 		 * Tenant keys longer than this are shortened to a prefix, a tilde and a 16-digit
 		 * hash of the whole key (the same on every replica). In [32, 1024].
 		 */
-		private Integer maxKeyLength;
+		private Integer maxKeyLength = 128;
 
 		public Integer getMax() {
 			return this.max;
@@ -665,6 +720,7 @@ public class BreakerProperties {
 
 		public void setMax(Integer max) {
 			this.max = max;
+			markSet("max");
 		}
 
 		public Duration getIdleExpiry() {
@@ -673,6 +729,7 @@ public class BreakerProperties {
 
 		public void setIdleExpiry(Duration idleExpiry) {
 			this.idleExpiry = idleExpiry;
+			markSet("idleExpiry");
 		}
 
 		public Integer getMinFailing() {
@@ -681,6 +738,7 @@ public class BreakerProperties {
 
 		public void setMinFailing(Integer minFailing) {
 			this.minFailing = minFailing;
+			markSet("minFailing");
 		}
 
 		public Integer getMaxKeyLength() {
@@ -689,6 +747,7 @@ public class BreakerProperties {
 
 		public void setMaxKeyLength(Integer maxKeyLength) {
 			this.maxKeyLength = maxKeyLength;
+			markSet("maxKeyLength");
 		}
 
 	}

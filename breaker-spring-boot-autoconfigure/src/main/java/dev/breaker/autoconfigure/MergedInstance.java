@@ -210,15 +210,18 @@ final class MergedInstance {
 			.valueOf(BreakerSetting.HEALTH_WHEN_OPEN.<String>defaultAs().toUpperCase(Locale.ROOT).replace('-', '_'));
 	}
 
-	/** The instance's value of a setting, else the inherited one, else {@code null}. */
+	/**
+	 * The instance's value of a setting if it set one, else the inherited one (or the
+	 * default).
+	 */
 	@SuppressWarnings("unchecked")
 	private <T> @Nullable T pick(BreakerSetting setting) {
 		String beanPath = beanPath(setting);
-		Object value = this.own.getPropertyValue(beanPath);
-		return (T) ((value != null) ? value : this.defaults.getPropertyValue(beanPath));
+		BeanWrapper from = isSet(this.own, beanPath) ? this.own : this.defaults;
+		return (T) from.getPropertyValue(beanPath);
 	}
 
-	/** As {@link #pick}, with the table's default when set nowhere. */
+	/** As {@link #pick}, with the table's default when the value is {@code null}. */
 	@SuppressWarnings("unchecked")
 	private <T> T orDefault(BreakerSetting setting) {
 		T value = pick(setting);
@@ -231,10 +234,20 @@ final class MergedInstance {
 	 */
 	private String source(BreakerSetting setting) {
 		String beanPath = beanPath(setting);
-		if (this.own.getPropertyValue(beanPath) == null && this.defaults.getPropertyValue(beanPath) != null) {
+		if (!isSet(this.own, beanPath) && isSet(this.defaults, beanPath)) {
 			return BreakerProperties.DEFAULTS_PREFIX;
 		}
 		return this.path;
+	}
+
+	/**
+	 * Whether the settings in {@code wrapper} were given a value at {@code beanPath}
+	 * (bound or set).
+	 */
+	private static boolean isSet(BeanWrapper wrapper, String beanPath) {
+		int dot = beanPath.lastIndexOf('.');
+		Object owner = (dot < 0) ? wrapper.getWrappedInstance() : wrapper.getPropertyValue(beanPath.substring(0, dot));
+		return (owner instanceof BreakerProperties.Inheriting settings) && settings.isSet(beanPath.substring(dot + 1));
 	}
 
 	/** The full property name where the merged value of {@code setting} came from. */

@@ -1,8 +1,11 @@
 package dev.breaker.autoconfigure;
 
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.BreakerConfig;
@@ -11,6 +14,9 @@ import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -113,6 +119,74 @@ class BreakerPropertiesTests {
 		defaults.setHealthWhenOpen(BreakerProperties.OpenHealth.DOWN);
 		assertThat(merge("breaker.instances.x", new BreakerProperties.Instance(), defaults).healthWhenOpen())
 			.isEqualTo(BreakerProperties.OpenHealth.DOWN);
+	}
+
+	@Test
+	void anInstanceThatSetsTheDefaultValueStillOverridesBreakerDefaults() {
+		BreakerProperties properties = bind(Map.of("breaker.defaults.open-wait", "10s", "breaker.defaults.tenants.max",
+				"50", "breaker.instances.payments.open-wait", "30s", "breaker.instances.payments.tenants.max",
+				"10000"));
+		BreakerSettings payments = merge("breaker.instances.payments", properties.getInstances().get("payments"),
+				properties.getDefaults());
+		BreakerSettings other = merge("breaker.instances.other", new BreakerProperties.Instance(),
+				properties.getDefaults());
+		assertThat(payments.config().openWait()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(payments.children().maxEntries()).isEqualTo(10_000);
+		assertThat(other.config().openWait()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(other.children().maxEntries()).isEqualTo(50);
+	}
+
+	@Test
+	void anInstanceInheritsWhatItLeavesOutFromBreakerDefaults() {
+		BreakerProperties properties = bind(Map.of("breaker.defaults.consecutive-failures", "7",
+				"breaker.defaults.half-open.successes-to-close", "2", "breaker.defaults.tenants.min-failing", "5",
+				"breaker.defaults.retry.budget.ratio", "0.5", "breaker.defaults.half-open.failures-to-reopen", "1",
+				"breaker.defaults.retry.budget.min-per-second", "20", "breaker.instances.payments.open-wait", "30s",
+				"breaker.instances.payments.half-open.failures-to-reopen", "3",
+				"breaker.instances.payments.retry.budget.min-per-second", "10"));
+		BreakerSettings payments = merge("breaker.instances.payments", properties.getInstances().get("payments"),
+				properties.getDefaults());
+		assertThat(payments.config().consecutiveFailures()).isEqualTo(7);
+		assertThat(payments.config().halfOpenSuccessesToClose()).isEqualTo(2);
+		assertThat(payments.children().minFailingChildren()).isEqualTo(5);
+		assertThat(payments.config().retryBudgetRatio()).isEqualTo(0.5);
+		assertThat(payments.config().openWait()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(payments.config().halfOpenFailuresToReopen()).isEqualTo(3);
+		assertThat(payments.config().retryBudgetMinPerSecond()).isEqualTo(10.0);
+	}
+
+	@Test
+	void everySetterRecordsThatItsPropertyWasSet() throws Exception {
+		for (Class<?> type : List.of(BreakerProperties.Instance.class, BreakerProperties.HalfOpen.class,
+				BreakerProperties.Retry.class, BreakerProperties.Budget.class, BreakerProperties.Tenants.class)) {
+			for (PropertyDescriptor property : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
+				if (property.getWriteMethod() == null) {
+					continue;
+				}
+				BreakerProperties.Inheriting settings = (BreakerProperties.Inheriting) type.getConstructor()
+					.newInstance();
+				assertThat(settings.isSet(property.getName())).as(type.getSimpleName() + "." + property.getName())
+					.isFalse();
+				property.getWriteMethod().invoke(settings, property.getReadMethod().invoke(settings));
+				assertThat(settings.isSet(property.getName())).as(type.getSimpleName() + "." + property.getName())
+					.isTrue();
+			}
+		}
+	}
+
+	@Test
+	void aBadInheritedValueIsReportedWhereItWasWritten() {
+		BreakerProperties properties = bind(
+				Map.of("breaker.defaults.open-wait-jitter", "1", "breaker.instances.payments.open-wait", "30s"));
+		assertThatExceptionOfType(InvalidBreakerPropertyException.class)
+			.isThrownBy(() -> merge("breaker.instances.payments", properties.getInstances().get("payments"),
+					properties.getDefaults()))
+			.satisfies((ex) -> assertThat(ex.property()).isEqualTo("breaker.defaults.open-wait-jitter"));
+	}
+
+	private static BreakerProperties bind(Map<String, String> properties) {
+		return new Binder(new MapConfigurationPropertySource(properties)).bind("breaker", BreakerProperties.class)
+			.get();
 	}
 
 	private BreakerSettings merge(String path, BreakerProperties.Instance instance,

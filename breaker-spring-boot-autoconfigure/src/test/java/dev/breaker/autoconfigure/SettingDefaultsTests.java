@@ -24,6 +24,8 @@ import dev.breaker.core.ManualTicker;
 import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.UrlResource;
 
@@ -91,6 +93,21 @@ class SettingDefaultsTests {
 		assertThat(call.retry().recordEachAttempt()).isEqualTo(BreakerSetting.RETRY_RECORD_EACH_ATTEMPT.defaultValue());
 		assertThat(merged.healthWhenOpen().name().toLowerCase(Locale.ROOT).replace('_', '-'))
 			.isEqualTo(BreakerSetting.HEALTH_WHEN_OPEN.defaultValue());
+	}
+
+	@Test
+	void thePropertiesFieldsAreInitialisedToTheTablesDefaults() {
+		BeanWrapper instance = PropertyAccessorFactory.forBeanPropertyAccess(new BreakerProperties.Instance());
+		assertThat(BreakerSetting.values()).allSatisfy((setting) -> {
+			Object initial = instance.getPropertyValue(MergedInstance.beanPath(setting));
+			if (setting.defaultValue() != null) {
+				assertThat(initial).as(setting.property() + " in BreakerProperties.Instance is initialised")
+					.isNotNull();
+			}
+			Object stated = (initial instanceof Enum<?> e) ? e.name().toLowerCase(Locale.ROOT).replace('_', '-')
+					: initial;
+			assertSameDefault(setting.property() + " in BreakerProperties.Instance", stated, setting);
+		});
 	}
 
 	@Test

@@ -139,12 +139,12 @@ final class HostsPolicy {
 	 */
 	static HttpRetryPolicy retryPolicy(HttpBreakerProperties.HttpRetry all, HttpBreakerProperties.HostRetry host,
 			String hostPath) {
-		if (host != null && host.getRecordEachAttempt() != null) {
+		if (host != null && host.isSet("recordEachAttempt")) {
 			throw new InvalidBreakerPropertyException(hostPath + ".retry.record-each-attempt",
 					host.getRecordEachAttempt(),
 					"unset: every attempt of an HTTP request asks the breaker and is recorded");
 		}
-		boolean ownIntervals = host != null && host.getIntervals() != null;
+		boolean ownIntervals = host != null && host.isSet("intervals");
 		List<Duration> intervals = ownIntervals ? host.getIntervals() : all.getIntervals();
 		String intervalsPath = (ownIntervals ? hostPath : PREFIX) + ".retry.intervals";
 		if (intervals == null) {
@@ -157,7 +157,7 @@ final class HostsPolicy {
 						"a duration from 0 to 24h");
 			}
 		}
-		boolean ownJitter = host != null && host.getJitter() != null;
+		boolean ownJitter = host != null && host.isSet("jitter");
 		Double jitter = ownJitter ? host.getJitter() : all.getJitter();
 		if (jitter == null) {
 			jitter = DEFAULT_RETRY_JITTER;
@@ -166,7 +166,7 @@ final class HostsPolicy {
 			throw new InvalidBreakerPropertyException((ownJitter ? hostPath : PREFIX) + ".retry.jitter", jitter,
 					"a fraction in [0, 1]");
 		}
-		boolean ownOn = host != null && host.getOn() != null;
+		boolean ownOn = host != null && host.isSet("on");
 		List<String> on = ownOn ? host.getOn() : all.getOn();
 		String onPath = (ownOn ? hostPath : PREFIX) + ".retry.on";
 		Set<Outcome> outcomes = EnumSet.noneOf(Outcome.class);
