@@ -29,7 +29,13 @@ class TracedCallAllocationTests {
 
 	private static final int CALLS = 200_000;
 
-	private static final int ROUNDS = 5;
+	/**
+	 * At most this many rounds, the least of them counts: until C2 has compiled Spring
+	 * AOP's intercept path, its method-cache key (24 bytes, a lookup only) is not yet
+	 * scalar-replaced, and a loaded machine can take more than five rounds to get there.
+	 * The bound does not move; only how long the JIT may take does.
+	 */
+	private static final int ROUNDS = 30;
 
 	/** Slack per call for noise, far below the 16 bytes of the smallest object. */
 	private static final double SLACK_BYTES_PER_CALL = 2;
@@ -56,7 +62,8 @@ class TracedCallAllocationTests {
 				Guarded guarded = context.getBean(Guarded.class);
 				guarded(guarded, WARM_UP);
 				double guardedBytes = Double.MAX_VALUE;
-				for (int round = 0; round < ROUNDS; round++) {
+				for (int round = 0; round < ROUNDS
+						&& guardedBytes > INTERCEPTED_CALL_BYTES + SLACK_BYTES_PER_CALL; round++) {
 					guardedBytes = Math.min(guardedBytes, guarded(guarded, CALLS));
 				}
 				String measured = String.format("bytes per guarded call with an observation registry: %.1f",
