@@ -19,9 +19,9 @@ import dev.breaker.core.spi.SharedStateHooks;
  * without stays open a little past the fleet's wait and asks again (at once when it has
  * traffic, else as its open wait is about to end). Slots are held by a short lease the
  * holder renews every {@link #RECLAIM_MILLIS}: one that dies loses them within a lease,
- * and one without traffic (no calls, no rejected calls), or still open here for longer
- * than a few renewals, gives them up as soon as a replica with traffic went without, so
- * the fleet closes as long as any replica has traffic.
+ * and one without traffic (no calls, no rejected calls), or still open here well past the
+ * episode's end, gives them up as soon as a replica with traffic went without, so the
+ * fleet closes as long as any replica has traffic.
  *
  * <p>
  * Slots only matter once the open wait ends, so while it is further off than a few
@@ -109,9 +109,11 @@ final class ProbeShare {
 				});
 			}
 			boolean idle = !traffic && probesInFlight(breaker) == 0;
-			// open here for longer than a few renewals more (a Retry-After, a multiplied
-			// open wait): it cannot probe before one that asks now could
-			boolean stillOpenHere = openMillis(breaker) > 3 * RECLAIM_MILLIS;
+			// open here well past the episode's end (a Retry-After, a multiplied open
+			// wait): it cannot probe before one the fleet holds open could (held a
+			// little past that end)
+			long episodeLeft = Math.max(0, entry.tiedRemainingMillis(System.nanoTime()));
+			boolean stillOpenHere = openMillis(breaker) > episodeLeft + 3 * RECLAIM_MILLIS;
 			if (reply.grant() > 0 && reply.wanted() && (idle || stillOpenHere)) {
 				// a replica with traffic went without slots, and this one has none or
 				// cannot probe yet: give them up to it
