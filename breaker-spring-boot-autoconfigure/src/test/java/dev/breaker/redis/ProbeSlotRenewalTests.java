@@ -8,16 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
@@ -147,52 +139,13 @@ class ProbeSlotRenewalTests {
 		}
 		await().atMost(Duration.ofSeconds(5)).until(() -> payments.stream().allMatch(b -> b.state() == State.OPEN));
 
-		AtomicInteger inDependency = new AtomicInteger();
-		AtomicInteger mostAtOnce = new AtomicInteger();
-		AtomicInteger probes = new AtomicInteger();
-		CountDownLatch dependencyHangs = new CountDownLatch(1);
-		AtomicBoolean running = new AtomicBoolean(true);
-		ExecutorService callers = Executors.newFixedThreadPool(9);
-		try {
-			for (Breaker breaker : payments) {
-				for (int t = 0; t < 3; t++) {
-					callers.execute(() -> {
-						while (running.get()) {
-							try {
-								breaker.call(() -> {
-									probes.incrementAndGet();
-									mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
-									try {
-										dependencyHangs.await(20, TimeUnit.SECONDS);
-									}
-									finally {
-										inDependency.decrementAndGet();
-									}
-									return "ok";
-								});
-							}
-							catch (BreakerOpenException rejected) {
-								LockSupport.parkNanos(200_000);
-							}
-							catch (Exception unexpected) {
-								throw new AssertionError(unexpected);
-							}
-						}
-					});
-				}
-			}
-			await().atMost(Duration.ofSeconds(12)).until(() -> probes.get() >= 1);
+		try (HangingProbes probes = HangingProbes.start(payments, 3, Duration.ofSeconds(20))) {
+			await().atMost(Duration.ofSeconds(12)).until(() -> probes.probes() >= 1);
 			// every replica's open wait has ended by now: let all claims come back and
 			// any over-granted probe start
 			await().pollDelay(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(3)).until(() -> true);
 
-			assertThat(mostAtOnce.get()).isBetween(1, 2);
-		}
-		finally {
-			running.set(false);
-			dependencyHangs.countDown();
-			callers.shutdown();
-			callers.awaitTermination(10, TimeUnit.SECONDS);
+			assertThat(probes.mostAtOnce()).isBetween(1, 2);
 		}
 	}
 

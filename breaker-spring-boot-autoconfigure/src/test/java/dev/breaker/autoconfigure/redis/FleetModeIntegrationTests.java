@@ -9,13 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
@@ -25,6 +18,7 @@ import dev.breaker.core.Ticker;
 import dev.breaker.core.Transition;
 import dev.breaker.redis.FleetKeys;
 import dev.breaker.redis.FleetMessage;
+import dev.breaker.redis.HangingProbes;
 import dev.breaker.redis.RedisAdmin;
 import dev.breaker.redis.RedisServerHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -173,57 +167,14 @@ class FleetModeIntegrationTests {
 		await().atMost(PROPAGATION)
 			.until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.OPEN));
 
-		AtomicInteger inDependency = new AtomicInteger();
-		AtomicInteger mostAtOnce = new AtomicInteger();
-		AtomicInteger probes = new AtomicInteger();
-		CountDownLatch dependencyHangs = new CountDownLatch(1);
-		AtomicBoolean running = new AtomicBoolean(true);
-		ExecutorService callers = Executors.newFixedThreadPool(12);
-		try {
-			for (Replica replica : fleet) {
-				Breaker payments = replica.breaker("payments");
-				for (int t = 0; t < 4; t++) {
-					callers.execute(() -> {
-						while (running.get()) {
-							try {
-								payments.call(() -> {
-									probes.incrementAndGet();
-									mostAtOnce.accumulateAndGet(inDependency.incrementAndGet(), Math::max);
-									try {
-										dependencyHangs.await(10, TimeUnit.SECONDS);
-									}
-									finally {
-										inDependency.decrementAndGet();
-									}
-									return "ok";
-								});
-							}
-							catch (BreakerOpenException rejected) {
-								// not a busy spin: twelve spinning callers on a small
-								// machine starve the probe-slot
-								// holder's lease renewals, and a lease lost while its
-								// probe runs is the one way past the limit
-								LockSupport.parkNanos(200_000);
-							}
-							catch (Exception unexpected) {
-								throw new AssertionError(unexpected);
-							}
-						}
-					});
-				}
-			}
-			await().atMost(Duration.ofSeconds(5)).until(() -> probes.get() >= 1);
+		List<Breaker> payments = fleet.stream().map(r -> r.breaker("payments")).toList();
+		try (HangingProbes probes = HangingProbes.start(payments, 4, Duration.ofSeconds(10))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> probes.probes() >= 1);
 			// every replica's open wait has ended by now: let all claims come back and
 			// any over-granted probe start
 			await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(2)).until(() -> true);
 
-			assertThat(mostAtOnce.get()).isBetween(1, 2);
-		}
-		finally {
-			running.set(false);
-			dependencyHangs.countDown();
-			callers.shutdown();
-			callers.awaitTermination(10, TimeUnit.SECONDS);
+			assertThat(probes.mostAtOnce()).isBetween(1, 2);
 		}
 	}
 
