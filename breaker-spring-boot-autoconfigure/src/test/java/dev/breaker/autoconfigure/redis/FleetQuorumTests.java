@@ -1,6 +1,7 @@
 package dev.breaker.autoconfigure.redis;
 
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failTimes;
+import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failUntilOpen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -122,7 +123,7 @@ class FleetQuorumTests {
 					catch (InterruptedException e) {
 						Thread.currentThread().interrupt();
 					}
-					failTimes(replica.breaker("payments"), 3);
+					failUntilOpen(replica.breaker("payments"), 3);
 				});
 			}
 			go.countDown();
