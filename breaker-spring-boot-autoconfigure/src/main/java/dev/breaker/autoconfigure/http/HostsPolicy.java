@@ -39,11 +39,6 @@ final class HostsPolicy {
 	/** Longest pause between two attempts. */
 	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
 
-	/**
-	 * The default of {@code breaker.http.retry.jitter}, as for @CircuitGuarded retries.
-	 */
-	static final double DEFAULT_RETRY_JITTER = BreakerSetting.RETRY_JITTER.<Double>defaultAs();
-
 	private final BreakerRegistry.Children children;
 
 	private final Map<String, BreakerConfig> hostConfigs;
@@ -133,7 +128,7 @@ final class HostsPolicy {
 	}
 
 	/**
-	 * A host's retries: its own settings ({@code host}, may be null) over
+	 * A host's retries: what it sets ({@code host}, may be null) over
 	 * {@code breaker.http.retry} ({@code all}), validated, each error naming the property
 	 * where the value was written.
 	 */
@@ -147,9 +142,6 @@ final class HostsPolicy {
 		boolean ownIntervals = host != null && host.isSet("intervals");
 		List<Duration> intervals = ownIntervals ? host.getIntervals() : all.getIntervals();
 		String intervalsPath = (ownIntervals ? hostPath : PREFIX) + ".retry.intervals";
-		if (intervals == null) {
-			intervals = List.of();
-		}
 		for (int i = 0; i < intervals.size(); i++) {
 			Duration interval = intervals.get(i);
 			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
@@ -159,10 +151,7 @@ final class HostsPolicy {
 		}
 		boolean ownJitter = host != null && host.isSet("jitter");
 		Double jitter = ownJitter ? host.getJitter() : all.getJitter();
-		if (jitter == null) {
-			jitter = DEFAULT_RETRY_JITTER;
-		}
-		if (!(jitter >= 0 && jitter <= 1)) {
+		if (jitter == null || !(jitter >= 0 && jitter <= 1)) {
 			throw new InvalidBreakerPropertyException((ownJitter ? hostPath : PREFIX) + ".retry.jitter", jitter,
 					"a fraction in [0, 1]");
 		}
@@ -171,17 +160,11 @@ final class HostsPolicy {
 		String onPath = (ownOn ? hostPath : PREFIX) + ".retry.on";
 		Set<Outcome> outcomes = EnumSet.noneOf(Outcome.class);
 		Set<Integer> statuses = new LinkedHashSet<>();
-		if (on == null) {
-			outcomes.add(Outcome.FAILURE);
-			outcomes.add(Outcome.TIMEOUT);
+		for (int i = 0; i < on.size(); i++) {
+			addTrigger(on.get(i), outcomes, statuses, onPath + "[" + i + "]");
 		}
-		else {
-			for (int i = 0; i < on.size(); i++) {
-				addTrigger(on.get(i), outcomes, statuses, onPath + "[" + i + "]");
-			}
-		}
-		Boolean nonIdempotent = (host != null && host.getNonIdempotent() != null) ? host.getNonIdempotent()
-				: all.getNonIdempotent();
+		boolean ownNonIdempotent = host != null && host.isSet("nonIdempotent");
+		Boolean nonIdempotent = ownNonIdempotent ? host.getNonIdempotent() : all.getNonIdempotent();
 		return new HttpRetryPolicy(intervals, jitter, outcomes, statuses, Boolean.TRUE.equals(nonIdempotent));
 	}
 

@@ -1,6 +1,7 @@
 package dev.breaker.autoconfigure.http;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,7 +168,7 @@ public class HttpBreakerProperties {
 	/**
 	 * Retries of HTTP requests: idempotent methods only (GET, HEAD, OPTIONS, PUT,
 	 * DELETE), POST and PATCH only with an Idempotency-Key header or non-idempotent:
-	 * true.
+	 * true. Each field starts at its default; a host inherits what it does not set.
 	 */
 	public static class HttpRetry {
 
@@ -176,25 +177,25 @@ public class HttpBreakerProperties {
 		 * intervals. Empty for no retries. A longer Retry-After of a 429 or 503 (up to
 		 * the breaker's max-open-wait) is the pause instead.
 		 */
-		private List<Duration> intervals;
+		private List<Duration> intervals = new ArrayList<>();
 
 		/**
 		 * Random spread of each pause as a fraction of it: a pause is drawn from
 		 * [interval * (1 - jitter), interval * (1 + jitter)]. In [0, 1].
 		 */
-		private Double jitter;
+		private Double jitter = 0.5;
 
 		/**
 		 * What retries: outcomes (failure: connection errors and 5xx, timeout, throttled:
 		 * 429 and 503 with Retry-After) and HTTP statuses (e.g. 502, 503).
 		 */
-		private List<String> on;
+		private List<String> on = new ArrayList<>(List.of("failure", "timeout"));
 
 		/**
 		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key
 		 * header too.
 		 */
-		private Boolean nonIdempotent;
+		private Boolean nonIdempotent = false;
 
 		public List<Duration> getIntervals() {
 			return this.intervals;
@@ -232,7 +233,8 @@ public class HttpBreakerProperties {
 
 	/**
 	 * One host's retries: what breaker.http.retry says, per host, and its breaker's retry
-	 * budget.
+	 * budget. Each field starts at its default; one the host does not set is inherited
+	 * from breaker.http.retry ({@link #isSet}).
 	 */
 	public static class HostRetry extends BreakerProperties.Retry {
 
@@ -240,7 +242,7 @@ public class HttpBreakerProperties {
 		 * Whether requests of any method retry, POST and PATCH without an Idempotency-Key
 		 * header too.
 		 */
-		private Boolean nonIdempotent;
+		private Boolean nonIdempotent = false;
 
 		public Boolean getNonIdempotent() {
 			return this.nonIdempotent;
@@ -248,6 +250,7 @@ public class HttpBreakerProperties {
 
 		public void setNonIdempotent(Boolean nonIdempotent) {
 			this.nonIdempotent = nonIdempotent;
+			markSet("nonIdempotent");
 		}
 
 	}
