@@ -3,67 +3,37 @@ package dev.breaker.http;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.Permit;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * A response whose close releases the breaker's permit, with the outcome judged from the
  * status unless reading the body failed.
  */
-final class GuardedResponse implements ClientHttpResponse {
+final class GuardedResponse extends ResponseDecorator {
 
-	private final ClientHttpResponse response;
+	private final HttpRetryLoop.Attempts attempts;
 
-	private final HostBreakers breakers;
-
-	private final Breaker breaker;
-
-	private final Permit permit;
-
-	private final long start;
-
-	private final AtomicBoolean released = new AtomicBoolean();
+	private final HttpRetryLoop.Attempt attempt;
 
 	private volatile Outcome outcome;
 
 	private InputStream body;
 
-	GuardedResponse(ClientHttpResponse response, HostBreakers breakers, Breaker breaker, Permit permit, long start,
+	GuardedResponse(ClientHttpResponse response, HttpRetryLoop.Attempts attempts, HttpRetryLoop.Attempt attempt,
 			Outcome outcome) {
-		this.response = response;
-		this.breakers = breakers;
-		this.breaker = breaker;
-		this.permit = permit;
-		this.start = start;
+		super(response);
+		this.attempts = attempts;
+		this.attempt = attempt;
 		this.outcome = outcome;
-	}
-
-	@Override
-	public HttpStatusCode getStatusCode() throws IOException {
-		return this.response.getStatusCode();
-	}
-
-	@Override
-	public String getStatusText() throws IOException {
-		return this.response.getStatusText();
-	}
-
-	@Override
-	public HttpHeaders getHeaders() {
-		return this.response.getHeaders();
 	}
 
 	@Override
 	public InputStream getBody() throws IOException {
 		if (this.body == null) {
-			this.body = new WatchedBody(this.response.getBody());
+			this.body = new WatchedBody(super.getBody());
 		}
 		return this.body;
 	}
@@ -71,23 +41,17 @@ final class GuardedResponse implements ClientHttpResponse {
 	@Override
 	public void close() {
 		try {
-			this.response.close();
+			super.close();
 		}
 		finally {
-			release();
-		}
-	}
-
-	private void release() {
-		if (this.released.compareAndSet(false, true)) {
-			this.breaker.release(this.permit, this.outcome, this.breaker.nanos() - this.start);
+			this.attempt.release(this.outcome);
 		}
 	}
 
 	private void bodyFailed(IOException ex) {
 		// A timeout or reset half way through the body is the host's fault, whatever the
 		// status said.
-		Outcome failed = this.breakers.classify(this.breaker, ex);
+		Outcome failed = this.attempts.judge(ex);
 		if (failed != Outcome.IGNORED) {
 			this.outcome = failed;
 		}

@@ -2,12 +2,9 @@ package dev.breaker.http;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.aspect.DelayScheduler;
-import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.Permit;
 import dev.breaker.observation.CallObserver;
 import reactor.core.publisher.Mono;
 
@@ -41,11 +38,7 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  */
 public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
-	private final HostBreakers breakers;
-
-	private final DelayScheduler delays;
-
-	private final CallObserver calls;
+	private final HttpRetryLoop loop;
 
 	/**
 	 * A filter whose retries (if its breakers have any) wait on a shared timer thread.
@@ -57,102 +50,54 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	/**
 	 * @param breakers the per-host breakers and how their requests are judged and retried
 	 * @param delays where the pause before a retry is scheduled
-	 */
-	public HttpBreakerFilter(HostBreakers breakers, DelayScheduler delays) {
-		this(breakers, delays, CallObserver.NONE);
-	}
-
-	/**
-	 * @param breakers the per-host breakers and how their requests are judged and retried
-	 * @param calls told of every guarded request and every rejection (tracing)
-	 */
-	public HttpBreakerFilter(HostBreakers breakers, CallObserver calls) {
-		this(breakers, DelayScheduler.shared(), calls);
-	}
-
-	/**
-	 * @param breakers the per-host breakers and how their requests are judged and retried
-	 * @param delays where the pause before a retry is scheduled
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerFilter(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
-		this.breakers = breakers;
-		this.delays = delays;
-		this.calls = calls;
+		this.loop = new HttpRetryLoop(breakers, delays, calls);
 	}
 
 	@Override
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
 		return Mono.defer(() -> {
-			Breaker breaker = this.breakers.breaker(request.url());
-			if (breaker == null) {
+			HttpRetryLoop.Attempts attempts = this.loop.start(request.url(), request.method(), request.headers());
+			if (attempts == null) {
 				return next.exchange(request);
 			}
-			HttpRetryPolicy retry = this.breakers.retryPolicy(breaker);
-			int most = retry.maxRetries(request.method(), request.headers());
-			if (most == 0) {
-				return attempt(breaker, request, next);
+			if (!attempts.mayRetry()) {
+				return attempt(attempts, request, next);
 			}
 			ReplayableBody body = new ReplayableBody(request);
-			return attempts(breaker, retry, body.applyTo(request), body, next, 0, most);
+			return attempts(attempts, body.applyTo(request), body, next);
 		});
 	}
 
-	/** One attempt, then (while retries are left and allowed) the next ones. */
-	private Mono<ClientResponse> attempts(Breaker breaker, HttpRetryPolicy retry, ClientRequest request,
-			ReplayableBody body, ExchangeFunction next, int retries, int most) {
-		Exchange[] exchange = new Exchange[1];
-		return Mono.defer(() -> {
-			Mono<ClientResponse> answer = attempt(breaker, request, next, exchange);
-			return answer.map(Answer::of).onErrorResume((error) -> Mono.just(Answer.failed(error)));
-		}).flatMap((answer) -> {
-			Mono<ClientResponse> again = attempts(breaker, retry, request, body, next, retries + 1, most);
-			if (answer.error() != null) {
-				Outcome outcome = this.breakers.classify(breaker, answer.error());
-				boolean retried = retries < most && exchange[0] != null && retry.retries(outcome);
-				Duration pause = retried ? allowed(breaker, retry, retries, null, body) : null;
-				return (pause != null) ? delay(pause).then(again) : Mono.error(answer.error());
-			}
-			ClientResponse response = answer.response();
-			int status = response.statusCode().value();
-			if (retries < most && retry.retries(status, exchange[0].outcome)) {
-				Duration retryAfter = this.breakers.retryAfter(breaker, status, response.headers().asHttpHeaders());
-				Duration pause = allowed(breaker, retry, retries, retryAfter, body);
-				if (pause != null) {
-					return response.releaseBody().then(delay(pause)).then(again);
+	/** One attempt, then (while the loop lets another follow) the next ones. */
+	private Mono<ClientResponse> attempts(HttpRetryLoop.Attempts attempts, ClientRequest request, ReplayableBody body,
+			ExchangeFunction next) {
+		return Mono
+			.defer(() -> attempt(attempts, request, next).map(Answer::of)
+				.onErrorResume((error) -> Mono.just(Answer.failed(error))))
+			.flatMap((answer) -> {
+				Mono<ClientResponse> again = Mono.defer(() -> attempts(attempts, request, body, next));
+				if (answer.error() != null) {
+					Duration pause = attempts.afterFailure(answer.error(), body.replayable());
+					return (pause != null) ? delay(pause).then(again) : Mono.error(answer.error());
 				}
-			}
-			return Mono.just(response);
-		});
+				ClientResponse response = answer.response();
+				Duration pause = attempts.afterAnswer(response.statusCode().value(), response.headers().asHttpHeaders(),
+						body.replayable());
+				return (pause != null) ? response.releaseBody().then(delay(pause)).then(again) : Mono.just(response);
+			});
 	}
 
-	/**
-	 * The pause before the next retry when one is to be made (the budget asked last);
-	 * else null.
-	 */
-	private static Duration allowed(Breaker breaker, HttpRetryPolicy retry, int retries, Duration retryAfter,
-			ReplayableBody body) {
-		return body.replayable() ? retry.nextPause(breaker, retries, retryAfter) : null;
-	}
-
-	private Mono<ClientResponse> attempt(Breaker breaker, ClientRequest request, ExchangeFunction next) {
-		return attempt(breaker, request, next, new Exchange[1]);
-	}
-
-	/**
-	 * One guarded exchange; {@code made[0]} is its exchange once the breaker let it
-	 * through.
-	 */
-	private Mono<ClientResponse> attempt(Breaker breaker, ClientRequest request, ExchangeFunction next,
-			Exchange[] made) {
-		this.calls.onCall(breaker.name(), breaker);
-		Permit permit = breaker.acquire();
-		if (!permit.granted()) {
-			this.calls.onRejected(breaker.name(), breaker.rejection());
-			return Mono.error(this.breakers.rejected(breaker, request.method(), request.url()));
+	/** One guarded exchange, or the breaker's rejection. */
+	private Mono<ClientResponse> attempt(HttpRetryLoop.Attempts attempts, ClientRequest request,
+			ExchangeFunction next) {
+		HttpRetryLoop.Attempt attempt = attempts.acquire();
+		if (attempt == null) {
+			return Mono.error(attempts.rejected());
 		}
-		Exchange exchange = new Exchange(breaker, permit);
-		made[0] = exchange;
+		Exchange exchange = new Exchange(attempts, attempt);
 		return next.exchange(request)
 			.map(exchange::responded)
 			.doOnError(exchange::failed)
@@ -160,7 +105,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			// an exchange that completes empty never reached the host's verdict
 			.doOnSuccess((response) -> {
 				if (response == null) {
-					exchange.release(Outcome.IGNORED);
+					attempt.release(Outcome.IGNORED);
 				}
 			});
 	}
@@ -168,7 +113,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	/** A pause on the filter's scheduler, cancelled with its subscriber. */
 	private Mono<Long> delay(Duration pause) {
 		return Mono.create((sink) -> {
-			Future<?> task = this.delays.schedule(pause, () -> sink.success(0L));
+			Future<?> task = this.loop.delays().schedule(pause, () -> sink.success(0L));
 			sink.onCancel(() -> task.cancel(false));
 		});
 	}
@@ -187,28 +132,19 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	}
 
 	/**
-	 * One guarded exchange; its permit is released exactly once, whichever signal comes
-	 * first.
+	 * How one guarded exchange ends: its attempt is recorded once, by the first signal.
 	 */
-	private final class Exchange {
+	private static final class Exchange {
 
-		private final Breaker breaker;
+		private final HttpRetryLoop.Attempts attempts;
 
-		private final Permit permit;
-
-		private final long start;
-
-		private final AtomicBoolean released = new AtomicBoolean();
+		private final HttpRetryLoop.Attempt attempt;
 
 		private volatile boolean answered;
 
-		/** The verdict of the status, once answered. */
-		private volatile Outcome outcome;
-
-		Exchange(Breaker breaker, Permit permit) {
-			this.breaker = breaker;
-			this.permit = permit;
-			this.start = breaker.nanos();
+		Exchange(HttpRetryLoop.Attempts attempts, HttpRetryLoop.Attempt attempt) {
+			this.attempts = attempts;
+			this.attempt = attempt;
 		}
 
 		/**
@@ -216,14 +152,10 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		 */
 		ClientResponse responded(ClientResponse response) {
 			this.answered = true;
-			int status = response.statusCode().value();
-			HostBreakers breakers = HttpBreakerFilter.this.breakers;
-			breakers.honourRetryAfter(this.breaker, status, response.headers().asHttpHeaders());
-			Outcome outcome = breakers.classify(this.breaker, status, response.headers().asHttpHeaders());
-			this.outcome = outcome;
+			Outcome outcome = this.attempts.judge(response.statusCode().value(), response.headers().asHttpHeaders());
 			return response.mutate()
-				.body((body) -> body.doOnComplete(() -> release(outcome))
-					.doOnCancel(() -> release(outcome))
+				.body((body) -> body.doOnComplete(() -> this.attempt.release(outcome))
+					.doOnCancel(() -> this.attempt.release(outcome))
 					.doOnError((error) -> bodyFailed(error, outcome)))
 				.build();
 		}
@@ -231,8 +163,8 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		private void bodyFailed(Throwable error, Outcome statusOutcome) {
 			// A timeout or reset half way through the body is the host's fault, whatever
 			// the status said.
-			Outcome failed = HttpBreakerFilter.this.breakers.classify(this.breaker, error);
-			release((failed != Outcome.IGNORED) ? failed : statusOutcome);
+			Outcome failed = this.attempts.judge(error);
+			this.attempt.release((failed != Outcome.IGNORED) ? failed : statusOutcome);
 		}
 
 		/**
@@ -241,18 +173,12 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		 */
 		void gaveUp() {
 			if (!this.answered) {
-				release(Outcome.TIMEOUT);
+				this.attempt.release(Outcome.TIMEOUT);
 			}
 		}
 
 		void failed(Throwable error) {
-			release(HttpBreakerFilter.this.breakers.classify(this.breaker, error));
-		}
-
-		void release(Outcome outcome) {
-			if (this.released.compareAndSet(false, true)) {
-				this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
-			}
+			this.attempt.release(this.attempts.judge(error));
 		}
 
 	}

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.breaker.aspect.DelayScheduler;
-import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.Permit;
 import dev.breaker.observation.CallObserver;
 
 import org.springframework.http.HttpRequest;
@@ -36,11 +34,7 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 public final class HttpBreakerInterceptor implements ClientHttpRequestInterceptor {
 
-	private final HostBreakers breakers;
-
-	private final DelayScheduler delays;
-
-	private final CallObserver calls;
+	private final HttpRetryLoop loop;
 
 	/**
 	 * An interceptor whose retries (if its breakers have any) pause on the calling
@@ -53,56 +47,31 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 	/**
 	 * @param breakers the per-host breakers and how their requests are judged and retried
 	 * @param delays how the pause before a retry is waited for
-	 */
-	public HttpBreakerInterceptor(HostBreakers breakers, DelayScheduler delays) {
-		this(breakers, delays, CallObserver.NONE);
-	}
-
-	/**
-	 * @param breakers the per-host breakers and how their requests are judged and retried
-	 * @param calls told of every guarded request and every rejection (tracing)
-	 */
-	public HttpBreakerInterceptor(HostBreakers breakers, CallObserver calls) {
-		this(breakers, DelayScheduler.shared(), calls);
-	}
-
-	/**
-	 * @param breakers the per-host breakers and how their requests are judged and retried
-	 * @param delays how the pause before a retry is waited for
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerInterceptor(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
-		this.breakers = breakers;
-		this.delays = delays;
-		this.calls = calls;
+		this.loop = new HttpRetryLoop(breakers, delays, calls);
 	}
 
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		Breaker breaker = this.breakers.breaker(request.getURI());
-		if (breaker == null) {
+		HttpRetryLoop.Attempts attempts = this.loop.start(request.getURI(), request.getMethod(), request.getHeaders());
+		if (attempts == null) {
 			return execution.execute(request, body);
 		}
-		HttpRetryPolicy retry = this.breakers.retryPolicy(breaker);
-		int most = retry.maxRetries(request.getMethod(), request.getHeaders());
-		for (int retries = 0;; retries++) {
-			this.calls.onCall(breaker.name(), breaker);
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				this.calls.onRejected(breaker.name(), breaker.rejection());
-				throw this.breakers.rejected(breaker, request.getMethod(), request.getURI());
+		for (;;) {
+			HttpRetryLoop.Attempt attempt = attempts.acquire();
+			if (attempt == null) {
+				throw attempts.rejected();
 			}
-			long start = breaker.nanos();
 			ClientHttpResponse response;
 			try {
 				response = execution.execute(request, body);
 			}
 			catch (Throwable ex) {
-				Outcome outcome = this.breakers.classify(breaker, ex);
-				breaker.release(permit, outcome, breaker.nanos() - start);
-				Duration pause = (retries < most && retry.retries(outcome)) ? retry.nextPause(breaker, retries, null)
-						: null;
+				attempt.release(attempts.judge(ex));
+				Duration pause = attempts.afterFailure(ex, true);
 				if (pause != null && sleep(pause)) {
 					continue;
 				}
@@ -112,34 +81,29 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			Outcome outcome;
 			try {
 				status = response.getStatusCode().value();
-				this.breakers.honourRetryAfter(breaker, status, response.getHeaders());
-				outcome = this.breakers.classify(breaker, status, response.getHeaders());
+				outcome = attempts.judge(status, response.getHeaders());
 			}
 			catch (Throwable ex) {
-				breaker.release(permit, this.breakers.classify(breaker, ex), breaker.nanos() - start);
+				attempt.release(attempts.judge(ex));
 				response.close();
 				throw ex;
 			}
-			GuardedResponse guarded = new GuardedResponse(response, this.breakers, breaker, permit, start, outcome);
-			if (retries < most && retry.retries(status, outcome)) {
-				Duration retryAfter = this.breakers.retryAfter(breaker, status, response.getHeaders());
-				Duration pause = retry.nextPause(breaker, retries, retryAfter);
-				if (pause != null) {
-					guarded.close(); // its permit released with the status's outcome
-					if (sleep(pause)) {
-						continue;
-					}
-					throw new IOException("interrupted before retry " + (retries + 1) + " of " + request.getMethod()
-							+ " " + request.getURI().getRawPath());
-				}
+			GuardedResponse guarded = new GuardedResponse(response, attempts, attempt, outcome);
+			Duration pause = attempts.afterAnswer(status, response.getHeaders(), true);
+			if (pause == null) {
+				return guarded;
 			}
-			return guarded;
+			guarded.close(); // its permit released with the status's outcome
+			if (!sleep(pause)) {
+				throw new IOException("interrupted before retry " + attempts.retries() + " of " + request.getMethod()
+						+ " " + request.getURI().getRawPath());
+			}
 		}
 	}
 
 	private boolean sleep(Duration pause) {
 		try {
-			this.delays.sleep(pause);
+			this.loop.delays().sleep(pause);
 			return true;
 		}
 		catch (InterruptedException ex) {

@@ -7,14 +7,19 @@ import java.io.SequenceInputStream;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
+import dev.breaker.observation.CallObserver;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpMethod;
@@ -129,6 +134,66 @@ class HttpBreakerInterceptorTests {
 			.close();
 		assertThat(this.executions).hasValue(1);
 		assertThat(this.registry.children(HostBreakers.GROUP)).isEmpty();
+	}
+
+	@Test
+	void aPauseInterruptedAfterAnAnswerEndsTheRequestNamingTheRetryAndKeepsTheInterrupt() {
+		HttpBreakerInterceptor retrying = retryingOnce();
+		try {
+			assertThatExceptionOfType(IOException.class)
+				.isThrownBy(() -> retrying.intercept(new MockClientHttpRequest(HttpMethod.GET, ORDERS), new byte[0],
+						execution(new MockClientHttpResponse(new byte[0], 503))))
+				.withMessage("interrupted before retry 1 of GET /orders");
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(this.executions).hasValue(1);
+		assertThat(breaker().totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		assertThat(breaker().totals().retries()).isEqualTo(1);
+		assertThat(breaker().snapshot().inFlight()).isZero();
+	}
+
+	@Test
+	void aPauseInterruptedAfterAnErrorRethrowsTheErrorAndKeepsTheInterrupt() {
+		IOException reset = new IOException("Connection reset");
+		ClientHttpRequestExecution failing = (request, body) -> {
+			this.executions.incrementAndGet();
+			throw reset;
+		};
+		try {
+			assertThatExceptionOfType(IOException.class)
+				.isThrownBy(() -> retryingOnce().intercept(new MockClientHttpRequest(HttpMethod.GET, ORDERS),
+						new byte[0], failing))
+				.isSameAs(reset);
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(this.executions).hasValue(1);
+		assertThat(breaker().snapshot().inFlight()).isZero();
+	}
+
+	/** An interceptor with one retry after 1s, whose pauses are interrupted. */
+	private HttpBreakerInterceptor retryingOnce() {
+		HttpRetryPolicy once = new HttpRetryPolicy(List.of(Duration.ofSeconds(1)), 0, Set.of(Outcome.FAILURE), Set.of(),
+				false);
+		DelayScheduler interrupted = new DelayScheduler() {
+			@Override
+			public void sleep(Duration pause) throws InterruptedException {
+				throw new InterruptedException();
+			}
+
+			@Override
+			public Future<?> schedule(Duration delay, Runnable task) {
+				throw new UnsupportedOperationException();
+			}
+		};
+		return new HttpBreakerInterceptor(
+				new HostBreakers(this.registry, HttpClassifier.defaults(), Map.of(), once, Map.of()), interrupted,
+				CallObserver.NONE);
 	}
 
 	private ClientHttpResponse intercept(ClientHttpResponse answer) throws IOException {

@@ -35,8 +35,6 @@ import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfigura
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
@@ -455,32 +453,19 @@ class RestClientBreakerTests {
 	 * A response whose body is slow to arrive: {@code beforeBody} runs when the body is
 	 * asked for.
 	 */
-	private record SlowBody(ClientHttpResponse response, Runnable beforeBody) implements ClientHttpResponse {
+	private static final class SlowBody extends ResponseDecorator {
 
-		@Override
-		public HttpStatusCode getStatusCode() throws IOException {
-			return this.response.getStatusCode();
-		}
+		private final Runnable beforeBody;
 
-		@Override
-		public String getStatusText() throws IOException {
-			return this.response.getStatusText();
-		}
-
-		@Override
-		public HttpHeaders getHeaders() {
-			return this.response.getHeaders();
+		SlowBody(ClientHttpResponse response, Runnable beforeBody) {
+			super(response);
+			this.beforeBody = beforeBody;
 		}
 
 		@Override
 		public InputStream getBody() throws IOException {
 			this.beforeBody.run();
-			return this.response.getBody();
-		}
-
-		@Override
-		public void close() {
-			this.response.close();
+			return super.getBody();
 		}
 
 	}

@@ -69,10 +69,17 @@ public final class HttpBreakerAutoConfiguration {
 	@ConditionalOnMissingBean
 	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers, ObjectProvider<DelayScheduler> delays,
 			ObjectProvider<CallObserver> calls) {
-		CallObserver observer = CallObserver.of(calls.orderedStream().toList());
-		DelayScheduler scheduler = delays.getIfAvailable();
-		return (scheduler != null) ? new HttpBreakerInterceptor(breakers, scheduler, observer)
-				: new HttpBreakerInterceptor(breakers, observer);
+		return new HttpBreakerInterceptor(breakers, delays(delays), observer(calls));
+	}
+
+	/** The application's delay scheduler, else the shared real clock. */
+	private static DelayScheduler delays(ObjectProvider<DelayScheduler> delays) {
+		return delays.getIfAvailable(DelayScheduler::shared);
+	}
+
+	/** Every call observer of the application, in order, as one. */
+	private static CallObserver observer(ObjectProvider<CallObserver> calls) {
+		return CallObserver.of(calls.orderedStream().toList());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -115,10 +122,7 @@ public final class HttpBreakerAutoConfiguration {
 		@ConditionalOnMissingBean
 		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers, ObjectProvider<DelayScheduler> delays,
 				ObjectProvider<CallObserver> calls) {
-			CallObserver observer = CallObserver.of(calls.orderedStream().toList());
-			DelayScheduler scheduler = delays.getIfAvailable();
-			return (scheduler != null) ? new HttpBreakerFilter(breakers, scheduler, observer)
-					: new HttpBreakerFilter(breakers, observer);
+			return new HttpBreakerFilter(breakers, delays(delays), observer(calls));
 		}
 
 		@Bean

@@ -50,12 +50,7 @@ class HttpRetryPropertiesTests {
 
 	@Test
 	void aHostInheritsWhatItDoesNotSet() {
-		HttpBreakerProperties.HttpRetry all = new HttpBreakerProperties.HttpRetry();
-		all.setIntervals(List.of(Duration.ofMillis(100)));
-		all.setJitter(0.0);
-		all.setOn(List.of("503"));
-		all.setNonIdempotent(true);
-		HttpRetryPolicy policy = HostsPolicy.retryPolicy(all, new HttpBreakerProperties.HostRetry(), "host");
+		HttpRetryPolicy policy = HostsPolicy.retryPolicy(everyHost(), new HttpBreakerProperties.HostRetry(), "host");
 		assertThat(policy.intervals()).containsExactly(Duration.ofMillis(100));
 		assertThat(policy.jitter()).isZero();
 		assertThat(policy.statuses()).containsExactly(503);
@@ -65,23 +60,28 @@ class HttpRetryPropertiesTests {
 
 	@Test
 	void aHostWinsWithWhatItSetsEvenTheDefault() {
-		HttpBreakerProperties.HttpRetry all = new HttpBreakerProperties.HttpRetry();
-		all.setIntervals(List.of(Duration.ofMillis(100)));
-		all.setJitter(0.0);
-		all.setOn(List.of("503"));
-		all.setNonIdempotent(true);
 		HttpBreakerProperties.HostRetry host = new HttpBreakerProperties.HostRetry();
 		host.setIntervals(List.of());
 		host.setJitter(0.5);
 		host.setOn(List.of("failure", "timeout"));
 		host.setNonIdempotent(false);
-		HttpRetryPolicy policy = HostsPolicy.retryPolicy(all, host, "host");
+		HttpRetryPolicy policy = HostsPolicy.retryPolicy(everyHost(), host, "host");
 		assertThat(policy.intervals()).isEmpty();
 		assertThat(policy.jitter()).isEqualTo(0.5);
 		assertThat(policy.statuses()).isEmpty();
 		assertThat(policy.outcomes()).containsExactlyInAnyOrder(dev.breaker.core.Outcome.FAILURE,
 				dev.breaker.core.Outcome.TIMEOUT);
 		assertThat(policy.nonIdempotent()).isFalse();
+	}
+
+	/** breaker.http.retry with every field set away from its default. */
+	private static HttpBreakerProperties.HttpRetry everyHost() {
+		HttpBreakerProperties.HttpRetry all = new HttpBreakerProperties.HttpRetry();
+		all.setIntervals(List.of(Duration.ofMillis(100)));
+		all.setJitter(0.0);
+		all.setOn(List.of("503"));
+		all.setNonIdempotent(true);
+		return all;
 	}
 
 	/** The default the hand-written metadata states for {@code name}. */

@@ -1,0 +1,195 @@
+package dev.breaker.http;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+import dev.breaker.observation.CallObserver;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+
+/**
+ * The retry loop of Spring's HTTP clients, written once for the blocking
+ * {@link HttpBreakerInterceptor} and the reactive {@link HttpBreakerFilter}: which
+ * breaker guards a request and how many retries it may have, the permit of each attempt
+ * (a rejection ends the loop), how each answer is judged, and after each attempt whether
+ * another follows and after what pause (the host's {@link HttpRetryPolicy}, a 429's or
+ * 503's {@code Retry-After}, the breaker's retry budget asked last). The two clients are
+ * its adapters: they send each attempt, wait the pause (the interceptor sleeps, the
+ * filter schedules) and hand the last answer on.
+ *
+ * @param breakers the per-host breakers and how their requests are judged and retried
+ * @param delays how the pause before a retry is waited for
+ * @param calls told of every guarded request and every rejection (tracing)
+ */
+record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
+
+	/**
+	 * The attempts of one request; {@code null} for a URI without a host, which no
+	 * breaker guards.
+	 */
+	@Nullable Attempts start(URI uri, HttpMethod method, HttpHeaders headers) {
+		Breaker breaker = this.breakers.breaker(uri);
+		if (breaker == null) {
+			return null;
+		}
+		return new Attempts(breaker, method, uri, headers);
+	}
+
+	/**
+	 * The attempts of one request, made one after the other (never two at once).
+	 */
+	final class Attempts {
+
+		private final Breaker breaker;
+
+		private final HttpRetryPolicy policy;
+
+		private final int most;
+
+		private final HttpMethod method;
+
+		private final URI uri;
+
+		/** The retries granted so far. */
+		private int retries;
+
+		/** Whether the breaker let the latest attempt through. */
+		private boolean admitted;
+
+		/** The verdict of the latest attempt's answer, once it has one. */
+		private @Nullable Outcome answered;
+
+		private Attempts(Breaker breaker, HttpMethod method, URI uri, HttpHeaders headers) {
+			this.breaker = breaker;
+			this.policy = HttpRetryLoop.this.breakers.retryPolicy(breaker);
+			this.most = this.policy.maxRetries(method, headers);
+			this.method = method;
+			this.uri = uri;
+		}
+
+		/**
+		 * Whether this request may be retried at all (its method and the policy allow
+		 * it).
+		 */
+		boolean mayRetry() {
+			return this.most > 0;
+		}
+
+		/** How many retries were granted so far. */
+		int retries() {
+			return this.retries;
+		}
+
+		/**
+		 * Asks the breaker for the next attempt, telling the observers; {@code null} when
+		 * it refuses (then {@link #rejected()} is what the request fails with, and no
+		 * retry follows).
+		 */
+		@Nullable Attempt acquire() {
+			HttpRetryLoop.this.calls.onCall(this.breaker.name(), this.breaker);
+			Permit permit = this.breaker.acquire();
+			this.admitted = permit.granted();
+			this.answered = null;
+			if (!this.admitted) {
+				HttpRetryLoop.this.calls.onRejected(this.breaker.name(), this.breaker.rejection());
+				return null;
+			}
+			return new Attempt(this.breaker, permit);
+		}
+
+		/** What a request the breaker refused fails with. */
+		BreakerRejectedException rejected() {
+			return HttpRetryLoop.this.breakers.rejected(this.breaker, this.method, this.uri);
+		}
+
+		/**
+		 * The verdict of an answer: a 429's or 503's {@code Retry-After} is passed to the
+		 * breaker first (it keeps the breaker open at least that long), then the status
+		 * is judged.
+		 */
+		Outcome judge(int status, HttpHeaders headers) {
+			HostBreakers breakers = HttpRetryLoop.this.breakers;
+			breakers.honourRetryAfter(this.breaker, status, headers);
+			Outcome outcome = breakers.classify(this.breaker, status, headers);
+			this.answered = outcome;
+			return outcome;
+		}
+
+		/** The verdict of an exchange that ended with {@code error}. */
+		Outcome judge(Throwable error) {
+			return HttpRetryLoop.this.breakers.classify(this.breaker, error);
+		}
+
+		/**
+		 * After an attempt that ended with {@code error}: the pause before the next
+		 * attempt, the retry counted; {@code null} when none follows (the request fails
+		 * with the error).
+		 * @param repeatable whether the request can be sent again whole
+		 */
+		@Nullable Duration afterFailure(Throwable error, boolean repeatable) {
+			boolean retry = this.admitted && this.retries < this.most && this.policy.retries(judge(error));
+			return (retry && repeatable) ? next(null) : null;
+		}
+
+		/**
+		 * After an attempt that got an answer ({@link #judge(int, HttpHeaders) judged}):
+		 * the pause before the next attempt, the retry counted, at least the
+		 * {@code Retry-After} it asked for; {@code null} when none follows (the caller
+		 * gets this answer).
+		 * @param repeatable whether the request can be sent again whole
+		 */
+		@Nullable Duration afterAnswer(int status, HttpHeaders headers, boolean repeatable) {
+			Outcome outcome = this.answered;
+			if (outcome == null || this.retries >= this.most || !this.policy.retries(status, outcome) || !repeatable) {
+				return null;
+			}
+			return next(HttpRetryLoop.this.breakers.retryAfter(this.breaker, status, headers));
+		}
+
+		private @Nullable Duration next(@Nullable Duration retryAfter) {
+			Duration pause = this.policy.nextPause(this.breaker, this.retries, retryAfter);
+			if (pause != null) {
+				this.retries++;
+			}
+			return pause;
+		}
+
+	}
+
+	/**
+	 * One attempt the breaker let through, timed from its permit; the permit is released
+	 * exactly once, whichever end comes first.
+	 */
+	static final class Attempt {
+
+		private final Breaker breaker;
+
+		private final Permit permit;
+
+		private final long start;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		private Attempt(Breaker breaker, Permit permit) {
+			this.breaker = breaker;
+			this.permit = permit;
+			this.start = breaker.nanos();
+		}
+
+		/** Records the attempt as {@code outcome}, unless it was recorded already. */
+		void release(Outcome outcome) {
+			if (this.released.compareAndSet(false, true)) {
+				this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+			}
+		}
+
+	}
+
+}
