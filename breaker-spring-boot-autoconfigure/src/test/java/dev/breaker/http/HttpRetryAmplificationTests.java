@@ -1,28 +1,20 @@
 package dev.breaker.http;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClient;
 
+import static dev.breaker.http.HttpClients.restClientRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -39,27 +31,17 @@ class HttpRetryAmplificationTests {
 
 	private static final int SECONDS = "long".equals(System.getProperty("breaker.stress")) ? 60 : 20;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
+	private final ApplicationContextRunner runner = restClientRunner("jdk")
 		.withBean(RecordingDelays.class, RecordingDelays::new)
-		.withPropertyValues("spring.http.clients.imperative.factory=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.instances.http.consecutive-failures=0",
+		.withPropertyValues("breaker.instances.http.consecutive-failures=0",
 				"breaker.instances.http.failure-rate-threshold=0", "breaker.http.retry.intervals=100ms,200ms,400ms");
 
-	private LoopbackServer server;
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
+	void setUpServer() {
 		this.server.keepNoRequests();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
 	}
 
 	@Test
@@ -72,7 +54,7 @@ class HttpRetryAmplificationTests {
 					"HTTP retry amplification with the default budget: %d requests asked for, %d sent, %.3fx%n", calls,
 					this.server.requests(), amplification);
 			assertThat(amplification).isBetween(1.15, 1.25);
-			Breaker breaker = context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
+			Breaker breaker = this.server.breaker(context);
 			assertThat(breaker.totals().retries()).isEqualTo(this.server.requests() - calls);
 		});
 	}

@@ -3,6 +3,7 @@ package dev.breaker.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
@@ -18,6 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+
+import org.springframework.context.ApplicationContext;
 
 /**
  * A real HTTP server on loopback (JDK {@code HttpServer}, port 0) that answers as told by
@@ -68,6 +73,19 @@ public final class LoopbackServer implements AutoCloseable {
 
 	private final CountDownLatch closing = new CountDownLatch(1);
 
+	/**
+	 * A started server, for a field a test closes with {@code @AutoClose}: a new one for
+	 * every test.
+	 */
+	public static LoopbackServer start() {
+		try {
+			return new LoopbackServer();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	public LoopbackServer() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
 		this.server.setExecutor(this.executor);
@@ -103,6 +121,11 @@ public final class LoopbackServer implements AutoCloseable {
 	/** The name of the breaker guarding this server: {@code http:127.0.0.1:<port>}. */
 	public String breakerName() {
 		return "http:127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	/** The breaker guarding this server in {@code context}, once a request made it. */
+	public Breaker breaker(ApplicationContext context) {
+		return context.getBean(BreakerRegistry.class).find(breakerName()).orElseThrow();
 	}
 
 	public int requests() {

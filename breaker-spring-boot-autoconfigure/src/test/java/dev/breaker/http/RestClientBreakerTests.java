@@ -15,23 +15,15 @@ import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
@@ -41,6 +33,8 @@ import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
+import static dev.breaker.http.HttpClients.restClient;
+import static dev.breaker.http.HttpClients.restClientRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -55,42 +49,26 @@ class RestClientBreakerTests {
 
 	private static final String HANG = "spring.http.clients.read-timeout=300ms";
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
+	private final ApplicationContextRunner runner = restClientRunner("simple")
 		// A prompt answer must never time out on a busy machine: a generous read timeout
-		// here,
-		// a short one (HANG) only where the server hangs on purpose. HttpURLConnection's
-		// read
-		// timeout is per read; the JDK client's covers the whole exchange.
-		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=" + TRIP_AFTER,
-				"breaker.defaults.minimum-calls=" + TRIP_AFTER, "breaker.defaults.failure-rate-threshold=50",
-				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
-				"breaker.defaults.half-open.successes-to-close=2");
+		// here, a short one (HANG) only where the server hangs on purpose.
+		// HttpURLConnection's read timeout is per read; the JDK client's covers the
+		// whole exchange.
+		.withPropertyValues("spring.http.clients.read-timeout=5s",
+				"breaker.defaults.consecutive-failures=" + TRIP_AFTER, "breaker.defaults.minimum-calls=" + TRIP_AFTER,
+				"breaker.defaults.failure-rate-threshold=50", "breaker.defaults.open-wait=30s",
+				"breaker.defaults.open-wait-jitter=0", "breaker.defaults.half-open.successes-to-close=2");
 
-	private LoopbackServer server;
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
-	private LoopbackServer other;
-
-	@BeforeEach
-	void startServers() throws IOException {
-		this.server = new LoopbackServer();
-		this.other = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServers() {
-		this.server.close();
-		this.other.close();
-	}
+	@AutoClose
+	private final LoopbackServer other = LoopbackServer.start();
 
 	@Test
 	void okIsASuccess() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			assertThat(client.get().uri(this.server.uri("/status/200")).retrieve().body(String.class))
 				.isEqualTo("status 200");
 			assertThat(recorded(context, this.server, Outcome.SUCCESS)).isEqualTo(1);
@@ -100,7 +78,7 @@ class RestClientBreakerTests {
 	@Test
 	void notFoundIsIgnored() {
 		this.runner.run((context) -> {
-			Throwable thrown = send(client(context), this.server.uri("/status/404"));
+			Throwable thrown = send(restClient(context), this.server.uri("/status/404"));
 			assertThat(thrown).isInstanceOf(HttpClientErrorException.NotFound.class);
 			assertThat(recorded(context, this.server, Outcome.IGNORED)).isEqualTo(1);
 			assertThat(breaker(context, this.server).snapshot().calls()).isZero();
@@ -110,7 +88,7 @@ class RestClientBreakerTests {
 	@Test
 	void tooManyRequestsIsThrottled() {
 		this.runner.run((context) -> {
-			Throwable thrown = send(client(context), this.server.uri("/status/429?retry-after=120"));
+			Throwable thrown = send(restClient(context), this.server.uri("/status/429?retry-after=120"));
 			assertThat(thrown).isInstanceOf(HttpClientErrorException.TooManyRequests.class);
 			assertThat(recorded(context, this.server, Outcome.THROTTLED)).isEqualTo(1);
 			assertThat(recorded(context, this.server, Outcome.FAILURE)).isZero();
@@ -120,7 +98,7 @@ class RestClientBreakerTests {
 	@Test
 	void retryAfterSecondsIsTheLeastTheBreakerStaysOpen() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			send(client, this.server.uri("/status/429?retry-after=120"));
 			tripWithServerErrors(client, this.server);
 			Breaker breaker = breaker(context, this.server);
@@ -132,7 +110,7 @@ class RestClientBreakerTests {
 	@Test
 	void retryAfterIsCappedAtTheMaxOpenWait() {
 		this.runner.withPropertyValues("breaker.defaults.max-open-wait=5m").run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			send(client, this.server.uri("/status/429?retry-after=86400"));
 			tripWithServerErrors(client, this.server);
 			assertThat(breaker(context, this.server).snapshot().openUntil())
@@ -144,7 +122,7 @@ class RestClientBreakerTests {
 	@Test
 	void retryAfterDateIsTheLeastTheBreakerStaysOpen() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			String date = DateTimeFormatter.RFC_1123_DATE_TIME
 				.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(200));
 			send(client, this.server.uri("/status/503?retry-after=" + URLEncoder.encode(date, StandardCharsets.UTF_8)));
@@ -158,7 +136,7 @@ class RestClientBreakerTests {
 	@Test
 	void withoutRetryAfterTheBreakerKeepsItsOwnOpenWait() {
 		this.runner.run((context) -> {
-			tripWithServerErrors(client(context), this.server);
+			tripWithServerErrors(restClient(context), this.server);
 			assertThat(breaker(context, this.server).snapshot().openUntil())
 				.isBefore(Instant.now().plus(Duration.ofSeconds(31)));
 		});
@@ -167,7 +145,7 @@ class RestClientBreakerTests {
 	@Test
 	void serverErrorIsAFailure() {
 		this.runner.run((context) -> {
-			Throwable thrown = send(client(context), this.server.uri("/status/500"));
+			Throwable thrown = send(restClient(context), this.server.uri("/status/500"));
 			assertThat(thrown).isInstanceOf(HttpServerErrorException.InternalServerError.class);
 			assertThat(recorded(context, this.server, Outcome.FAILURE)).isEqualTo(1);
 		});
@@ -176,7 +154,7 @@ class RestClientBreakerTests {
 	@Test
 	void unavailableWithoutRetryAfterIsAFailure() {
 		this.runner.run((context) -> {
-			send(client(context), this.server.uri("/status/503"));
+			send(restClient(context), this.server.uri("/status/503"));
 			assertThat(recorded(context, this.server, Outcome.FAILURE)).isEqualTo(1);
 		});
 	}
@@ -184,7 +162,7 @@ class RestClientBreakerTests {
 	@Test
 	void unavailableWithRetryAfterIsThrottled() {
 		this.runner.run((context) -> {
-			send(client(context), this.server.uri("/status/503?retry-after=30"));
+			send(restClient(context), this.server.uri("/status/503?retry-after=30"));
 			assertThat(recorded(context, this.server, Outcome.THROTTLED)).isEqualTo(1);
 			assertThat(recorded(context, this.server, Outcome.FAILURE)).isZero();
 		});
@@ -193,7 +171,7 @@ class RestClientBreakerTests {
 	@Test
 	void hangPastTheReadTimeoutIsATimeout() {
 		this.runner.withPropertyValues(HANG).run((context) -> {
-			Throwable thrown = send(client(context), this.server.uri("/hang"));
+			Throwable thrown = send(restClient(context), this.server.uri("/hang"));
 			assertThat(thrown).isInstanceOf(ResourceAccessException.class)
 				.hasCauseInstanceOf(SocketTimeoutException.class);
 			assertThat(recorded(context, this.server, Outcome.TIMEOUT)).isEqualTo(1);
@@ -204,7 +182,7 @@ class RestClientBreakerTests {
 	@Test
 	void hangPastTheJdkClientsReadTimeoutIsATimeout() {
 		this.runner.withPropertyValues(HANG, "spring.http.clients.imperative.factory=jdk").run((context) -> {
-			Throwable thrown = send(client(context), this.server.uri("/hang"));
+			Throwable thrown = send(restClient(context), this.server.uri("/hang"));
 			assertThat(thrown).isInstanceOf(ResourceAccessException.class)
 				.hasCauseInstanceOf(HttpTimeoutException.class);
 			assertThat(recorded(context, this.server, Outcome.TIMEOUT)).isEqualTo(1);
@@ -215,7 +193,7 @@ class RestClientBreakerTests {
 	void refusedConnectionIsAFailure() {
 		this.runner.run((context) -> {
 			URI refusing = LoopbackServer.refusingUri();
-			Throwable thrown = send(client(context), refusing);
+			Throwable thrown = send(restClient(context), refusing);
 			assertThat(thrown).isInstanceOf(ResourceAccessException.class);
 			Breaker breaker = context.getBean(BreakerRegistry.class)
 				.find("http:127.0.0.1:" + refusing.getPort())
@@ -227,7 +205,7 @@ class RestClientBreakerTests {
 	@Test
 	void fourHundredStormsNeverTrip() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			for (int i = 0; i < 50; i++) {
 				send(client, this.server.uri("/status/" + ((i % 2 == 0) ? 404 : 400)));
 			}
@@ -242,7 +220,7 @@ class RestClientBreakerTests {
 	@Test
 	void throttlingStormsNeverTrip() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			for (int i = 0; i < 30; i++) {
 				send(client, this.server.uri((i % 2 == 0) ? "/status/429" : "/status/503?retry-after=1"));
 			}
@@ -256,7 +234,7 @@ class RestClientBreakerTests {
 	@Test
 	void fiveHundredStormsTrip() {
 		this.runner.run((context) -> {
-			tripWithServerErrors(client(context), this.server);
+			tripWithServerErrors(restClient(context), this.server);
 			assertThat(breaker(context, this.server).state()).isEqualTo(State.OPEN);
 			assertThat(breaker(context, this.server).totals().trips()).isEqualTo(1);
 		});
@@ -265,7 +243,7 @@ class RestClientBreakerTests {
 	@Test
 	void hangsTrip() {
 		this.runner.withPropertyValues(HANG).run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			for (int i = 0; i < TRIP_AFTER; i++) {
 				assertThat(send(client, this.server.uri("/hang"))).isInstanceOf(ResourceAccessException.class);
 			}
@@ -277,7 +255,7 @@ class RestClientBreakerTests {
 	@Test
 	void refusedConnectionsTrip() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			URI refusing = LoopbackServer.refusingUri();
 			for (int i = 0; i < TRIP_AFTER; i++) {
 				send(client, refusing);
@@ -290,7 +268,7 @@ class RestClientBreakerTests {
 	@Test
 	void openBreakerRejectsWithoutTouchingTheNetwork() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			tripWithServerErrors(client, this.server);
 			int requestsWhenOpened = this.server.requests();
 
@@ -309,7 +287,7 @@ class RestClientBreakerTests {
 	@Test
 	void breakerClosesAfterTheServerRecovers() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			this.server.flakyStatus(500);
 			for (int i = 0; i < TRIP_AFTER; i++) {
 				send(client, this.server.uri("/flaky"));
@@ -333,7 +311,7 @@ class RestClientBreakerTests {
 	@Test
 	void oneFailingHostDoesNotAffectAnother() {
 		this.runner.run((context) -> {
-			RestClient client = client(context);
+			RestClient client = restClient(context);
 			tripWithServerErrors(client, this.server);
 
 			for (int i = 0; i < 10; i++) {
@@ -354,7 +332,7 @@ class RestClientBreakerTests {
 					Map.of("breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.404", "success",
 							"breaker.http.instances[" + hostKey(this.server) + "].status-outcomes.409", "failure"))))
 			.run((context) -> {
-				RestClient client = client(context);
+				RestClient client = restClient(context);
 				send(client, this.server.uri("/status/404"));
 				send(client, this.server.uri("/status/409"));
 				send(client, this.other.uri("/status/404"));
@@ -373,7 +351,7 @@ class RestClientBreakerTests {
 				.addFirst(new MapPropertySource("host",
 						Map.of("breaker.http.instances[" + hostKey(this.server) + "].consecutive-failures", "2"))))
 			.run((context) -> {
-				RestClient client = client(context);
+				RestClient client = restClient(context);
 				for (int i = 0; i < 2; i++) {
 					send(client, this.server.uri("/status/500"));
 					send(client, this.other.uri("/status/500"));
@@ -405,7 +383,7 @@ class RestClientBreakerTests {
 			.withPropertyValues("spring.http.clients.read-timeout=20s", "breaker.defaults.stall-calls=1",
 					"breaker.defaults.slow-call-duration=1s")
 			.run((context) -> {
-				RestClient client = client(context);
+				RestClient client = restClient(context);
 				CompletableFuture<Throwable> hanging = CompletableFuture
 					.supplyAsync(() -> send(client, this.server.uri("/hang")));
 				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> this.server.requests() == 1);
@@ -424,10 +402,6 @@ class RestClientBreakerTests {
 
 	private static String hostKey(LoopbackServer server) {
 		return server.breakerName().substring("http:".length());
-	}
-
-	private static RestClient client(AssertableApplicationContext context) {
-		return context.getBean(RestClient.Builder.class).build();
 	}
 
 	/** Sends a GET and returns what it threw, or {@code null}. */

@@ -1,6 +1,5 @@
 package dev.breaker.http;
 
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -9,22 +8,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.http.LoopbackServer.Received;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContextInitializer;
@@ -35,6 +25,9 @@ import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
+import static dev.breaker.http.HttpClients.restClient;
+import static dev.breaker.http.HttpClients.restClientRunner;
+import static dev.breaker.http.HttpClients.retrying;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -46,38 +39,20 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class RestClientRetryTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
-		.withBean(RecordingDelays.class, RecordingDelays::new)
-		.withPropertyValues("spring.http.clients.imperative.factory=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=0",
-				"breaker.defaults.failure-rate-threshold=0", "breaker.http.retry.intervals=100ms,200ms,400ms",
-				"breaker.http.retry.jitter=0");
+	private final ApplicationContextRunner runner = retrying(restClientRunner("jdk"), "100ms,200ms,400ms");
 
-	private LoopbackServer server;
-
-	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
-	}
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@Test
 	void aGetThatFailsTwiceSucceedsOnTheThirdAttemptAndStreamsTheLastAnswer() {
 		this.runner.run((context) -> {
 			this.server.failNext(2, 503, null);
-			String body = client(context).get().uri(this.server.uri("/failing")).retrieve().body(String.class);
+			String body = restClient(context).get().uri(this.server.uri("/failing")).retrieve().body(String.class);
 			assertThat(body).isEqualTo("status 200");
 			assertThat(this.server.requests()).isEqualTo(3);
 			assertThat(pauses(context)).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
-			Breaker breaker = breaker(context);
+			Breaker breaker = this.server.breaker(context);
 			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(2);
 			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 			assertThat(breaker.totals().retries()).isEqualTo(2);
@@ -89,7 +64,7 @@ class RestClientRetryTests {
 	void afterTheLastIntervalTheCallerGetsTheLastAnswer() {
 		this.runner.run((context) -> {
 			this.server.failNext(10, 502, null);
-			Throwable thrown = send(client(context), HttpMethod.GET, false);
+			Throwable thrown = send(restClient(context), HttpMethod.GET, false);
 			assertThat(thrown).isInstanceOf(HttpServerErrorException.BadGateway.class);
 			assertThat(this.server.requests()).isEqualTo(4);
 		});
@@ -99,7 +74,7 @@ class RestClientRetryTests {
 	void withoutIntervalsNothingRetries() {
 		this.runner.withPropertyValues("breaker.http.retry.intervals=").run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
 			assertThat(this.server.requests()).isEqualTo(1);
 		});
 	}
@@ -110,7 +85,7 @@ class RestClientRetryTests {
 			for (HttpMethod method : new HttpMethod[] { HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS,
 					HttpMethod.PUT, HttpMethod.DELETE }) {
 				this.server.failNext(1, 503, null);
-				assertThat(send(client(context), method, false)).as("%s", method).isNull();
+				assertThat(send(restClient(context), method, false)).as("%s", method).isNull();
 			}
 			assertThat(this.server.received()).extracting(Received::method)
 				.containsExactly("GET", "GET", "HEAD", "HEAD", "OPTIONS", "OPTIONS", "PUT", "PUT", "DELETE", "DELETE");
@@ -121,9 +96,9 @@ class RestClientRetryTests {
 	void postAndPatchWithoutAnIdempotencyKeyDoNotRetry() {
 		this.runner.run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(send(client(context), HttpMethod.POST, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(send(restClient(context), HttpMethod.POST, false)).isInstanceOf(HttpServerErrorException.class);
 			this.server.failNext(1, 503, null);
-			assertThat(send(client(context), HttpMethod.PATCH, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(send(restClient(context), HttpMethod.PATCH, false)).isInstanceOf(HttpServerErrorException.class);
 			assertThat(this.server.requests()).isEqualTo(2);
 			assertThat(pauses(context)).isEmpty();
 		});
@@ -133,9 +108,9 @@ class RestClientRetryTests {
 	void postAndPatchWithAnIdempotencyKeyRetryWithTheSameBody() {
 		this.runner.run((context) -> {
 			this.server.failNext(2, 503, null);
-			assertThat(send(client(context), HttpMethod.POST, true)).isNull();
+			assertThat(send(restClient(context), HttpMethod.POST, true)).isNull();
 			this.server.failNext(1, 500, null);
-			assertThat(send(client(context), HttpMethod.PATCH, true)).isNull();
+			assertThat(send(restClient(context), HttpMethod.PATCH, true)).isNull();
 			assertThat(this.server.received()).hasSize(5)
 				.allSatisfy((received) -> assertThat(received.body()).isEqualTo("{\"order\":42}"))
 				.allSatisfy((received) -> assertThat(received.idempotencyKey()).isEqualTo("order-42"));
@@ -146,7 +121,7 @@ class RestClientRetryTests {
 	void aHostConfiguredNonIdempotentRetriesEveryMethod() {
 		this.runner.withInitializer(host("retry.non-idempotent", "true")).run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(send(client(context), HttpMethod.POST, false)).isNull();
+			assertThat(send(restClient(context), HttpMethod.POST, false)).isNull();
 			assertThat(this.server.requests()).isEqualTo(2);
 		});
 	}
@@ -155,11 +130,11 @@ class RestClientRetryTests {
 	void aHostsOwnSettingsWinOverTheSettingsOfEveryHost() {
 		this.runner.withInitializer(host("retry.intervals", "1s", "retry.on", "500")).run((context) -> {
 			this.server.failNext(5, 503, null);
-			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
 			assertThat(this.server.requests()).isEqualTo(1); // 503 is not in this host's
 																// retry.on
 			this.server.failNext(5, 500, null);
-			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
 			assertThat(this.server.requests()).isEqualTo(3); // one retry, after 1s
 			assertThat(pauses(context)).containsExactly(Duration.ofSeconds(1));
 		});
@@ -169,9 +144,9 @@ class RestClientRetryTests {
 	void onlyTheConfiguredOutcomesAndStatusesRetry() {
 		this.runner.withPropertyValues("breaker.http.retry.on=timeout,502").run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
 			this.server.failNext(1, 502, null);
-			assertThat(send(client(context), HttpMethod.GET, false)).isNull();
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 			assertThat(this.server.requests()).isEqualTo(3);
 		});
 	}
@@ -180,7 +155,7 @@ class RestClientRetryTests {
 	void aClientErrorNeverRetriesByDefault() {
 		this.runner.run((context) -> {
 			this.server.failNext(1, 404, null);
-			assertThat(send(client(context), HttpMethod.GET, false)).isNotNull();
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isNotNull();
 			assertThat(this.server.requests()).isEqualTo(1);
 		});
 	}
@@ -189,7 +164,8 @@ class RestClientRetryTests {
 	void aConnectionErrorRetries() {
 		this.runner.run((context) -> {
 			URI refusing = LoopbackServer.refusingUri();
-			Throwable thrown = catchThrowable(() -> client(context).get().uri(refusing).retrieve().toBodilessEntity());
+			Throwable thrown = catchThrowable(
+					() -> restClient(context).get().uri(refusing).retrieve().toBodilessEntity());
 			assertThat(thrown).isInstanceOf(ResourceAccessException.class);
 			assertThat(pauses(context)).hasSize(3);
 			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("http", HostBreakers.hostKey(refusing));
@@ -201,9 +177,9 @@ class RestClientRetryTests {
 	void aLongerRetryAfterIsThePause() {
 		this.runner.withPropertyValues("breaker.http.retry.on=failure,throttled").run((context) -> {
 			this.server.failNext(1, 503, "2");
-			assertThat(send(client(context), HttpMethod.GET, false)).isNull();
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 			this.server.failNext(1, 429, "7");
-			assertThat(send(client(context), HttpMethod.GET, false)).isNull();
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 			assertThat(pauses(context)).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(7));
 		});
 	}
@@ -214,7 +190,7 @@ class RestClientRetryTests {
 			String date = DateTimeFormatter.RFC_1123_DATE_TIME
 				.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(90));
 			this.server.failNext(1, 503, date);
-			assertThat(send(client(context), HttpMethod.GET, false)).isNull();
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 			assertThat(pauses(context)).singleElement()
 				.satisfies((pause) -> assertThat(pause).isBetween(Duration.ofSeconds(85), Duration.ofSeconds(91)));
 		});
@@ -225,7 +201,7 @@ class RestClientRetryTests {
 		this.runner.withPropertyValues("breaker.http.retry.intervals=3s", "breaker.http.retry.on=503")
 			.run((context) -> {
 				this.server.failNext(1, 503, "1");
-				assertThat(send(client(context), HttpMethod.GET, false)).isNull();
+				assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 				assertThat(pauses(context)).containsExactly(Duration.ofSeconds(3));
 			});
 	}
@@ -235,15 +211,15 @@ class RestClientRetryTests {
 		this.runner.withPropertyValues("breaker.http.retry.on=throttled", "breaker.defaults.max-open-wait=5m")
 			.run((context) -> {
 				this.server.failNext(1, 429, "301");
-				assertThat(send(client(context), HttpMethod.GET, false))
+				assertThat(send(restClient(context), HttpMethod.GET, false))
 					.isInstanceOf(org.springframework.web.client.HttpClientErrorException.TooManyRequests.class);
 				this.server.failNext(1, 429, "9223372036854775807");
-				send(client(context), HttpMethod.GET, false);
+				send(restClient(context), HttpMethod.GET, false);
 				this.server.failNext(1, 503, "Fri, 31 Dec 9999 23:59:59 GMT");
-				send(client(context), HttpMethod.GET, false);
+				send(restClient(context), HttpMethod.GET, false);
 				assertThat(this.server.requests()).isEqualTo(3);
 				assertThat(pauses(context)).isEmpty();
-				assertThat(breaker(context).totals().retries()).isZero();
+				assertThat(this.server.breaker(context).totals().retries()).isZero();
 			});
 	}
 
@@ -252,7 +228,7 @@ class RestClientRetryTests {
 		this.runner.withPropertyValues("breaker.http.retry.on=throttled", "breaker.defaults.max-open-wait=5m")
 			.run((context) -> {
 				this.server.failNext(1, 429, "300");
-				assertThat(send(client(context), HttpMethod.GET, false)).isNull();
+				assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 				assertThat(pauses(context)).containsExactly(Duration.ofMinutes(5));
 			});
 	}
@@ -261,10 +237,10 @@ class RestClientRetryTests {
 	void aRetryNeverHappensWhileTheBreakerRejects() {
 		this.runner.withPropertyValues("breaker.defaults.consecutive-failures=2").run((context) -> {
 			this.server.failNext(10, 503, null);
-			Throwable thrown = send(client(context), HttpMethod.GET, false);
+			Throwable thrown = send(restClient(context), HttpMethod.GET, false);
 			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
 			assertThat(this.server.requests()).isEqualTo(2);
-			assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(BreakerRejectedException.class);
+			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(BreakerRejectedException.class);
 			assertThat(this.server.requests()).isEqualTo(2);
 		});
 	}
@@ -277,14 +253,14 @@ class RestClientRetryTests {
 					"breaker.instances.http.retry.budget.min-per-second=0.1")
 			.run((context) -> {
 				this.server.failNext(10, 503, null);
-				assertThat(send(client(context), HttpMethod.GET, false))
+				assertThat(send(restClient(context), HttpMethod.GET, false))
 					.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
 				assertThat(this.server.requests()).isEqualTo(2);
-				assertThat(send(client(context), HttpMethod.GET, false))
+				assertThat(send(restClient(context), HttpMethod.GET, false))
 					.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
 				assertThat(this.server.requests()).isEqualTo(3);
-				assertThat(breaker(context).totals().retries()).isEqualTo(1);
-				assertThat(breaker(context).totals().retriesRefused()).isEqualTo(2);
+				assertThat(this.server.breaker(context).totals().retries()).isEqualTo(1);
+				assertThat(this.server.breaker(context).totals().retriesRefused()).isEqualTo(2);
 				assertThat(pauses(context)).hasSize(1);
 			});
 	}
@@ -294,9 +270,10 @@ class RestClientRetryTests {
 		this.runner.withInitializer(host("retry.budget.ratio", "0", "retry.budget.min-per-second", "0"))
 			.run((context) -> {
 				this.server.failNext(1, 503, null);
-				assertThat(send(client(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
+				assertThat(send(restClient(context), HttpMethod.GET, false))
+					.isInstanceOf(HttpServerErrorException.class);
 				assertThat(this.server.requests()).isEqualTo(1);
-				assertThat(breaker(context).snapshot().retryBudget().allowed()).isZero();
+				assertThat(this.server.breaker(context).snapshot().retryBudget().allowed()).isZero();
 			});
 	}
 
@@ -315,16 +292,8 @@ class RestClientRetryTests {
 			.addFirst(new MapPropertySource("host", properties));
 	}
 
-	private Breaker breaker(AssertableApplicationContext context) {
-		return context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
-	}
-
 	private static java.util.List<Duration> pauses(AssertableApplicationContext context) {
 		return context.getBean(RecordingDelays.class).pauses;
-	}
-
-	private static RestClient client(AssertableApplicationContext context) {
-		return context.getBean(RestClient.Builder.class).build();
 	}
 
 	/**

@@ -1,31 +1,20 @@
 package dev.breaker.http;
 
-import java.io.IOException;
-
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
-import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestTemplate;
 
+import static dev.breaker.http.HttpClients.restTemplate;
+import static dev.breaker.http.HttpClients.restTemplateRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -35,26 +24,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class RestTemplateBreakerTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-				HttpMessageConvertersAutoConfiguration.class, RestTemplateAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
-		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=3",
-				"breaker.defaults.minimum-calls=3");
+	private final ApplicationContextRunner runner = restTemplateRunner("simple")
+		.withPropertyValues("breaker.defaults.consecutive-failures=3", "breaker.defaults.minimum-calls=3");
 
-	private LoopbackServer server;
-
-	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
-	}
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@Test
 	void eachAnswerIsRecordedAsItsOutcome() {
@@ -65,7 +39,7 @@ class RestTemplateBreakerTests {
 			assertThat(send(restTemplate, "/status/429?retry-after=5"))
 				.isInstanceOf(HttpClientErrorException.TooManyRequests.class);
 			assertThat(send(restTemplate, "/status/500")).isInstanceOf(HttpServerErrorException.class);
-			Breaker breaker = breaker(context);
+			Breaker breaker = this.server.breaker(context);
 			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.THROTTLED)).isEqualTo(1);
@@ -77,7 +51,7 @@ class RestTemplateBreakerTests {
 	void hangPastTheReadTimeoutIsATimeout() {
 		this.runner.withPropertyValues("spring.http.clients.read-timeout=300ms").run((context) -> {
 			assertThat(send(restTemplate(context), "/hang")).isInstanceOf(ResourceAccessException.class);
-			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
 		});
 	}
 
@@ -88,7 +62,7 @@ class RestTemplateBreakerTests {
 			for (int i = 0; i < 3; i++) {
 				send(restTemplate, "/status/502");
 			}
-			assertThat(breaker(context).state()).isEqualTo(State.OPEN);
+			assertThat(this.server.breaker(context).state()).isEqualTo(State.OPEN);
 			assertThat(send(restTemplate, "/status/200")).isInstanceOf(BreakerRejectedException.class);
 			assertThat(this.server.requests()).isEqualTo(3);
 		});
@@ -101,21 +75,13 @@ class RestTemplateBreakerTests {
 			for (int i = 0; i < 30; i++) {
 				send(restTemplate, "/status/422");
 			}
-			assertThat(breaker(context).state()).isEqualTo(State.CLOSED);
+			assertThat(this.server.breaker(context).state()).isEqualTo(State.CLOSED);
 			assertThat(this.server.requests()).isEqualTo(30);
 		});
 	}
 
-	private RestTemplate restTemplate(AssertableApplicationContext context) {
-		return context.getBean(RestTemplateBuilder.class).build();
-	}
-
 	private Throwable send(RestTemplate restTemplate, String path) {
 		return catchThrowable(() -> restTemplate.getForEntity(this.server.uri(path), String.class));
-	}
-
-	private Breaker breaker(AssertableApplicationContext context) {
-		return context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
 	}
 
 }

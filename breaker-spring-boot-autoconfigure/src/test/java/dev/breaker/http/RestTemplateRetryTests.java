@@ -1,29 +1,21 @@
 package dev.breaker.http;
 
-import java.io.IOException;
 import java.time.Duration;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
-import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestTemplate;
 
+import static dev.breaker.http.HttpClients.restTemplate;
+import static dev.breaker.http.HttpClients.restTemplateRunner;
+import static dev.breaker.http.HttpClients.retrying;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -33,28 +25,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class RestTemplateRetryTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-				HttpMessageConvertersAutoConfiguration.class, RestTemplateAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
-		.withBean(RecordingDelays.class, RecordingDelays::new)
-		.withPropertyValues("spring.http.clients.imperative.factory=simple", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=0",
-				"breaker.defaults.failure-rate-threshold=0", "breaker.http.retry.intervals=100ms,200ms",
-				"breaker.http.retry.jitter=0");
+	private final ApplicationContextRunner runner = retrying(restTemplateRunner("simple"), "100ms,200ms");
 
-	private LoopbackServer server;
-
-	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
-	}
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@Test
 	void aGetThatFailsTwiceSucceedsOnTheThirdAttempt() {
@@ -103,10 +77,6 @@ class RestTemplateRetryTests {
 					.totals()
 					.retriesRefused()).isEqualTo(1);
 			});
-	}
-
-	private RestTemplate restTemplate(AssertableApplicationContext context) {
-		return context.getBean(RestTemplateBuilder.class).build();
 	}
 
 }

@@ -4,27 +4,19 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
-import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
+import static dev.breaker.http.HttpClients.webClient;
+import static dev.breaker.http.HttpClients.webClientRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -33,37 +25,22 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class WebClientBreakerTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
-				CodecsAutoConfiguration.class, WebClientAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
-		.withPropertyValues("spring.http.clients.reactive.connector=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=3",
-				"breaker.defaults.minimum-calls=3");
+	private final ApplicationContextRunner runner = webClientRunner()
+		.withPropertyValues("breaker.defaults.consecutive-failures=3", "breaker.defaults.minimum-calls=3");
 
-	private LoopbackServer server;
-
-	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
-	}
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@Test
 	void eachAnswerIsRecordedAsItsOutcome() {
 		this.runner.run((context) -> {
-			WebClient client = client(context);
+			WebClient client = webClient(context);
 			assertThat(send(client, "/status/200")).isNull();
 			assertThat(send(client, "/status/404")).isInstanceOf(WebClientResponseException.NotFound.class);
 			assertThat(send(client, "/status/503?retry-after=5"))
 				.isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
 			assertThat(send(client, "/status/500")).isInstanceOf(WebClientResponseException.class);
-			Breaker breaker = breaker(context);
+			Breaker breaker = this.server.breaker(context);
 			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
 			assertThat(breaker.totals().calls(Outcome.THROTTLED)).isEqualTo(1);
@@ -74,35 +51,35 @@ class WebClientBreakerTests {
 	@Test
 	void hangPastTheReadTimeoutIsATimeout() {
 		this.runner.withPropertyValues("spring.http.clients.read-timeout=300ms").run((context) -> {
-			assertThat(send(client(context), "/hang")).isNotNull();
-			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
-			assertThat(breaker(context).snapshot().inFlight()).isZero();
+			assertThat(send(webClient(context), "/hang")).isNotNull();
+			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(this.server.breaker(context).snapshot().inFlight()).isZero();
 		});
 	}
 
 	@Test
 	void subscriberGivingUpBeforeTheAnswerIsATimeout() {
 		this.runner.withPropertyValues("spring.http.clients.read-timeout=10s").run((context) -> {
-			Throwable thrown = catchThrowable(() -> client(context).get()
+			Throwable thrown = catchThrowable(() -> webClient(context).get()
 				.uri(this.server.uri("/hang"))
 				.retrieve()
 				.toBodilessEntity()
 				.timeout(Duration.ofMillis(500))
 				.block(Duration.ofSeconds(5)));
 			assertThat(thrown).isNotNull();
-			assertThat(breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
-			assertThat(breaker(context).snapshot().inFlight()).isZero();
+			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+			assertThat(this.server.breaker(context).snapshot().inFlight()).isZero();
 		});
 	}
 
 	@Test
 	void openBreakerRejectsWithoutTouchingTheNetwork() {
 		this.runner.run((context) -> {
-			WebClient client = client(context);
+			WebClient client = webClient(context);
 			for (int i = 0; i < 3; i++) {
 				send(client, "/status/500");
 			}
-			assertThat(breaker(context).state()).isEqualTo(State.OPEN);
+			assertThat(this.server.breaker(context).state()).isEqualTo(State.OPEN);
 			Throwable thrown = send(client, "/status/200");
 			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
 			assertThat(((BreakerRejectedException) thrown).breaker()).isEqualTo(this.server.breakerName());
@@ -113,13 +90,13 @@ class WebClientBreakerTests {
 	@Test
 	void retryAfterIsTheLeastTheBreakerStaysOpen() {
 		this.runner.run((context) -> {
-			WebClient client = client(context);
+			WebClient client = webClient(context);
 			send(client, "/status/429?retry-after=120");
 			for (int i = 0; i < 3; i++) {
 				send(client, "/status/500");
 			}
-			assertThat(breaker(context).state()).isEqualTo(State.OPEN);
-			assertThat(breaker(context).snapshot().openUntil()).isAfter(Instant.now().plusSeconds(110));
+			assertThat(this.server.breaker(context).state()).isEqualTo(State.OPEN);
+			assertThat(this.server.breaker(context).snapshot().openUntil()).isAfter(Instant.now().plusSeconds(110));
 		});
 	}
 
@@ -127,7 +104,7 @@ class WebClientBreakerTests {
 	void oneFailingHostDoesNotAffectAnother() throws IOException {
 		try (LoopbackServer other = new LoopbackServer()) {
 			this.runner.run((context) -> {
-				WebClient client = client(context);
+				WebClient client = webClient(context);
 				for (int i = 0; i < 3; i++) {
 					send(client, "/status/500");
 				}
@@ -161,13 +138,9 @@ class WebClientBreakerTests {
 				.bodyToMono(String.class)
 				.block(Duration.ofSeconds(5));
 			assertThat(body).isEqualTo("status 200");
-			assertThat(breaker(context).totals().calls(Outcome.SUCCESS)).isEqualTo(1);
-			assertThat(breaker(context).totals().slowCalls()).isEqualTo(1);
+			assertThat(this.server.breaker(context).totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+			assertThat(this.server.breaker(context).totals().slowCalls()).isEqualTo(1);
 		});
-	}
-
-	private static WebClient client(AssertableApplicationContext context) {
-		return context.getBean(WebClient.Builder.class).build();
 	}
 
 	private Throwable send(WebClient client, String path) {
@@ -176,10 +149,6 @@ class WebClientBreakerTests {
 			.retrieve()
 			.toBodilessEntity()
 			.block(Duration.ofSeconds(5)));
-	}
-
-	private Breaker breaker(AssertableApplicationContext context) {
-		return context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
 	}
 
 }

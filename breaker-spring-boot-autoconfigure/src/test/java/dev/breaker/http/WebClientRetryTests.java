@@ -1,32 +1,23 @@
 package dev.breaker.http;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.autoconfigure.http.HttpBreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.http.LoopbackServer.Received;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
-import org.springframework.boot.http.codec.autoconfigure.CodecsAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
 import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
+import static dev.breaker.http.HttpClients.retrying;
+import static dev.breaker.http.HttpClients.webClient;
+import static dev.breaker.http.HttpClients.webClientRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -37,34 +28,16 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class WebClientRetryTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
-				CodecsAutoConfiguration.class, WebClientAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
-		.withBean(RecordingDelays.class, RecordingDelays::new)
-		.withPropertyValues("spring.http.clients.reactive.connector=jdk", "spring.http.clients.connect-timeout=2s",
-				"spring.http.clients.read-timeout=5s", "breaker.defaults.consecutive-failures=0",
-				"breaker.defaults.failure-rate-threshold=0", "breaker.http.retry.intervals=100ms,200ms,400ms",
-				"breaker.http.retry.jitter=0");
+	private final ApplicationContextRunner runner = retrying(webClientRunner(), "100ms,200ms,400ms");
 
-	private LoopbackServer server;
-
-	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
-	}
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@Test
 	void aGetThatFailsTwiceSucceedsOnTheThirdAttempt() {
 		this.runner.run((context) -> {
 			this.server.failNext(2, 503, null);
-			String body = client(context).get()
+			String body = webClient(context).get()
 				.uri(this.server.uri("/failing"))
 				.retrieve()
 				.bodyToMono(String.class)
@@ -73,7 +46,7 @@ class WebClientRetryTests {
 			assertThat(this.server.requests()).isEqualTo(3);
 			assertThat(context.getBean(RecordingDelays.class).pauses).containsExactly(Duration.ofMillis(100),
 					Duration.ofMillis(200));
-			Breaker breaker = breaker(context);
+			Breaker breaker = this.server.breaker(context);
 			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(2);
 			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 			assertThat(breaker.snapshot().inFlight()).isZero();
@@ -84,9 +57,9 @@ class WebClientRetryTests {
 	void afterTheLastIntervalTheCallerGetsTheLastAnswer() {
 		this.runner.run((context) -> {
 			this.server.failNext(10, 500, null);
-			assertThat(get(client(context))).isInstanceOf(WebClientResponseException.InternalServerError.class);
+			assertThat(get(webClient(context))).isInstanceOf(WebClientResponseException.InternalServerError.class);
 			assertThat(this.server.requests()).isEqualTo(4);
-			assertThat(breaker(context).totals().calls(Outcome.FAILURE)).isEqualTo(4);
+			assertThat(this.server.breaker(context).totals().calls(Outcome.FAILURE)).isEqualTo(4);
 		});
 	}
 
@@ -94,7 +67,7 @@ class WebClientRetryTests {
 	void aPostWithoutAnIdempotencyKeyDoesNotRetry() {
 		this.runner.run((context) -> {
 			this.server.failNext(1, 503, null);
-			assertThat(post(client(context), Flux.just("{\"order\":42}"), false))
+			assertThat(post(webClient(context), Flux.just("{\"order\":42}"), false))
 				.isInstanceOf(WebClientResponseException.class);
 			assertThat(this.server.requests()).isEqualTo(1);
 		});
@@ -107,7 +80,7 @@ class WebClientRetryTests {
 			AtomicInteger subscriptions = new AtomicInteger();
 			Flux<String> once = Flux.defer(() -> (subscriptions.incrementAndGet() == 1)
 					? Flux.just("{\"order\":", "42}") : Flux.error(new IllegalStateException("read twice")));
-			assertThat(post(client(context), once, true)).isNull();
+			assertThat(post(webClient(context), once, true)).isNull();
 			assertThat(subscriptions).hasValue(1);
 			assertThat(this.server.received()).hasSize(3)
 				.allSatisfy((received) -> assertThat(received.body()).isEqualTo("{\"order\":42}"))
@@ -121,7 +94,7 @@ class WebClientRetryTests {
 		this.runner.run((context) -> {
 			this.server.failNext(1, 503, null);
 			String large = "x".repeat(ReplayableBody.MAX_BYTES + 1);
-			assertThat(post(client(context), Flux.just(large), true)).isInstanceOf(WebClientResponseException.class);
+			assertThat(post(webClient(context), Flux.just(large), true)).isInstanceOf(WebClientResponseException.class);
 			assertThat(this.server.requests()).isEqualTo(1);
 			assertThat(this.server.received()).singleElement()
 				.satisfies((received) -> assertThat(received.body()).hasSize(large.length()));
@@ -132,7 +105,7 @@ class WebClientRetryTests {
 	void aRetryNeverHappensWhileTheBreakerRejects() {
 		this.runner.withPropertyValues("breaker.defaults.consecutive-failures=2").run((context) -> {
 			this.server.failNext(10, 503, null);
-			assertThat(get(client(context))).isInstanceOf(BreakerRejectedException.class);
+			assertThat(get(webClient(context))).isInstanceOf(BreakerRejectedException.class);
 			assertThat(this.server.requests()).isEqualTo(2);
 		});
 	}
@@ -144,10 +117,10 @@ class WebClientRetryTests {
 					"breaker.instances.http.retry.budget.min-per-second=0.1")
 			.run((context) -> {
 				this.server.failNext(10, 503, null);
-				assertThat(get(client(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
-				assertThat(get(client(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
+				assertThat(get(webClient(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
+				assertThat(get(webClient(context))).isInstanceOf(WebClientResponseException.ServiceUnavailable.class);
 				assertThat(this.server.requests()).isEqualTo(3);
-				assertThat(breaker(context).totals().retriesRefused()).isEqualTo(2);
+				assertThat(this.server.breaker(context).totals().retriesRefused()).isEqualTo(2);
 			});
 	}
 
@@ -155,7 +128,7 @@ class WebClientRetryTests {
 	void aLongerRetryAfterIsThePause() {
 		this.runner.withPropertyValues("breaker.http.retry.on=429").run((context) -> {
 			this.server.failNext(1, 429, "3");
-			assertThat(get(client(context))).isNull();
+			assertThat(get(webClient(context))).isNull();
 			assertThat(context.getBean(RecordingDelays.class).pauses).containsExactly(Duration.ofSeconds(3));
 		});
 	}
@@ -164,7 +137,7 @@ class WebClientRetryTests {
 	void aConnectionErrorRetries() {
 		this.runner.run((context) -> {
 			java.net.URI refusing = LoopbackServer.refusingUri();
-			Throwable thrown = catchThrowable(() -> client(context).get()
+			Throwable thrown = catchThrowable(() -> webClient(context).get()
 				.uri(refusing)
 				.retrieve()
 				.toBodilessEntity()
@@ -172,10 +145,6 @@ class WebClientRetryTests {
 			assertThat(thrown).isNotNull();
 			assertThat(context.getBean(RecordingDelays.class).pauses).hasSize(3);
 		});
-	}
-
-	private static WebClient client(AssertableApplicationContext context) {
-		return context.getBean(WebClient.Builder.class).build();
 	}
 
 	private Throwable get(WebClient client) {
@@ -196,10 +165,6 @@ class WebClientRetryTests {
 			}
 			spec.body(body, String.class).retrieve().toBodilessEntity().block(Duration.ofSeconds(5));
 		});
-	}
-
-	private Breaker breaker(AssertableApplicationContext context) {
-		return context.getBean(BreakerRegistry.class).find(this.server.breakerName()).orElseThrow();
 	}
 
 }

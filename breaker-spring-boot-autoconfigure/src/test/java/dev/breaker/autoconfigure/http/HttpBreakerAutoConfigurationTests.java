@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 
-import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
@@ -16,19 +15,13 @@ import dev.breaker.http.HttpBreakerFilter;
 import dev.breaker.http.HttpBreakerInterceptor;
 import dev.breaker.http.HttpClassifier;
 import dev.breaker.http.LoopbackServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
-import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
-import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
-import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -39,29 +32,16 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import static dev.breaker.http.HttpClients.restClientRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @ExtendWith(OutputCaptureExtension.class)
 class HttpBreakerAutoConfigurationTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class, HttpBreakerAutoConfiguration.class,
-				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
-				HttpMessageConvertersAutoConfiguration.class, RestClientAutoConfiguration.class))
-		.withBean(ManualTicker.class, ManualTicker::new)
-		.withPropertyValues("spring.http.clients.imperative.factory=jdk");
+	private final ApplicationContextRunner runner = restClientRunner("jdk");
 
-	private LoopbackServer server;
-
-	@BeforeEach
-	void startServer() throws IOException {
-		this.server = new LoopbackServer();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.server.close();
-	}
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
 
 	@Test
 	void isRegisteredAsAnAutoConfiguration() {
