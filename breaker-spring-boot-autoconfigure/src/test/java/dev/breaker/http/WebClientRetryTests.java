@@ -98,6 +98,9 @@ class WebClientRetryTests {
 			assertThat(this.server.requests()).isEqualTo(1);
 			assertThat(this.server.received()).singleElement()
 				.satisfies((received) -> assertThat(received.body()).hasSize(large.length()));
+			// the budget is asked last: a request that cannot be sent again spends none
+			assertThat(this.server.breaker(context).totals().retries()).isZero();
+			assertThat(this.server.breaker(context).totals().retriesRefused()).isZero();
 		});
 	}
 
