@@ -34,7 +34,9 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * refuses is not made: the caller gets the last answer). The body of an answer that is
  * retried is released unread. The request body of an exchange that may be retried is kept
  * as the first attempt writes it, so every attempt sends it whole (see
- * {@link ReplayableBody}); other exchanges stream theirs as before.
+ * {@link ReplayableBody}); other exchanges stream theirs as before. The retry loop is
+ * {@code HttpRetryLoop}, shared with the RestClient/RestTemplate interceptor; this filter
+ * makes each exchange and schedules the pauses.
  */
 public final class HttpBreakerFilter implements ExchangeFilterFunction {
 

@@ -30,7 +30,8 @@ import org.springframework.http.client.ClientHttpResponse;
  * not made: the caller gets the last answer). The answer of an attempt that is retried is
  * closed unread; the last answer streams to the caller as it would without retries.
  * Spring buffers the request body for every interceptor anyway, so retries add no
- * buffering here.
+ * buffering here. The retry loop is {@code HttpRetryLoop}, shared with the WebClient
+ * filter; this interceptor sends each attempt and sleeps the pauses.
  */
 public final class HttpBreakerInterceptor implements ClientHttpRequestInterceptor {
 
