@@ -117,7 +117,7 @@ final class MergedInstance {
 		Duration timeout = pick(BreakerSetting.TIMEOUT);
 		if (timeout != null && !BreakerSetting.Range.positive(timeout)) {
 			throw new InvalidBreakerPropertyException(property(BreakerSetting.TIMEOUT), timeout,
-					"a positive duration, or unset for no timeout");
+					BreakerSetting.TIMEOUT.range().toString());
 		}
 		return new CallPolicy(timeout, toRetryPolicy());
 	}
@@ -181,7 +181,7 @@ final class MergedInstance {
 		Duration idleExpiry = orDefault(BreakerSetting.TENANTS_IDLE_EXPIRY);
 		if (!BreakerSetting.Range.positive(idleExpiry)) {
 			throw new InvalidBreakerPropertyException(property(BreakerSetting.TENANTS_IDLE_EXPIRY), idleExpiry,
-					"a positive duration");
+					BreakerSetting.Range.POSITIVE_DURATION);
 		}
 		int minFailing = intIn(BreakerSetting.TENANTS_MIN_FAILING, 1,
 				BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN);

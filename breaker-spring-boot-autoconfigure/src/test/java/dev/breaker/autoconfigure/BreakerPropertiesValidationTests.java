@@ -49,7 +49,8 @@ class BreakerPropertiesValidationTests {
 	@Test
 	void rejectsANegativeDuration() {
 		this.runner.withPropertyValues("breaker.instances.payments.open-wait=-1s")
-			.run(failsWith("Invalid value '-1s' for property 'breaker.instances.payments.open-wait'; allowed: > 0"));
+			.run(failsWith(
+					"Invalid value '-1s' for property 'breaker.instances.payments.open-wait'; allowed: a positive duration"));
 	}
 
 	@Test
