@@ -164,7 +164,10 @@ final class KeyNode {
 				&& !Collection.class.isAssignableFrom(type) && type.getName().startsWith("dev.breaker.");
 	}
 
-	/** An element in uniform form: its letters and digits, lower case. */
+	/**
+	 * A key element or an enum value in uniform form, as Spring Boot compares them: its
+	 * letters and digits, lower case.
+	 */
 	static String uniform(String element) {
 		StringBuilder out = new StringBuilder(element.length());
 		element.chars()
