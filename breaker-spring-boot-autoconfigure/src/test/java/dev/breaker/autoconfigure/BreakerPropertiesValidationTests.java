@@ -295,16 +295,7 @@ class BreakerPropertiesValidationTests {
 	}
 
 	private static ContextConsumer<AssertableApplicationContext> failsWith(String message) {
-		return (context) -> {
-			assertThat(context).hasFailed();
-			Throwable failure = context.getStartupFailure();
-			while (failure != null && !(failure instanceof InvalidBreakerPropertyException)) {
-				failure = failure.getCause();
-			}
-			assertThat(failure)
-				.as("an InvalidBreakerPropertyException among the causes of %s", context.getStartupFailure())
-				.hasMessage(message);
-		};
+		return (context) -> assertThat(StartupFailure.invalidProperty(context)).hasMessage(message);
 	}
 
 }
