@@ -143,7 +143,10 @@ public class BreakerProperties {
 	/**
 	 * Every setting of one breaker, each field initialised to its default; in
 	 * {@code breaker.instances.<name>}, a setting left out is inherited from
-	 * {@code breaker.defaults}.
+	 * {@code breaker.defaults}. Here and in the nested groups, a field's Javadoc is the
+	 * description IDEs show and must be the table's
+	 * ({@code BreakerSetting.description()}, compared by ConfigurationMetadataTests), its
+	 * initialiser the table's default (SettingDefaultsTests).
 	 */
 	public static class Instance extends Inheriting {
 
