@@ -2,18 +2,11 @@ package dev.breaker.benchmarks;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the pieces of a guarded call cost on the machine that runs the benchmark, alone:
@@ -26,13 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * these are best cases.
  */
 @State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 2, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Threads(1)
-public class BuildingBlocks {
+public class BuildingBlocks extends Measured {
 
 	private static final VarHandle CELL;
 

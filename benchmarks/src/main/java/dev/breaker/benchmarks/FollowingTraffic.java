@@ -1,24 +1,16 @@
 package dev.breaker.benchmarks;
 
-import java.util.concurrent.TimeUnit;
-
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -34,13 +26,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * closed path.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 2, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Threads(1)
-public class FollowingTraffic {
+public class FollowingTraffic extends Measured {
 
 	final Dependency dependency = new Dependency();
 

@@ -118,7 +118,7 @@ public enum BreakerSetting {
 			"Exception classes that are the caller's fault: ignored, passed on unchanged, without fallback.", null,
 			null),
 	TIMEOUT(Scope.CALL, "timeout", "timeout", Duration.class, null,
-			Range.described("a positive duration, or unset for no timeout"),
+			Range.described(Range.POSITIVE_DURATION + ", or unset for no timeout"),
 			"How long an asynchronous call may take before it completes with a TimeoutException.", null, null),
 	RETRY_INTERVALS(Scope.CALL, "retryIntervals", "retry.intervals", List.class, List.of(),
 			Range.described("durations from 0 to 24h"), "The pause before each retry: as many retries as intervals.",
@@ -296,6 +296,12 @@ public enum BreakerSetting {
 		}
 
 		/**
+		 * What {@link #positive} allows, as every message about a duration that must be
+		 * positive says it (the builder's, the starter's failure analyses, the docs).
+		 */
+		public static final String POSITIVE_DURATION = "a positive duration";
+
+		/**
 		 * The one positive-duration check: {@code value} is set and longer than zero.
 		 * @param value a duration, may be null
 		 * @return whether it is positive
@@ -310,11 +316,11 @@ public enum BreakerSetting {
 		 */
 		static Range duration(Duration min, Duration max) {
 			String atMost = "at most " + Numbers.format(max);
-			Rule low = min.isZero() ? new Rule((v) -> positive((Duration) v), "positive", "> 0")
+			Rule low = min.isZero() ? new Rule((v) -> positive((Duration) v), POSITIVE_DURATION, POSITIVE_DURATION)
 					: new Rule((v) -> v != null && ((Duration) v).compareTo(min) >= 0,
 							"at least " + Numbers.format(min), "at least " + Numbers.format(min));
 			Rule high = new Rule((v) -> ((Duration) v).compareTo(max) <= 0, atMost, atMost);
-			String lowText = min.isZero() ? "positive" : "at least " + Numbers.format(min);
+			String lowText = min.isZero() ? POSITIVE_DURATION : "at least " + Numbers.format(min);
 			return new Range(lowText + ", " + atMost, List.of(low, high));
 		}
 
@@ -366,7 +372,8 @@ public enum BreakerSetting {
 		}
 
 		/**
-		 * What is allowed, for the docs: {@code positive, at most 24h}, {@code [1, 32]}.
+		 * What is allowed, for the docs: {@code a positive duration, at most 24h},
+		 * {@code [1, 32]}.
 		 */
 		@Override
 		public String toString() {

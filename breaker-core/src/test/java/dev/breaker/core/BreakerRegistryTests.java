@@ -141,7 +141,7 @@ class BreakerRegistryTests {
 		assertThatThrownBy(() -> new BreakerRegistry.Children(0, Duration.ofMinutes(1), false))
 			.hasMessage("'maxEntries' must be at least 1 but was 0");
 		assertThatThrownBy(() -> new BreakerRegistry.Children(1, Duration.ZERO, false))
-			.hasMessage("'idleExpiry' must be positive but was 0ms");
+			.hasMessage("'idleExpiry' must be a positive duration but was 0ms");
 		assertThatThrownBy(() -> new BreakerRegistry.Children(1, Duration.ofMinutes(1), true, 0, 128))
 			.hasMessage("'minFailingChildren' must be in [1, 100] but was 0");
 		assertThatThrownBy(() -> new BreakerRegistry.Children(1, Duration.ofMinutes(1), true, 3, 31))

@@ -143,30 +143,32 @@ public class BreakerProperties {
 	/**
 	 * Every setting of one breaker, each field initialised to its default; in
 	 * {@code breaker.instances.<name>}, a setting left out is inherited from
-	 * {@code breaker.defaults}.
+	 * {@code breaker.defaults}. Here and in the nested groups, a field's Javadoc is the
+	 * description IDEs show and must be the table's
+	 * ({@code BreakerSetting.description()}, compared by ConfigurationMetadataTests), its
+	 * initialiser the table's default (SettingDefaultsTests).
 	 */
 	public static class Instance extends Inheriting {
 
 		/**
-		 * Length of the sliding window the rates are computed over. Must be a whole
-		 * multiple of the bucket.
+		 * Length of the sliding window the rates are computed over; a whole multiple of
+		 * bucket.
 		 */
 		private Duration window = Duration.ofSeconds(10);
 
 		/**
-		 * Length of one bucket of the sliding window.
+		 * Length of one bucket of the window.
 		 */
 		private Duration bucket = Duration.ofSeconds(1);
 
 		/**
-		 * Trip after this many consecutive failures; 0 turns the rule off.
+		 * Trip after this many consecutive failures.
 		 */
 		private Integer consecutiveFailures = 5;
 
 		/**
 		 * Trip when this percentage of the calls in the window failed (timeouts
-		 * weighted), once the window holds minimum-calls calls; in (0, 100], 0 turns the
-		 * rule off.
+		 * weighted), with at least minimum-calls calls.
 		 */
 		private Double failureRateThreshold = 50.0;
 
@@ -177,41 +179,37 @@ public class BreakerProperties {
 		private Integer minimumCalls = 20;
 
 		/**
-		 * Raises minimum-calls with traffic: the failure-rate and slow-call-rate rules
-		 * need at least max(minimum-calls, ratio x the peak calls per window over the
-		 * last hour). In [0, 1); 0 turns it off.
+		 * Raises minimum-calls to this share of the peak calls per window of the last
+		 * hour.
 		 */
 		private Double minimumCallsRatio = 0.0;
 
 		/**
-		 * A call that takes longer than this is slow; also the age after which an
-		 * unfinished call counts toward the stall rule.
+		 * A call taking longer is slow; also the age at which a call in flight counts
+		 * toward the stall rule.
 		 */
 		private Duration slowCallDuration = Duration.ofSeconds(2);
 
 		/**
-		 * Trip when this percentage of the calls in the window were slow; in (0, 100], 0
-		 * turns the rule off.
+		 * Trip when this percentage of the calls in the window were slow, with at least
+		 * minimum-calls calls.
 		 */
 		private Double slowCallRateThreshold = 0.0;
 
 		/**
 		 * Trip when at least this many calls are in flight for longer than
-		 * slow-call-duration (a wedged dependency); 0 turns the rule off.
+		 * slow-call-duration.
 		 */
 		private Integer stallCalls = 0;
 
 		/**
-		 * Whether calls in flight are counted (the in-flight gauge and snapshot); costs
-		 * one more atomic update per call. Always on when stall-calls is on.
+		 * Whether calls in flight are counted (one more atomic update per call); always
+		 * on with the stall rule.
 		 */
 		private Boolean trackInFlight = false;
 
 		/**
-		 * Whether call durations are kept: latency percentiles in the snapshot, the
-		 * breaker_call_duration_seconds histogram, the history's p50/p99. Costs a timed
-		 * call a few atomic adds and each breaker about 6.5 KiB; per-tenant children
-		 * leave it to their group.
+		 * Whether call durations are kept (latency percentiles, the duration histogram).
 		 */
 		private Boolean recordLatency = true;
 
@@ -231,13 +229,13 @@ public class BreakerProperties {
 		private Double openWaitMultiplier = 2.0;
 
 		/**
-		 * Cap on the growing open wait.
+		 * Cap on the growing open wait; at least open-wait.
 		 */
 		private Duration maxOpenWait = Duration.ofMinutes(5);
 
 		/**
-		 * Random spread of the open wait, as a fraction of it, so replicas do not return
-		 * in lockstep; 0 for none.
+		 * Random spread of the open wait as a fraction of it, so replicas do not return
+		 * in lockstep.
 		 */
 		private Double openWaitJitter = 0.2;
 
@@ -248,24 +246,20 @@ public class BreakerProperties {
 		private HalfOpen halfOpen = new HalfOpen();
 
 		/**
-		 * Fully qualified exception class names that count as failures; when set, any
-		 * other exception is ignored (neither success nor failure). Timeouts always
-		 * count.
+		 * Exception classes that count as failures; when set, any other exception is
+		 * ignored.
 		 */
 		private List<String> recordExceptions = new ArrayList<>();
 
 		/**
-		 * Fully qualified exception class names that are the caller's fault: ignored by
-		 * the breaker and passed to the caller unchanged, without fallback. Wins over
-		 * record-exceptions.
+		 * Exception classes that are the caller's fault: ignored, passed on unchanged,
+		 * without fallback.
 		 */
 		private List<String> ignoreExceptions = new ArrayList<>();
 
 		/**
-		 * How long an asynchronous call (CompletionStage, Mono, Flux) may take before it
-		 * completes with a TimeoutException, recorded as TIMEOUT. Synchronous calls
-		 * cannot be interrupted safely: the slow-call and stall rules cover them. Unset
-		 * for no limit.
+		 * How long an asynchronous call may take before it completes with a
+		 * TimeoutException.
 		 */
 		private Duration timeout;
 
@@ -501,10 +495,8 @@ public class BreakerProperties {
 	public static class HalfOpen extends Inheriting {
 
 		/**
-		 * Most probes in flight at once; the number ramps 1, 2, 4, ... up to this as
-		 * probes succeed. An integer in [1, 32], or 'auto': 10% of the breaker's peak
-		 * concurrent calls over the last hour, in [1, 32], sized when each half-open
-		 * episode begins.
+		 * Most probes in flight at once (ramping 1, 2, 4, ...), or auto: 10% of the peak
+		 * concurrency of the last hour.
 		 */
 		private String maxProbes = "10";
 
@@ -519,9 +511,7 @@ public class BreakerProperties {
 		private Integer failuresToReopen = 3;
 
 		/**
-		 * Reopen when a probe has been in flight this long without a verdict (timed from
-		 * the oldest probe in flight; with no probe in flight the breaker waits for
-		 * traffic). At most 24h.
+		 * Reopen when the oldest probe in flight has had no verdict for this long.
 		 */
 		private Duration maxWait = Duration.ofMinutes(1);
 
@@ -569,27 +559,23 @@ public class BreakerProperties {
 	public static class Retry extends Inheriting {
 
 		/**
-		 * The pause before each retry, e.g. [100ms, 200ms, 400ms]: as many retries as
-		 * intervals. Empty for no retries.
+		 * The pause before each retry: as many retries as intervals.
 		 */
 		private List<Duration> intervals = new ArrayList<>();
 
 		/**
-		 * Random spread of each pause as a fraction of it: a pause is drawn from
-		 * [interval * (1 - jitter), interval * (1 + jitter)]. In [0, 1].
+		 * Random spread of each retry pause as a fraction of it.
 		 */
 		private Double jitter = 0.5;
 
 		/**
-		 * The outcomes that retry: failure, timeout, throttled. A rejection by the
-		 * breaker never retries.
+		 * The outcomes that retry; a rejection never retries.
 		 */
 		private List<String> on = new ArrayList<>(List.of("failure", "timeout"));
 
 		/**
 		 * Whether every attempt asks the breaker and is recorded (breaker inside the
-		 * retry). By default the breaker sits outside the retry and records the whole
-		 * sequence once.
+		 * retry).
 		 */
 		private Boolean recordEachAttempt = false;
 
@@ -655,14 +641,12 @@ public class BreakerProperties {
 	public static class Budget extends Inheriting {
 
 		/**
-		 * Share of the first attempts in the window that retries may add, e.g. 0.2: at
-		 * most 20% more calls than without retries. In [0, 1000].
+		 * Retries may add this share of the first attempts in the window.
 		 */
 		private Double ratio = 0.2;
 
 		/**
-		 * Retries per second of the window allowed whatever the traffic, so a quiet
-		 * service can still retry. In [0, 1000000].
+		 * Retries per second of the window the budget allows whatever the traffic.
 		 */
 		private Double minPerSecond = 10.0;
 
@@ -692,7 +676,8 @@ public class BreakerProperties {
 	public static class Tenants extends Inheriting {
 
 		/**
-		 * Most tenant children kept; the least recently used one is evicted beyond this.
+		 * Most tenant children kept per breaker; the least recently used is evicted
+		 * beyond this.
 		 */
 		private Integer max = 10000;
 
@@ -702,15 +687,13 @@ public class BreakerProperties {
 		private Duration idleExpiry = Duration.ofMinutes(10);
 
 		/**
-		 * The breaker itself trips only when the failures behind its rule came from at
-		 * least this many tenants within its window, so one failing tenant opens only its
-		 * own breaker. 1 lets any tenant's failures trip it. In [1, 100].
+		 * The breaker itself trips only when the failures behind its rule came from this
+		 * many tenants.
 		 */
 		private Integer minFailing = 3;
 
 		/**
-		 * Tenant keys longer than this are shortened to a prefix, a tilde and a 16-digit
-		 * hash of the whole key (the same on every replica). In [32, 1024].
+		 * Longer tenant keys are shortened to a prefix, a tilde and a 16-digit hash.
 		 */
 		private Integer maxKeyLength = 128;
 

@@ -1,57 +1,20 @@
 package dev.breaker.autoconfigure;
 
-import java.beans.PropertyDescriptor;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
-import org.springframework.beans.BeanUtils;
-import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import dev.breaker.autoconfigure.KeyNode.Candidate;
+
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.core.ResolvableType;
 
 /**
- * The keys breaker accepts under {@code breaker.*}, read off its
- * {@code @ConfigurationProperties} classes (Java bean properties, nested groups and
- * maps), and the one closest to a key it does not know: what a "did you mean" names.
+ * The keys breaker accepts under {@code breaker.*} (a tree of {@link KeyNode}s read off
+ * its {@code @ConfigurationProperties} classes), and the one closest to a key it does not
+ * know: what a "did you mean" names.
  */
 final class BreakerPropertyKeys {
-
-	/**
-	 * A place in the tree of keys: named children, or a map whose values have children,
-	 * or a value.
-	 */
-	private static final class Node {
-
-		/** By uniform name (lower case, no dashes): the dashed name and the node. */
-		final Map<String, Child> children = new TreeMap<>();
-
-		/** For a map of groups ({@code instances}): any key, then this. */
-		Node mapValues;
-
-		/**
-		 * For a value: how it is listed after its name ({@code ""}, or {@code ".<key>"}
-		 * for a map of values).
-		 */
-		String valueSuffix;
-
-	}
-
-	private record Child(String name, Node node) {
-
-	}
-
-	/**
-	 * A valid key near a key that is not: the candidate's path from the node, how it is
-	 * listed, its length in elements.
-	 */
-	private record Candidate(String path, String listed, int elements, boolean map) {
-
-	}
 
 	/**
 	 * What breaker can say about a key it does not know.
@@ -67,22 +30,14 @@ final class BreakerPropertyKeys {
 
 	}
 
-	private final Node root = new Node();
+	private final KeyNode root;
 
 	/**
 	 * @param roots each {@code @ConfigurationProperties} class by its prefix,
 	 * {@code breaker} or below it
 	 */
 	BreakerPropertyKeys(Map<String, Class<?>> roots) {
-		roots.forEach((prefix, type) -> {
-			ConfigurationPropertyName name = ConfigurationPropertyName.of(prefix);
-			Node node = this.root;
-			for (int i = 1; i < name.getNumberOfElements(); i++) {
-				String element = name.getElement(i, Form.DASHED);
-				node = node.children.computeIfAbsent(uniform(element), (key) -> new Child(element, new Node())).node();
-			}
-			addProperties(node, type);
-		});
+		this.root = KeyNode.root(roots);
 	}
 
 	/**
@@ -91,7 +46,7 @@ final class BreakerPropertyKeys {
 	 */
 	Suggestion suggest(ConfigurationPropertyName unknown) {
 		int count = unknown.getNumberOfElements();
-		Node node = this.root;
+		KeyNode node = this.root;
 		int i = 1;
 		while (i < count) {
 			if (node.mapValues != null) {
@@ -103,7 +58,7 @@ final class BreakerPropertyKeys {
 				i++;
 				continue;
 			}
-			Child child = node.children.get(uniform(unknown.getElement(i, Form.UNIFORM)));
+			KeyNode.Child child = node.child(unknown.getElement(i, Form.UNIFORM));
 			if (child == null || child.node().valueSuffix != null) {
 				break;
 			}
@@ -118,28 +73,27 @@ final class BreakerPropertyKeys {
 	 * ({@code instances.stock.acme.com.open-wait}) binds {@code stock} as the key: when
 	 * some longer key leaves a valid rest, suggest it in brackets.
 	 */
-	private Suggestion bracketed(ConfigurationPropertyName unknown, int key, Node values) {
+	private Suggestion bracketed(ConfigurationPropertyName unknown, int key, KeyNode values) {
 		int count = unknown.getNumberOfElements();
-		if (indexed(unknown, key) || valid(values, unknown, key + 1)) {
+		if (indexed(unknown, key) || values.valid(unknown, key + 1)) {
 			return null;
 		}
 		for (int last = key + 1; last < count - 1; last++) {
-			if (valid(values, unknown, last + 1)) {
+			if (values.valid(unknown, last + 1)) {
 				StringBuilder mapKey = new StringBuilder();
 				for (int e = key; e <= last; e++) {
 					mapKey.append((e > key) ? "." : "").append(unknown.getElement(e, Form.ORIGINAL));
 				}
 				String parent = written(unknown, key) + "[" + mapKey + "]";
 				String meant = rest(unknown, last + 1);
-				return new Suggestion(parent, meant, parent + "." + meant, listed(values));
+				return new Suggestion(parent, meant, parent + "." + meant, values.listed());
 			}
 		}
 		return null;
 	}
 
-	private Suggestion nearest(ConfigurationPropertyName unknown, int from, Node node) {
-		List<Candidate> candidates = new ArrayList<>();
-		collect(node, "", candidates);
+	private Suggestion nearest(ConfigurationPropertyName unknown, int from, KeyNode node) {
+		List<Candidate> candidates = node.candidates();
 		String parent = written(unknown, from);
 		if (candidates.isEmpty()) {
 			return new Suggestion(parent, "", parent, List.of());
@@ -153,7 +107,7 @@ final class BreakerPropertyKeys {
 		if (best.map() && from + best.elements() < unknown.getNumberOfElements()) {
 			meant += "." + rest(unknown, from + best.elements());
 		}
-		return new Suggestion(parent, meant, parent + "." + meant, listed(node));
+		return new Suggestion(parent, meant, parent + "." + meant, node.listed());
 	}
 
 	/**
@@ -167,11 +121,11 @@ final class BreakerPropertyKeys {
 				: unknown.getNumberOfElements();
 		StringBuilder typed = new StringBuilder();
 		for (int e = from; e < to; e++) {
-			typed.append((e > from) ? "." : "").append(uniform(unknown.getElement(e, Form.UNIFORM)));
+			typed.append((e > from) ? "." : "").append(KeyNode.uniform(unknown.getElement(e, Form.UNIFORM)));
 		}
 		StringBuilder valid = new StringBuilder();
 		for (String element : candidate.path().split("\\.")) {
-			valid.append(valid.isEmpty() ? "" : ".").append(uniform(element));
+			valid.append(valid.isEmpty() ? "" : ".").append(KeyNode.uniform(element));
 		}
 		return alignment(typed.toString(), valid.toString());
 	}
@@ -194,49 +148,6 @@ final class BreakerPropertyKeys {
 			}
 		}
 		return d[a.length()][b.length()];
-	}
-
-	/** Whether the elements from {@code from} form a valid key under {@code node}. */
-	private static boolean valid(Node node, ConfigurationPropertyName name, int from) {
-		int count = name.getNumberOfElements();
-		for (int i = from; i < count; i++) {
-			if (node.valueSuffix != null) {
-				return !node.valueSuffix.isEmpty() && i == count - 1;
-			}
-			if (node.mapValues != null) {
-				node = node.mapValues;
-				continue;
-			}
-			Child child = node.children.get(uniform(name.getElement(i, Form.UNIFORM)));
-			if (child == null) {
-				return false;
-			}
-			node = child.node();
-		}
-		return node.valueSuffix != null && node.valueSuffix.isEmpty();
-	}
-
-	private static void collect(Node node, String prefix, List<Candidate> out) {
-		for (Child child : node.children.values()) {
-			String path = prefix + child.name();
-			int elements = path.split("\\.").length;
-			if (child.node().valueSuffix != null) {
-				out.add(new Candidate(path, path + child.node().valueSuffix, elements,
-						!child.node().valueSuffix.isEmpty()));
-			}
-			else if (child.node().mapValues != null) {
-				out.add(new Candidate(path, path + ".<key>.…", elements, true));
-			}
-			else {
-				collect(child.node(), path + ".", out);
-			}
-		}
-	}
-
-	private static List<String> listed(Node node) {
-		List<Candidate> candidates = new ArrayList<>();
-		collect(node, "", candidates);
-		return candidates.stream().map(Candidate::listed).sorted().toList();
 	}
 
 	/**
@@ -272,60 +183,6 @@ final class BreakerPropertyKeys {
 	/** {@code name} as the user wrote it. */
 	static String written(ConfigurationPropertyName name) {
 		return written(name, name.getNumberOfElements());
-	}
-
-	private static void addProperties(Node node, Class<?> type) {
-		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
-			if (property.getReadMethod() == null || "class".equals(property.getName())) {
-				continue;
-			}
-			ResolvableType propertyType = ResolvableType.forMethodReturnType(property.getReadMethod(), type);
-			if (property.getWriteMethod() == null && !isGroup(propertyType.resolve())) {
-				continue;
-			}
-			String name = DataObjectPropertyName.toDashedForm(property.getName());
-			node.children.put(uniform(name), new Child(name, nodeOf(propertyType)));
-		}
-	}
-
-	private static Node nodeOf(ResolvableType type) {
-		Class<?> resolved = type.resolve(Object.class);
-		Node node = new Node();
-		if (Map.class.isAssignableFrom(resolved)) {
-			Class<?> values = type.asMap().getGeneric(1).resolve(Object.class);
-			if (isGroup(values)) {
-				node.mapValues = new Node();
-				addProperties(node.mapValues, values);
-			}
-			else {
-				node.valueSuffix = ".<key>";
-			}
-		}
-		else if (isGroup(resolved)) {
-			addProperties(node, resolved);
-		}
-		else {
-			node.valueSuffix = "";
-		}
-		return node;
-	}
-
-	/**
-	 * A group of settings: one of breaker's own classes that is not an enum (collections
-	 * and values are not).
-	 */
-	private static boolean isGroup(Class<?> type) {
-		return type != null && !type.isEnum() && !type.isInterface() && !type.isArray()
-				&& !Collection.class.isAssignableFrom(type) && type.getName().startsWith("dev.breaker.");
-	}
-
-	private static String uniform(String element) {
-		StringBuilder out = new StringBuilder(element.length());
-		element.chars()
-			.filter(Character::isLetterOrDigit)
-			.map(Character::toLowerCase)
-			.forEach((c) -> out.append((char) c));
-		return out.toString();
 	}
 
 }

@@ -32,22 +32,13 @@ final class EnumValues {
 	 * The constant of {@code type} that Spring Boot would bind {@code text} to, or null.
 	 */
 	static Enum<?> parse(Class<?> type, String text) {
-		String canonical = canonical(text);
+		String canonical = KeyNode.uniform(text);
 		for (Object constant : type.getEnumConstants()) {
-			if (canonical.equals(canonical(((Enum<?>) constant).name()))) {
+			if (canonical.equals(KeyNode.uniform(((Enum<?>) constant).name()))) {
 				return (Enum<?>) constant;
 			}
 		}
 		return null;
-	}
-
-	private static String canonical(String text) {
-		StringBuilder canonical = new StringBuilder(text.length());
-		text.chars()
-			.filter(Character::isLetterOrDigit)
-			.map(Character::toLowerCase)
-			.forEach((c) -> canonical.append((char) c));
-		return canonical.toString();
 	}
 
 }

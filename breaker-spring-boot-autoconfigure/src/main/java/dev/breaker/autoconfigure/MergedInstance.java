@@ -25,15 +25,13 @@ import dev.breaker.core.Ticker;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeanWrapper;
-import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * One breaker's settings: its own instance over {@code breaker.defaults}, over the
- * defaults of the table ({@link BreakerSetting}); merged in one pass into the engine
- * config, the tenant policy and the call policy, and validated on the way, each error
- * naming the property where the bad value was written.
+ * One breaker's settings ({@link LayeredInstance}: its own instance over
+ * {@code breaker.defaults}, over the defaults of the table, {@link BreakerSetting})
+ * merged in one pass into the engine config, the tenant policy and the call policy, and
+ * validated on the way, each error naming the property where the bad value was written.
  */
 final class MergedInstance {
 
@@ -47,11 +45,7 @@ final class MergedInstance {
 	/** The value of {@code half-open.max-probes} that sizes probes from traffic. */
 	static final String AUTO_PROBES = "auto";
 
-	private final String path;
-
-	private final BeanWrapper own;
-
-	private final BeanWrapper defaults;
+	private final LayeredInstance layers;
 
 	/**
 	 * @param path the instance's property prefix, e.g. {@code breaker.instances.payments}
@@ -60,9 +54,7 @@ final class MergedInstance {
 	 * themselves)
 	 */
 	MergedInstance(String path, Instance own, @Nullable Instance defaults) {
-		this.path = path;
-		this.own = PropertyAccessorFactory.forBeanPropertyAccess(own);
-		this.defaults = PropertyAccessorFactory.forBeanPropertyAccess((defaults != null) ? defaults : new Instance());
+		this.layers = new LayeredInstance(path, own, defaults);
 	}
 
 	BreakerSettings merge(Ticker ticker, OutcomeClassifier classifier, ClassLoader classLoader) {
@@ -73,7 +65,7 @@ final class MergedInstance {
 	BreakerConfig toConfig(Ticker ticker, OutcomeClassifier classifier, ClassLoader classLoader) {
 		BreakerConfig.Builder builder = BreakerConfig.builder();
 		for (BreakerSetting setting : BreakerSetting.of(Scope.ENGINE)) {
-			Object value = pick(setting);
+			Object value = this.layers.pick(setting);
 			if (setting == BreakerSetting.HALF_OPEN_MAX_PROBES) {
 				maxProbes(builder, (String) value);
 			}
@@ -108,26 +100,26 @@ final class MergedInstance {
 			builder.halfOpenMaxProbes(Integer.parseInt(trimmed));
 		}
 		catch (NumberFormatException ex) {
-			throw new InvalidBreakerPropertyException(property(BreakerSetting.HALF_OPEN_MAX_PROBES), value,
+			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.HALF_OPEN_MAX_PROBES), value,
 					"an integer in [1, 32], or auto", ex);
 		}
 	}
 
 	private CallPolicy toCallPolicy() {
-		Duration timeout = pick(BreakerSetting.TIMEOUT);
+		Duration timeout = this.layers.pick(BreakerSetting.TIMEOUT);
 		if (timeout != null && !BreakerSetting.Range.positive(timeout)) {
-			throw new InvalidBreakerPropertyException(property(BreakerSetting.TIMEOUT), timeout,
-					"a positive duration, or unset for no timeout");
+			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TIMEOUT), timeout,
+					BreakerSetting.TIMEOUT.range().toString());
 		}
 		return new CallPolicy(timeout, toRetryPolicy());
 	}
 
 	private RetryPolicy toRetryPolicy() {
-		List<Duration> intervals = intervals(orDefault(BreakerSetting.RETRY_INTERVALS),
-				source(BreakerSetting.RETRY_INTERVALS));
-		double jitter = orDefault(BreakerSetting.RETRY_JITTER);
-		checkJitter(jitter, property(BreakerSetting.RETRY_JITTER));
-		List<String> on = pick(BreakerSetting.RETRY_ON);
+		List<Duration> intervals = intervals(this.layers.orDefault(BreakerSetting.RETRY_INTERVALS),
+				this.layers.source(BreakerSetting.RETRY_INTERVALS));
+		double jitter = this.layers.orDefault(BreakerSetting.RETRY_JITTER);
+		checkJitter(jitter, this.layers.property(BreakerSetting.RETRY_JITTER));
+		List<String> on = this.layers.pick(BreakerSetting.RETRY_ON);
 		Set<Outcome> outcomes = EnumSet.noneOf(Outcome.class);
 		if (on == null) {
 			outcomes.addAll(BreakerSetting.RETRY_ON.<List<Outcome>>defaultAs());
@@ -137,14 +129,15 @@ final class MergedInstance {
 				String typed = on.get(i);
 				Enum<?> outcome = (typed != null) ? EnumValues.parse(Outcome.class, typed) : null;
 				if (!RETRYABLE.contains(outcome)) {
-					throw new InvalidBreakerPropertyException(property(BreakerSetting.RETRY_ON) + "[" + i + "]",
+					throw new InvalidBreakerPropertyException(
+							this.layers.property(BreakerSetting.RETRY_ON) + "[" + i + "]",
 							(typed != null) ? BreakerNames.printable(typed.trim()) : null,
 							EnumValues.allowed(RETRYABLE));
 				}
 				outcomes.add((Outcome) outcome);
 			}
 		}
-		boolean recordEachAttempt = orDefault(BreakerSetting.RETRY_RECORD_EACH_ATTEMPT);
+		boolean recordEachAttempt = this.layers.orDefault(BreakerSetting.RETRY_RECORD_EACH_ATTEMPT);
 		return new RetryPolicy(intervals, jitter, outcomes, recordEachAttempt);
 	}
 
@@ -173,15 +166,15 @@ final class MergedInstance {
 	}
 
 	private BreakerRegistry.Children toChildren() {
-		int max = orDefault(BreakerSetting.TENANTS_MAX);
+		int max = this.layers.orDefault(BreakerSetting.TENANTS_MAX);
 		if (max < 1) {
-			throw new InvalidBreakerPropertyException(property(BreakerSetting.TENANTS_MAX), max,
+			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TENANTS_MAX), max,
 					"an integer of 1 or more");
 		}
-		Duration idleExpiry = orDefault(BreakerSetting.TENANTS_IDLE_EXPIRY);
+		Duration idleExpiry = this.layers.orDefault(BreakerSetting.TENANTS_IDLE_EXPIRY);
 		if (!BreakerSetting.Range.positive(idleExpiry)) {
-			throw new InvalidBreakerPropertyException(property(BreakerSetting.TENANTS_IDLE_EXPIRY), idleExpiry,
-					"a positive duration");
+			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TENANTS_IDLE_EXPIRY),
+					idleExpiry, BreakerSetting.Range.POSITIVE_DURATION);
 		}
 		int minFailing = intIn(BreakerSetting.TENANTS_MIN_FAILING, 1,
 				BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN);
@@ -196,90 +189,26 @@ final class MergedInstance {
 	}
 
 	private int intIn(BreakerSetting setting, int min, int max) {
-		int value = orDefault(setting);
+		int value = this.layers.orDefault(setting);
 		if (value < min || value > max) {
-			throw new InvalidBreakerPropertyException(property(setting), value,
+			throw new InvalidBreakerPropertyException(this.layers.property(setting), value,
 					"an integer in [" + min + ", " + max + "]");
 		}
 		return value;
 	}
 
 	private OpenHealth healthWhenOpen() {
-		OpenHealth health = pick(BreakerSetting.HEALTH_WHEN_OPEN);
+		OpenHealth health = this.layers.pick(BreakerSetting.HEALTH_WHEN_OPEN);
 		return (health != null) ? health : OpenHealth
 			.valueOf(BreakerSetting.HEALTH_WHEN_OPEN.<String>defaultAs().toUpperCase(Locale.ROOT).replace('-', '_'));
 	}
 
-	/**
-	 * The instance's value of a setting if it set one, else the inherited one (or the
-	 * default).
-	 */
-	@SuppressWarnings("unchecked")
-	private <T> @Nullable T pick(BreakerSetting setting) {
-		String beanPath = beanPath(setting);
-		BeanWrapper from = isSet(this.own, beanPath) ? this.own : this.defaults;
-		return (T) from.getPropertyValue(beanPath);
-	}
-
-	/** As {@link #pick}, with the table's default when the value is {@code null}. */
-	@SuppressWarnings("unchecked")
-	private <T> T orDefault(BreakerSetting setting) {
-		T value = pick(setting);
-		return (value != null) ? value : (T) setting.defaultValue();
-	}
-
-	/**
-	 * The prefix of the property a merged value came from: the instance's, or the
-	 * defaults'.
-	 */
-	private String source(BreakerSetting setting) {
-		String beanPath = beanPath(setting);
-		if (!isSet(this.own, beanPath) && isSet(this.defaults, beanPath)) {
-			return BreakerProperties.DEFAULTS_PREFIX;
-		}
-		return this.path;
-	}
-
-	/**
-	 * Whether the settings in {@code wrapper} were given a value at {@code beanPath}
-	 * (bound or set).
-	 */
-	private static boolean isSet(BeanWrapper wrapper, String beanPath) {
-		int dot = beanPath.lastIndexOf('.');
-		Object owner = (dot < 0) ? wrapper.getWrappedInstance() : wrapper.getPropertyValue(beanPath.substring(0, dot));
-		return (owner instanceof BreakerProperties.Inheriting settings) && settings.isSet(beanPath.substring(dot + 1));
-	}
-
-	/** The full property name where the merged value of {@code setting} came from. */
-	private String property(BreakerSetting setting) {
-		return source(setting) + "." + setting.property();
-	}
-
-	/**
-	 * {@code half-open.max-probes} reads {@code halfOpen.maxProbes} on an
-	 * {@link Instance}.
-	 */
-	static String beanPath(BreakerSetting setting) {
-		StringBuilder path = new StringBuilder();
-		boolean upper = false;
-		for (char c : setting.property().toCharArray()) {
-			if (c == '-') {
-				upper = true;
-			}
-			else {
-				path.append(upper ? Character.toUpperCase(c) : c);
-				upper = false;
-			}
-		}
-		return path.toString();
-	}
-
 	private List<Class<? extends Throwable>> exceptionClasses(BreakerSetting setting, ClassLoader classLoader) {
-		List<String> names = pick(setting);
+		List<String> names = this.layers.pick(setting);
 		if (names == null) {
 			return List.of();
 		}
-		String prefix = property(setting);
+		String prefix = this.layers.property(setting);
 		List<Class<? extends Throwable>> classes = new ArrayList<>(names.size());
 		for (int i = 0; i < names.size(); i++) {
 			String name = (names.get(i) != null) ? names.get(i).trim() : "";
@@ -307,10 +236,11 @@ final class MergedInstance {
 	private InvalidBreakerPropertyException invalid(InvalidBreakerConfigException ex, Scope scope) {
 		for (BreakerSetting setting : BreakerSetting.of(scope)) {
 			if (setting.settingName().equals(ex.setting())) {
-				return new InvalidBreakerPropertyException(property(setting), ex.value(), ex.allowed(), ex);
+				return new InvalidBreakerPropertyException(this.layers.property(setting), ex.value(), ex.allowed(), ex);
 			}
 		}
-		return new InvalidBreakerPropertyException(this.path + "." + ex.setting(), ex.value(), ex.allowed(), ex);
+		return new InvalidBreakerPropertyException(this.layers.path() + "." + ex.setting(), ex.value(), ex.allowed(),
+				ex);
 	}
 
 }

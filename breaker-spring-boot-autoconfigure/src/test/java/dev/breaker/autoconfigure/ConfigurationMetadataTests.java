@@ -6,14 +6,16 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.BreakerSetting.Scope;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.convert.DurationStyle;
@@ -27,28 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConfigurationMetadataTests {
 
-	private static final Map<String, Function<BreakerConfig, Object>> ENGINE_DEFAULTS = Map.ofEntries(
-			Map.entry("window", BreakerConfig::window), Map.entry("bucket", BreakerConfig::bucket),
-			Map.entry("consecutive-failures", BreakerConfig::consecutiveFailures),
-			Map.entry("failure-rate-threshold", BreakerConfig::failureRateThreshold),
-			Map.entry("minimum-calls", BreakerConfig::minimumCalls),
-			Map.entry("minimum-calls-ratio", BreakerConfig::minimumCallsRatio),
-			Map.entry("retry.budget.ratio", BreakerConfig::retryBudgetRatio),
-			Map.entry("retry.budget.min-per-second", BreakerConfig::retryBudgetMinPerSecond),
-			Map.entry("slow-call-duration", BreakerConfig::slowCallDuration),
-			Map.entry("slow-call-rate-threshold", BreakerConfig::slowCallRateThreshold),
-			Map.entry("stall-calls", BreakerConfig::stallCalls),
-			Map.entry("track-in-flight", BreakerConfig::trackInFlight),
-			Map.entry("record-latency", BreakerConfig::recordLatency),
-			Map.entry("timeout-weight", BreakerConfig::timeoutWeight), Map.entry("open-wait", BreakerConfig::openWait),
-			Map.entry("open-wait-multiplier", BreakerConfig::openWaitMultiplier),
-			Map.entry("max-open-wait", BreakerConfig::maxOpenWait),
-			Map.entry("open-wait-jitter", BreakerConfig::openWaitJitter),
-			Map.entry("half-open.max-probes", BreakerConfig::halfOpenMaxProbes),
-			Map.entry("half-open.successes-to-close", BreakerConfig::halfOpenSuccessesToClose),
-			Map.entry("half-open.failures-to-reopen", BreakerConfig::halfOpenFailuresToReopen),
-			Map.entry("half-open.max-wait", BreakerConfig::halfOpenMaxWait));
-
 	@Test
 	void describesEveryProperty() throws IOException {
 		List<Map<String, Object>> properties = properties();
@@ -59,7 +39,7 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void describesEveryPropertyAndGroupInPlainText() throws IOException {
-		List<Map<String, Object>> described = new java.util.ArrayList<>(properties());
+		List<Map<String, Object>> described = new ArrayList<>(properties());
 		described.addAll(metadata("$.groups"));
 		assertThat(described).filteredOn((entry) -> entry.get("description") != null)
 			.hasSizeGreaterThan(25)
@@ -78,15 +58,28 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void describesEverySettingInTheWordsOfTheTable() throws IOException {
+		Map<String, Object> descriptions = new HashMap<>();
+		for (Map<String, Object> property : properties()) {
+			descriptions.put((String) property.get("name"), property.get("description"));
+		}
+		assertThat(BreakerSetting.values()).allSatisfy((setting) -> {
+			String name = BreakerProperties.DEFAULTS_PREFIX + "." + setting.property();
+			assertThat(descriptions.get(name)).as("description of %s", name).isEqualTo(setting.description());
+		});
+	}
+
+	@Test
 	void statesTheEngineDefaults() throws IOException {
 		BreakerConfig engine = BreakerConfig.defaults();
-		Map<String, Object> defaults = new java.util.HashMap<>();
+		Map<String, Object> defaults = new HashMap<>();
 		for (Map<String, Object> property : properties()) {
 			defaults.put((String) property.get("name"), property.get("defaultValue"));
 		}
-		ENGINE_DEFAULTS.forEach((name, accessor) -> {
-			Object stated = defaults.get("breaker.defaults." + name);
-			Object actual = accessor.apply(engine);
+		assertThat(BreakerSetting.of(Scope.ENGINE)).allSatisfy((setting) -> {
+			String name = setting.property();
+			Object stated = defaults.get(BreakerProperties.DEFAULTS_PREFIX + "." + name);
+			Object actual = setting.read(engine);
 			if (actual instanceof Boolean flag) {
 				assertThat(stated).as(name).isEqualTo(flag);
 			}
@@ -102,31 +95,21 @@ class ConfigurationMetadataTests {
 	@Test
 	void coversEveryEngineSetting() throws IOException {
 		List<String> names = properties().stream().map((property) -> (String) property.get("name")).toList();
-		List<String> settings = Arrays.stream(BreakerConfig.Builder.class.getDeclaredMethods())
+		List<String> builderSettings = Arrays.stream(BreakerConfig.Builder.class.getDeclaredMethods())
 			.filter((method) -> Modifier.isPublic(method.getModifiers()) && method.getParameterCount() == 1)
 			.map(Method::getName)
 			.filter((name) -> !List.of("classifier", "ticker", "clock").contains(name))
 			.toList();
-		assertThat(settings).hasSizeGreaterThan(15)
-			.allSatisfy((setting) -> assertThat(names).contains("breaker.defaults." + property(setting)));
-		assertThat(ENGINE_DEFAULTS.keySet()).hasSameSizeAs(settings);
-	}
-
-	/**
-	 * {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code retryBudgetRatio}
-	 * is {@code retry.budget.ratio}, {@code openWait} is {@code open-wait}.
-	 */
-	private static String property(String setting) {
-		String kebab = setting.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
-		if (kebab.startsWith("retry-budget-")) {
-			return "retry.budget." + kebab.substring("retry-budget-".length());
-		}
-		return kebab.startsWith("half-open-") ? "half-open." + kebab.substring("half-open-".length()) : kebab;
+		assertThat(BreakerSetting.of(Scope.ENGINE)).extracting(BreakerSetting::settingName)
+			.hasSizeGreaterThan(15)
+			.containsExactlyInAnyOrderElementsOf(builderSettings);
+		assertThat(BreakerSetting.of(Scope.ENGINE)).allSatisfy(
+				(setting) -> assertThat(names).contains(BreakerProperties.DEFAULTS_PREFIX + "." + setting.property()));
 	}
 
 	@Test
 	void statesTheStartersOwnDefaults() throws IOException {
-		Map<String, Object> defaults = new java.util.HashMap<>();
+		Map<String, Object> defaults = new HashMap<>();
 		for (Map<String, Object> property : properties()) {
 			defaults.put((String) property.get("name"), property.get("defaultValue"));
 		}

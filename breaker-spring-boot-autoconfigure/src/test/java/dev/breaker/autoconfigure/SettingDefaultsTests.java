@@ -99,7 +99,7 @@ class SettingDefaultsTests {
 	void thePropertiesFieldsAreInitialisedToTheTablesDefaults() {
 		BeanWrapper instance = PropertyAccessorFactory.forBeanPropertyAccess(new BreakerProperties.Instance());
 		assertThat(BreakerSetting.values()).allSatisfy((setting) -> {
-			Object initial = instance.getPropertyValue(MergedInstance.beanPath(setting));
+			Object initial = instance.getPropertyValue(LayeredInstance.beanPath(setting));
 			if (setting.defaultValue() != null) {
 				assertThat(initial).as(setting.property() + " in BreakerProperties.Instance is initialised")
 					.isNotNull();

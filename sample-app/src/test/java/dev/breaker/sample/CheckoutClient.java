@@ -3,11 +3,6 @@ package dev.breaker.sample;
 import java.util.List;
 import java.util.Map;
 
-import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.sample.dependency.ChaosMode;
-import dev.breaker.sample.dependency.Dependencies;
-import dev.breaker.sample.dependency.DependencyServer;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpStatusCode;
@@ -31,18 +26,6 @@ final class CheckoutClient {
 			.defaultStatusHandler(HttpStatusCode::isError, (request, response) -> {
 			})
 			.build();
-	}
-
-	/** Every dependency healthy and every breaker closed, as at start-up. */
-	static void healthyAndClosed(Dependencies dependencies, BreakerRegistry registry) {
-		for (DependencyServer dependency : dependencies.all()) {
-			dependency.chaos(dependency.chaos().withMode(ChaosMode.HEALTHY));
-		}
-		for (Breaker breaker : registry.breakers()) {
-			breaker.reset();
-			registry.children(breaker.name()).forEach(Breaker::reset);
-		}
-		registry.children("http").forEach(Breaker::reset);
 	}
 
 	RestClient http() {

@@ -4,17 +4,12 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
-import dev.breaker.sample.dependency.Dependencies;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.ActiveProfiles;
@@ -25,24 +20,7 @@ import static org.awaitility.Awaitility.await;
 /** The checkout app against its real dependency servers, driven through the chaos API. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
-class CheckoutIncidentTests {
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private BreakerRegistry registry;
-
-	@Autowired
-	private Dependencies dependencies;
-
-	private CheckoutClient client;
-
-	@BeforeEach
-	void healthyAndClosed() {
-		this.client = new CheckoutClient(this.port);
-		CheckoutClient.healthyAndClosed(this.dependencies, this.registry);
-	}
+class CheckoutIncidentTests extends RunningCheckout {
 
 	@Test
 	void checkoutsArePaidWhileTheGatewayIsHealthy() {

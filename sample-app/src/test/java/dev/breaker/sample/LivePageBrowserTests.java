@@ -8,11 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.sample.dependency.ChaosMode;
-import dev.breaker.sample.dependency.Dependencies;
-import dev.breaker.sample.dependency.DependencyServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,10 +21,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.util.FileSystemUtils;
 
@@ -42,20 +35,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
-class LivePageBrowserTests {
+class LivePageBrowserTests extends RunningCheckout {
 
 	private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
 
 	private static final File CHROMIUM = new File("/usr/bin/chromium");
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private BreakerRegistry registry;
-
-	@Autowired
-	private Dependencies dependencies;
 
 	private Path profile;
 
@@ -63,16 +47,6 @@ class LivePageBrowserTests {
 
 	@BeforeEach
 	void openBrowser() throws IOException {
-		// The context is shared with other tests: start from healthy dependencies and
-		// closed breakers.
-		for (DependencyServer dependency : this.dependencies.all()) {
-			dependency.chaos(dependency.chaos().withMode(ChaosMode.HEALTHY));
-		}
-		for (Breaker breaker : this.registry.breakers()) {
-			breaker.reset();
-			this.registry.children(breaker.name()).forEach(Breaker::reset);
-		}
-		this.registry.children("http").forEach(Breaker::reset);
 		// CI installs Chromium (.ci/run), so there a missing browser fails the test
 		// instead of skipping it.
 		boolean browser = CHROMEDRIVER.canExecute() && CHROMIUM.canExecute();

@@ -1,18 +1,14 @@
 package dev.breaker.sample;
 
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.sample.checkout.PaymentQueue;
 import dev.breaker.sample.checkout.QueuedPayments;
-import dev.breaker.sample.dependency.Dependencies;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.ActiveProfiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,30 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "breaker.instances.payments.open-wait=10m", "breaker.instances.payments.max-open-wait=10m" })
 @ActiveProfiles("test")
-class OpenPaymentsBreakerTests {
-
-	@LocalServerPort
-	private int port;
-
-	@Autowired
-	private BreakerRegistry registry;
-
-	@Autowired
-	private Dependencies dependencies;
+class OpenPaymentsBreakerTests extends RunningCheckout {
 
 	@Autowired
 	private PaymentQueue paymentQueue;
 
 	@Autowired
 	private QueuedPayments queuedPayments;
-
-	private CheckoutClient client;
-
-	@BeforeEach
-	void healthyAndClosed() {
-		this.client = new CheckoutClient(this.port);
-		CheckoutClient.healthyAndClosed(this.dependencies, this.registry);
-	}
 
 	@Test
 	void wedgedGatewayTripsThePaymentsBreakerAndCheckoutsAreQueued() {

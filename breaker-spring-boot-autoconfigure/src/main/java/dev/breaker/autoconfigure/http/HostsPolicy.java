@@ -54,7 +54,8 @@ final class HostsPolicy {
 		}
 		Duration idleExpiry = http.getIdleExpiry();
 		if (!BreakerSetting.Range.positive(idleExpiry)) {
-			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, "a positive duration");
+			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry,
+					BreakerSetting.Range.POSITIVE_DURATION);
 		}
 		int maxKeyLength = http.getMaxKeyLength();
 		if (maxKeyLength < ChildKeys.MIN_MAX_LENGTH || maxKeyLength > ChildKeys.MAX_MAX_LENGTH) {

@@ -62,7 +62,7 @@ final class SharedRedisSettings {
 
 	private static void positive(String property, Duration value) {
 		if (!BreakerSetting.Range.positive(value)) {
-			throw new InvalidBreakerPropertyException(property, value, "a positive duration, e.g. 500ms");
+			throw new InvalidBreakerPropertyException(property, value, BreakerSetting.Range.POSITIVE_DURATION);
 		}
 	}
 

@@ -1,14 +1,10 @@
 package dev.breaker.autoconfigure.actuate;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,20 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
 		"management.endpoints.web.exposure.include=breakers", "breaker.defaults.consecutive-failures=3" })
-class BreakersEndpointDefaultAccessTests {
-
-	@Autowired
-	private BreakerRegistry registry;
-
-	@LocalServerPort
-	private int port;
-
-	private Actuator actuator;
-
-	@BeforeEach
-	void connect() {
-		this.actuator = new Actuator(this.port);
-	}
+class BreakersEndpointDefaultAccessTests extends RunningActuator {
 
 	@Test
 	void readsAreAllowedByDefault() {

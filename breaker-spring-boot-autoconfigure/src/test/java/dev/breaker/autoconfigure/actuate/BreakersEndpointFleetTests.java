@@ -7,16 +7,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.redis.RedisServerHarness;
 
@@ -38,19 +35,11 @@ import static org.awaitility.Awaitility.await;
 				"breaker.shared.redis.quorum=1", "spring.data.redis.host=127.0.0.1" })
 @DirtiesContext // the replica goes with its Redis server: no cached context left
 				// reconnecting to a closed port
-class BreakersEndpointFleetTests {
+class BreakersEndpointFleetTests extends RunningActuator {
 
 	private static final Duration BOUND = Duration.ofSeconds(10);
 
 	private static final RedisServerHarness redis = RedisServerHarness.start();
-
-	@Autowired
-	private BreakerRegistry registry;
-
-	@LocalServerPort
-	private int port;
-
-	private Actuator actuator;
 
 	@DynamicPropertySource
 	static void redisPort(DynamicPropertyRegistry properties) {
@@ -63,8 +52,7 @@ class BreakersEndpointFleetTests {
 	}
 
 	@BeforeEach
-	void connect() {
-		this.actuator = new Actuator(this.port);
+	void awaitTheSharedStore() {
 		await().atMost(BOUND).until(() -> shared().get("up").asBoolean());
 	}
 

@@ -2,7 +2,6 @@ package dev.breaker.autoconfigure.actuate;
 
 import java.time.Duration;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,11 +13,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.breaker.actuate.history.BreakerHistory;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
@@ -32,26 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.bulk.record-latency=false",
 				"breaker.instances.busy.minimum-calls-ratio=0.5", "breaker.instances.busy.half-open.max-probes=auto" })
 @ExtendWith(OutputCaptureExtension.class)
-class BreakersEndpointTests {
-
-	@Autowired
-	private BreakerRegistry registry;
+class BreakersEndpointTests extends RunningActuator {
 
 	@Autowired
 	private ManualTicker ticker;
 
 	@Autowired
 	private BreakerHistory history;
-
-	@LocalServerPort
-	private int port;
-
-	private Actuator actuator;
-
-	@BeforeEach
-	void connect() {
-		this.actuator = new Actuator(this.port);
-	}
 
 	@Test
 	void listsEveryBreakerWithItsChildrenThatAreNotClosedGroupedUnderIt() throws Exception {

@@ -10,10 +10,8 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.State;
 
@@ -28,22 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"breaker.instances.shipping.health-when-open=out-of-service",
 				"breaker.instances.recommendations.tenants.max=100",
 				"breaker.instances.recommendations.health-when-open=down" })
-class BreakersHealthTests {
-
-	@Autowired
-	private BreakerRegistry registry;
+class BreakersHealthTests extends RunningActuator {
 
 	@Autowired
 	private ManualTicker ticker;
 
-	@LocalServerPort
-	private int port;
-
-	private Actuator actuator;
-
 	@BeforeEach
-	void connect() {
-		this.actuator = new Actuator(this.port);
+	void createTheBreakers() {
 		this.registry.breaker("payments");
 		this.registry.breaker("inventory");
 		this.registry.breaker("shipping");

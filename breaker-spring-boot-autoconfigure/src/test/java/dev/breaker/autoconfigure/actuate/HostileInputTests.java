@@ -15,11 +15,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.breaker.autoconfigure.actuate.TenantApplication.Recommendations;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.State;
 
@@ -37,12 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"breaker.defaults.minimum-calls=20", "breaker.instances.recommendations.tenants.max=10000",
 				"breaker.defaults.open-wait-jitter=0" })
 @ExtendWith(OutputCaptureExtension.class)
-class HostileInputTests {
+class HostileInputTests extends RunningActuator {
 
 	private static final int ONE_MEGABYTE = 1024 * 1024;
-
-	@Autowired
-	private BreakerRegistry registry;
 
 	@Autowired
 	private Recommendations recommendations;
@@ -50,16 +45,10 @@ class HostileInputTests {
 	@Autowired
 	private ManualTicker ticker;
 
-	@LocalServerPort
-	private int port;
-
-	private Actuator actuator;
-
 	private Http http;
 
 	@BeforeEach
-	void connect() {
-		this.actuator = new Actuator(this.port);
+	void connectAndResetTheTenants() {
 		this.http = new Http(this.port);
 		Breaker group = this.registry.breaker("recommendations");
 		group.reset();

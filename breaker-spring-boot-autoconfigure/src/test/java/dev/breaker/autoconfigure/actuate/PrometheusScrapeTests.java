@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
@@ -21,10 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 
@@ -39,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"breaker.defaults.consecutive-failures=3", "breaker.defaults.open-wait=30s",
 				"breaker.defaults.open-wait-jitter=0", "breaker.defaults.half-open.successes-to-close=1",
 				"breaker.instances.checkout.slow-call-duration=300ms", "breaker.instances.bulk.record-latency=false" })
-class PrometheusScrapeTests {
+class PrometheusScrapeTests extends RunningActuator {
 
 	private static final Path OBSERVABILITY = Path.of("..", "observability");
 
@@ -56,23 +53,10 @@ class PrometheusScrapeTests {
 			"breaker_slow_call_duration_seconds", "breaker_retries_total");
 
 	@Autowired
-	private BreakerRegistry registry;
-
-	@Autowired
 	private ManualTicker ticker;
 
 	@Autowired
 	private QuoteService quotes;
-
-	@LocalServerPort
-	private int port;
-
-	private Actuator actuator;
-
-	@BeforeEach
-	void connect() {
-		this.actuator = new Actuator(this.port);
-	}
 
 	@Test
 	void everyMetricTheDashboardQueriesIsInTheScrape() throws IOException {

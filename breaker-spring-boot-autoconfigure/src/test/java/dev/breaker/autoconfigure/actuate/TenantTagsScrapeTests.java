@@ -2,12 +2,8 @@ package dev.breaker.autoconfigure.actuate;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-
-import dev.breaker.core.BreakerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,13 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus", "breaker.metrics.tenant-tags=true",
 				"breaker.instances.recommendations.tenants.max=100" })
-class TenantTagsScrapeTests {
-
-	@Autowired
-	private BreakerRegistry registry;
-
-	@LocalServerPort
-	private int port;
+class TenantTagsScrapeTests extends RunningActuator {
 
 	@Test
 	void tenantChildrenAreTaggedWithTheirParentAndTenant() throws Exception {
@@ -33,7 +23,7 @@ class TenantTagsScrapeTests {
 		Calls.succeed(this.registry.breaker("recommendations", "user-42"), 2);
 		Calls.succeed(this.registry.breaker("http", "api.acme.com"), 3);
 
-		Scrape scrape = Scrape.parse(new Actuator(this.port).get("prometheus").body());
+		Scrape scrape = Scrape.parse(this.actuator.get("prometheus").body());
 
 		// A tenant's calls go through its parent too, so the parent saw all three.
 		assertThat(scrape.value("breaker_calls_total", "name", "recommendations", "tenant", "", "outcome", "success"))
@@ -51,7 +41,7 @@ class TenantTagsScrapeTests {
 	void aTenantTagCarriesNoControlCharacter() throws Exception {
 		Calls.succeed(this.registry.breaker("search", "crlf\r\nbreaker_fake_total 1\u001b[31m"), 1);
 
-		String body = new Actuator(this.port).get("prometheus").body();
+		String body = this.actuator.get("prometheus").body();
 
 		assertThat(body).doesNotContain("\r", "\u001b").doesNotContainPattern("(?m)^breaker_fake_total");
 		// Prometheus writes a backslash in a label value as two

@@ -12,10 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
 import dev.breaker.sample.demo.BreakerWatch.Seen;
@@ -134,27 +132,8 @@ public final class FleetDemo {
 	private FleetResult drive(EmbeddedRedis redis, List<FleetReplica> fleet) throws InterruptedException {
 		DependencyServer gateway = fleet.get(0).dependencies().payments();
 		int n = fleet.size();
-		long[] probesAtWedge = new long[n];
-		long[] probesAtHeal = new long[n];
-		boolean[] closedAtWedge = new boolean[n];
-		boolean[] seenDown = new boolean[n];
-		long wedgeAt = 0;
-		long downAt = 0;
-		long upAt = 0;
-		long backAt = 0;
-		long healAt = 0;
-		// The requests that reached the gateway between the heal and the first close
-		// after it: the recovery's probes.
-		AtomicLong receivedAtHeal = new AtomicLong(-1);
-		AtomicLong receivedAtClose = new AtomicLong(-1);
-		for (FleetReplica replica : fleet) {
-			replica.onPaymentsTransition((transition) -> {
-				if (transition.to() == State.CLOSED && receivedAtHeal.get() >= 0) {
-					receivedAtClose.compareAndSet(-1, gateway.received());
-				}
-			});
-		}
 		long start = System.nanoTime();
+		FleetTimeline timeline = new FleetTimeline(fleet, gateway, start);
 		for (FleetReplica replica : fleet) {
 			replica.startLoad(Duration.ofSeconds(RAMP), Duration.ofSeconds(END_AT));
 		}
@@ -167,7 +146,7 @@ public final class FleetDemo {
 				PhaseStats thisSecond = new PhaseStats();
 				replica.drain().forEach(thisSecond::add);
 				boolean storeUp = replica.store().up();
-				seenDown[i] |= (downAt != 0 && !storeUp);
+				timeline.store(i, storeUp);
 				State payments = replica.payments();
 				line.append(String.format(Locale.ROOT, "| %-9s %4d %4d %3d %-4s ", (payments != null) ? payments : "-",
 						thisSecond.count(Result.OK), thisSecond.count(Result.FALLBACK), thisSecond.failed(),
@@ -175,45 +154,34 @@ public final class FleetDemo {
 			}
 			printTransitions(start, fleet);
 			this.out.println(line);
-			if (upAt != 0 && backAt == 0 && fleet.stream().allMatch((replica) -> replica.store().up())) {
-				backAt = System.nanoTime();
-				this.out.printf(Locale.ROOT, "  >> %5.2fs every replica's store sees Redis again%n",
-						seconds(backAt - start));
+			long back = timeline.everyStoreBack();
+			if (back >= 0) {
+				this.out.printf(Locale.ROOT, "  >> %5.2fs every replica's store sees Redis again%n", seconds(back));
 			}
 			if (second == WARMUP) {
 				resetTripped(start, fleet, "during the warm-up");
 			}
 			if (second == WEDGE_AT) {
 				resetTripped(start, fleet, "before the wedge (a pause of the loaded JVM looks like a stall)");
-				for (int i = 0; i < n; i++) {
-					closedAtWedge[i] = fleet.get(i).payments() == State.CLOSED;
-					probesAtWedge[i] = fleet.get(i).breakers().probes("payments");
-				}
+				timeline.wedging();
 				gateway.chaos(gateway.chaos().withMode(ChaosMode.WEDGED));
-				wedgeAt = System.nanoTime();
 				this.out.printf(Locale.ROOT,
 						"  >> %5.2fs payments gateway WEDGED (charges hang past the 1 s read" + " timeout)%n",
-						seconds(wedgeAt - start));
+						seconds(timeline.wedged()));
 			}
 			if (second == REDIS_DOWN_AT) {
 				redis.kill();
-				downAt = System.nanoTime();
-				this.out.printf(Locale.ROOT, "  >> %5.2fs Redis KILLED%n", seconds(downAt - start));
+				this.out.printf(Locale.ROOT, "  >> %5.2fs Redis KILLED%n", seconds(timeline.redisDown()));
 			}
 			if (second == REDIS_UP_AT) {
 				redis.restart();
-				upAt = System.nanoTime();
 				this.out.printf(Locale.ROOT, "  >> %5.2fs Redis started again, empty, on port %d%n",
-						seconds(upAt - start), redis.port());
+						seconds(timeline.redisUp()), redis.port());
 			}
 			if (second == HEAL_AT) {
-				for (int i = 0; i < n; i++) {
-					probesAtHeal[i] = fleet.get(i).breakers().probes("payments");
-				}
-				receivedAtHeal.set(gateway.received());
+				timeline.healing();
 				gateway.chaos(gateway.chaos().withMode(ChaosMode.HEALTHY));
-				healAt = System.nanoTime();
-				this.out.printf(Locale.ROOT, "  >> %5.2fs payments gateway HEALED%n", seconds(healAt - start));
+				this.out.printf(Locale.ROOT, "  >> %5.2fs payments gateway HEALED%n", seconds(timeline.healed()));
 			}
 		}
 		for (FleetReplica replica : fleet) {
@@ -221,34 +189,7 @@ public final class FleetDemo {
 		}
 		printTransitions(start, fleet);
 		this.out.println();
-		long outageEnd = (backAt != 0) ? backAt : Long.MAX_VALUE;
-		List<FleetResult.Replica> results = new ArrayList<>();
-		for (int i = 0; i < n; i++) {
-			FleetReplica replica = fleet.get(i);
-			results.add(replica.result(start + TimeUnit.SECONDS.toNanos(WARMUP), wedgeAt, closedAtWedge[i], healAt,
-					probesAtHeal[i] - probesAtWedge[i], replica.breakers().probes("payments") - probesAtHeal[i], downAt,
-					outageEnd, seenDown[i]));
-		}
-		BreakerConfig payments = fleet.get(0).paymentsConfig();
-		long recoveryProbes = (receivedAtClose.get() >= 0) ? receivedAtClose.get() - receivedAtHeal.get() : -1;
-		// A half-open round that failed (reopened) before the first close started another
-		// round of probes.
-		long firstClose = healAt + results.stream()
-			.mapToLong(FleetResult.Replica::closedMillis)
-			.filter((millis) -> millis >= 0)
-			.min()
-			.stream()
-			.map(TimeUnit.MILLISECONDS::toNanos)
-			.findFirst()
-			.orElse(Long.MAX_VALUE - healAt);
-		int rounds = 1;
-		for (FleetReplica replica : fleet) {
-			rounds += replica.breakers().countOwn("payments", State.HALF_OPEN, State.OPEN, healAt, firstClose);
-		}
-		FleetResult result = new FleetResult(results, recoveryProbes, rounds, payments.halfOpenMaxProbes(),
-				payments.halfOpenSuccessesToClose(), payments.halfOpenFailuresToReopen(),
-				TimeUnit.NANOSECONDS.toMillis(upAt - downAt),
-				(backAt != 0) ? TimeUnit.NANOSECONDS.toMillis(backAt - upAt) : -1);
+		FleetResult result = timeline.result(WARMUP);
 		new FleetSummaryTable(this.out).print(result);
 		return result;
 	}

@@ -1,0 +1,28 @@
+package dev.breaker.autoconfigure;
+
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What stopped a context from starting, as the tests of bad properties look at it. */
+final class StartupFailure {
+
+	private StartupFailure() {
+	}
+
+	/**
+	 * The {@link InvalidBreakerPropertyException} among the causes of the context's
+	 * start-up failure; fails the test when the context started or failed otherwise.
+	 */
+	static InvalidBreakerPropertyException invalidProperty(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		Throwable failure = context.getStartupFailure();
+		while (failure != null && !(failure instanceof InvalidBreakerPropertyException)) {
+			failure = failure.getCause();
+		}
+		assertThat(failure).as("an InvalidBreakerPropertyException among the causes of %s", context.getStartupFailure())
+			.isInstanceOf(InvalidBreakerPropertyException.class);
+		return (InvalidBreakerPropertyException) failure;
+	}
+
+}
