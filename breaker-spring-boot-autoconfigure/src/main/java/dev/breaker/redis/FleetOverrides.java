@@ -77,7 +77,7 @@ final class FleetOverrides {
 		if (state == State.CLOSED) {
 			entry.untie();
 		}
-		sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> sync.store().override(announcement));
+		sync.thread().inOrder(entry, SyncThread.Publish.AFTER_TRIP, () -> sync.store().override(announcement));
 	}
 
 }

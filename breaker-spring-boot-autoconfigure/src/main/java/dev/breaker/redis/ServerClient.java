@@ -33,10 +33,9 @@ final class ServerClient implements StoreClient {
 	public Commands connect() {
 		StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
 		try {
+			// so that the first trip does not wait for a NOSCRIPT
 			for (Script script : FleetScripts.ALL) {
-				connection.sync().scriptLoad(script.body()); // so that the first trip
-																// does not wait for a
-																// NOSCRIPT
+				connection.sync().scriptLoad(script.body());
 			}
 		}
 		catch (RuntimeException e) {

@@ -180,7 +180,7 @@ class ProbeSlotIdleHolderTests {
 	private CountDownLatch holdSyncThread(FleetSync member, CountDownLatch parked) {
 		CountDownLatch release = new CountDownLatch(1);
 		gates.add(release);
-		assertThat(member.submit(() -> {
+		assertThat(member.thread().submit(() -> {
 			parked.countDown();
 			try {
 				release.await(30, TimeUnit.SECONDS);
