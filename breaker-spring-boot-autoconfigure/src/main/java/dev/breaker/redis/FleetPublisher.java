@@ -49,7 +49,8 @@ final class FleetPublisher {
 	void trip(String name, String reason, Trip kind, String replace) {
 		FleetEntry entry = sync.entries().local(name);
 		entry.tripUnpublished(true);
-		sync.thread().inOrder(entry, SyncThread.Publish.TRIP, () -> publishTrip(name, entry, reason, kind, replace));
+		entry.publishes()
+			.queue(PublishOrder.Publish.TRIP, sync.thread(), () -> publishTrip(name, entry, reason, kind, replace));
 	}
 
 	/**
@@ -58,7 +59,7 @@ final class FleetPublisher {
 	 */
 	void close(String name, String reason) {
 		FleetEntry entry = sync.entries().local(name);
-		sync.thread().inOrder(entry, SyncThread.Publish.AFTER_TRIP, () -> {
+		entry.publishes().queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> {
 			String episode = entry.untie();
 			FleetMessage announcement = sync.trust()
 				.issue(FleetMessage.Kind.CLOSED, name, episode.isEmpty() ? "-" : episode, 0, null, sync.replicaId(),

@@ -10,8 +10,7 @@ import java.util.function.Supplier;
 /**
  * The one thread ({@code breaker-fleet-sync}) a replica's fleet jobs run on: callers'
  * threads and Lettuce's reply threads only hand work to it. A task that fails is logged
- * and the thread goes on; once closed, tasks handed to it are dropped. It also keeps one
- * breaker's publishes in order ({@link #inOrder}).
+ * and the thread goes on; once closed, tasks handed to it are dropped.
  */
 final class SyncThread {
 
@@ -102,56 +101,6 @@ final class SyncThread {
 			result.cancel(false);
 		}
 		return result;
-	}
-
-	/** What a publish waits for before it is sent. */
-	enum Publish {
-
-		/**
-		 * A trip: the previous publish has been sent (one connection keeps them in
-		 * order).
-		 */
-		TRIP,
-		/**
-		 * A close or an override: also the last trip has been answered, so it knows the
-		 * episode the trip ended up in.
-		 */
-		AFTER_TRIP
-
-	}
-
-	/**
-	 * Runs {@code publish} (which sends its command and returns the future of its answer)
-	 * on the sync thread, once what {@code kind} waits for is done: one breaker's
-	 * publishes reach Redis in the order they were made, and a close is never sent before
-	 * the trip it follows was answered.
-	 */
-	void inOrder(FleetEntry entry, Publish kind, Supplier<CompletableFuture<?>> publish) {
-		synchronized (entry) {
-			CompletableFuture<?> after = kind == Publish.TRIP ? entry.lastSent()
-					: CompletableFuture.allOf(entry.lastSent(), entry.lastTripAnswered());
-			CompletableFuture<Object> sent = new CompletableFuture<>();
-			CompletableFuture<Object> answered = new CompletableFuture<>();
-			entry.published(sent, kind == Publish.TRIP ? answered : null);
-			after.whenComplete((ignored, error) -> {
-				boolean queued = submit(() -> {
-					try {
-						CompletableFuture<?> answer = publish.get();
-						sent.complete(null);
-						answer.whenComplete((done, failed) -> answered.complete(null));
-					}
-					catch (RuntimeException e) {
-						sent.complete(null);
-						answered.complete(null);
-						throw e;
-					}
-				});
-				if (!queued) {
-					sent.complete(null);
-					answered.complete(null);
-				}
-			});
-		}
 	}
 
 	void close() {
