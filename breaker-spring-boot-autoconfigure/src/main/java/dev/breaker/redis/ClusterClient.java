@@ -11,13 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import dev.breaker.redis.FleetScripts.Script;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -64,16 +60,9 @@ final class ClusterClient implements StoreClient {
 			.refreshTriggersReconnectAttempts(3)
 			.enablePeriodicRefresh(PERIODIC_REFRESH)
 			.build();
-		ClusterClientOptions.Builder options = ClusterClientOptions.builder()
-			.autoReconnect(true)
-			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-			.timeoutOptions(TimeoutOptions.enabled(timeout))
-			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-			.topologyRefreshOptions(refresh);
-		if (redis.ssl() != null) {
-			options.sslOptions(redis.ssl());
-		}
-		this.client.setOptions(options.build());
+		this.client.setOptions(StoreClient.options(ClusterClientOptions.builder(), redis, timeout)
+			.topologyRefreshOptions(refresh)
+			.build());
 	}
 
 	@Override
@@ -236,18 +225,8 @@ final class ClusterClient implements StoreClient {
 	}
 
 	@Override
-	public boolean cluster() {
-		return true;
-	}
-
-	@Override
-	public void addListener(RedisConnectionStateListener listener) {
-		client.addListener(listener);
-	}
-
-	@Override
-	public void shutdown() {
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	public RedisClusterClient lettuce() {
+		return client;
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.breaker.redis;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.core.State;
 
@@ -14,11 +13,10 @@ import dev.breaker.core.State;
  *
  * <p>
  * Written by the sync thread; read also by callers' threads (transition listeners, the
- * endpoint). Every method is synchronized and none calls out.
+ * endpoint). Every method but {@link #publishes()} (a final field) is synchronized, and
+ * none calls out.
  */
 final class FleetEntry {
-
-	private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
 	private static final int MOST_DISTRUSTED = 16;
 
@@ -69,9 +67,7 @@ final class FleetEntry {
 
 	private boolean tripUnpublished;
 
-	private CompletableFuture<?> lastSent = DONE;
-
-	private CompletableFuture<?> lastTripAnswered = DONE;
+	private final PublishOrder publishes = new PublishOrder();
 
 	// ---- the fleet's state ----
 
@@ -339,24 +335,9 @@ final class FleetEntry {
 		return tripUnpublished;
 	}
 
-	/** When this breaker's last publish has been handed to Redis. */
-	synchronized CompletableFuture<?> lastSent() {
-		return lastSent;
-	}
-
-	/**
-	 * When this breaker's last trip has been answered (and its answer applied: the
-	 * episode it ended up in).
-	 */
-	synchronized CompletableFuture<?> lastTripAnswered() {
-		return lastTripAnswered;
-	}
-
-	synchronized void published(CompletableFuture<?> sent, CompletableFuture<?> tripAnswered) {
-		lastSent = sent;
-		if (tripAnswered != null) {
-			lastTripAnswered = tripAnswered;
-		}
+	/** The order this breaker's publishes are sent in (it has a lock of its own). */
+	PublishOrder publishes() {
+		return publishes;
 	}
 
 }

@@ -77,7 +77,8 @@ final class FleetOverrides {
 		if (state == State.CLOSED) {
 			entry.untie();
 		}
-		sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> sync.store().override(announcement));
+		entry.publishes()
+			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> sync.store().override(announcement));
 	}
 
 }

@@ -49,7 +49,8 @@ final class FleetPublisher {
 	void trip(String name, String reason, Trip kind, String replace) {
 		FleetEntry entry = sync.entries().local(name);
 		entry.tripUnpublished(true);
-		sync.inOrder(entry, FleetSync.Publish.TRIP, () -> publishTrip(name, entry, reason, kind, replace));
+		entry.publishes()
+			.queue(PublishOrder.Publish.TRIP, sync.thread(), () -> publishTrip(name, entry, reason, kind, replace));
 	}
 
 	/**
@@ -58,7 +59,7 @@ final class FleetPublisher {
 	 */
 	void close(String name, String reason) {
 		FleetEntry entry = sync.entries().local(name);
-		sync.inOrder(entry, FleetSync.Publish.AFTER_TRIP, () -> {
+		entry.publishes().queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> {
 			String episode = entry.untie();
 			FleetMessage announcement = sync.trust()
 				.issue(FleetMessage.Kind.CLOSED, name, episode.isEmpty() ? "-" : episode, 0, null, sync.replicaId(),
@@ -82,7 +83,7 @@ final class FleetPublisher {
 		long sent = sync.sequence();
 		return sync.store()
 			.vote(name, sync.replicaId(), ttl, sync.trust().vote(name, sync.replicaId(), ttl))
-			.thenCompose(reply -> sync.onSyncThread(() -> {
+			.thenCompose(reply -> sync.thread().supply(() -> {
 				entry.tripUnpublished(false);
 				FleetMessage current = reply.current().circuit();
 				if (current != null && !entry.changedSince(sent) && !entry.ended(current.episode())
@@ -109,7 +110,7 @@ final class FleetPublisher {
 			.issue(FleetMessage.Kind.OPEN, name, newEpisode(), ttl, null, sync.replicaId(), reason);
 		long sent = sync.sequence();
 		String followedWhenSent = entry.tied();
-		return sync.store().open(announcement, replace).thenCompose(reply -> sync.onSyncThread(() -> {
+		return sync.store().open(announcement, replace).thenCompose(reply -> sync.thread().supply(() -> {
 			entry.tripUnpublished(false);
 			if (reply.opened()) {
 				sync.peers().openedHere(breaker, entry, announcement, followedWhenSent);

@@ -22,10 +22,10 @@ final class FleetScripts {
 	 * when Redis lacks it. A command that gets NOSCRIPT (Redis restarted or its scripts
 	 * were flushed) is sent again with the body, after commands sent later may already
 	 * have run. That is safe: a close or an override of a breaker is sent only once the
-	 * trip before it was answered ({@link FleetSync}'s {@code inOrder}), a late close
-	 * names the episode it ends (so it cannot end a newer one), and operations of
-	 * different breakers or episodes never depend on each other's order. At worst a late
-	 * close withdraws a newer vote of the same replica, which only delays the quorum.
+	 * trip before it was answered ({@link PublishOrder}), a late close names the episode
+	 * it ends (so it cannot end a newer one), and operations of different breakers or
+	 * episodes never depend on each other's order. At worst a late close withdraws a
+	 * newer vote of the same replica, which only delays the quorum.
 	 */
 	record Script(String name, String body, String sha) {
 

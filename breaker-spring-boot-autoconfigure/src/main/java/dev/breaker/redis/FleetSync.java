@@ -33,13 +33,11 @@ import io.lettuce.core.RedisURI;
  * fills in what was missed.</li>
  * <li>{@link ProbeShare}: shares half-open probes out across the fleet.</li>
  * </ul>
- * All but the listener run on one sync thread; Lettuce's reply threads only hand results
- * back to it. The keys are {@link FleetKeys}'s, the wire format {@link FleetMessage}'s,
- * and everything read is checked by {@link Trust}.
+ * All but the listener run on one {@link SyncThread}; Lettuce's reply threads only hand
+ * results back to it. The keys are {@link FleetKeys}'s, the wire format
+ * {@link FleetMessage}'s, and everything read is checked by {@link Trust}.
  */
 public final class FleetSync implements AutoCloseable {
-
-	private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
 
 	private static final long SWEEP_MILLIS = 1_000;
 
@@ -57,7 +55,7 @@ public final class FleetSync implements AutoCloseable {
 
 	private final String replicaId;
 
-	private final ScheduledExecutorService executor;
+	private final SyncThread thread = new SyncThread();
 
 	private final Trust trust;
 
@@ -81,8 +79,6 @@ public final class FleetSync implements AutoCloseable {
 
 	private final AtomicLong sequence = new AtomicLong();
 
-	private volatile boolean closed;
-
 	/**
 	 * A replica of a fleet sharing through one Redis server, or the primary Sentinel
 	 * names when {@code uri} lists Sentinels.
@@ -100,26 +96,19 @@ public final class FleetSync implements AutoCloseable {
 		this.status = status;
 		this.settings = settings;
 		this.replicaId = status.replicaId();
-		ScheduledThreadPoolExecutor sync = new ScheduledThreadPoolExecutor(1, task -> {
-			Thread thread = new Thread(task, "breaker-fleet-sync");
-			thread.setDaemon(true);
-			return thread;
-		});
-		sync.setRemoveOnCancelPolicy(true);
-		this.executor = sync;
 		RedisClock clock = new RedisClock();
 		this.trust = new Trust(MessageSigner.of(settings.signingKey()), clock, status);
 		this.store = new RedisBreakerStore(redis, new FleetKeys(settings.keyPrefix()), settings.channel(),
-				settings.timeout(), settings.reconnectInterval(), status, clock, executor,
+				settings.timeout(), settings.reconnectInterval(), status, clock, thread.executor(),
 				new RedisBreakerStore.Listener() {
 					@Override
 					public void onMessage(String text) {
-						submit(() -> peers.received(text));
+						thread.submit(() -> peers.received(text));
 					}
 
 					@Override
 					public void onReachable() {
-						submit(reconciler::resync);
+						thread.submit(reconciler::resync);
 					}
 				});
 	}
@@ -129,8 +118,9 @@ public final class FleetSync implements AutoCloseable {
 		registry.onCreated(local::created);
 		registry.onTransition(local::transitioned);
 		registry.onRemoved(local::removed);
-		executor.scheduleWithFixedDelay(() -> submit(entries::sweep), SWEEP_MILLIS, SWEEP_MILLIS,
-				TimeUnit.MILLISECONDS);
+		thread.executor()
+			.scheduleWithFixedDelay(() -> thread.submit(entries::sweep), SWEEP_MILLIS, SWEEP_MILLIS,
+					TimeUnit.MILLISECONDS);
 		store.start();
 	}
 
@@ -228,12 +218,8 @@ public final class FleetSync implements AutoCloseable {
 		return probes;
 	}
 
-	ScheduledExecutorService executor() {
-		return executor;
-	}
-
-	boolean closed() {
-		return closed;
+	SyncThread thread() {
+		return thread;
 	}
 
 	/**
@@ -258,7 +244,7 @@ public final class FleetSync implements AutoCloseable {
 	 * An open circuit read from Redis (a reply or the reconnect read), unless an
 	 * announcement overtook the read.
 	 */
-	void applyStored(RedisBreakerStore.Stored stored, long sentAt) {
+	void applyStored(StoreReplies.Stored stored, long sentAt) {
 		FleetEntry entry = entries.get(stored.circuit().breaker());
 		if (entry != null && entry.changedSince(sentAt)) {
 			return;
@@ -300,121 +286,9 @@ public final class FleetSync implements AutoCloseable {
 		LocalTransitions.tripFromFleetWindow(breaker, reason);
 	}
 
-	/** What a publish waits for before it is sent. */
-	enum Publish {
-
-		/**
-		 * A trip: the previous publish has been sent (one connection keeps them in
-		 * order).
-		 */
-		TRIP,
-		/**
-		 * A close or an override: also the last trip has been answered, so it knows the
-		 * episode the trip ended up in.
-		 */
-		AFTER_TRIP
-
-	}
-
-	/**
-	 * Runs {@code publish} (which sends its command and returns the future of its answer)
-	 * on the sync thread, once what {@code kind} waits for is done: one breaker's
-	 * publishes reach Redis in the order they were made, and a close is never sent before
-	 * the trip it follows was answered.
-	 */
-	void inOrder(FleetEntry entry, Publish kind, Supplier<CompletableFuture<?>> publish) {
-		synchronized (entry) {
-			CompletableFuture<?> after = kind == Publish.TRIP ? entry.lastSent()
-					: CompletableFuture.allOf(entry.lastSent(), entry.lastTripAnswered());
-			CompletableFuture<Object> sent = new CompletableFuture<>();
-			CompletableFuture<Object> answered = new CompletableFuture<>();
-			entry.published(sent, kind == Publish.TRIP ? answered : null);
-			after.whenComplete((ignored, error) -> {
-				boolean queued = submit(() -> {
-					try {
-						CompletableFuture<?> answer = publish.get();
-						sent.complete(null);
-						answer.whenComplete((done, failed) -> answered.complete(null));
-					}
-					catch (RuntimeException e) {
-						sent.complete(null);
-						answered.complete(null);
-						throw e;
-					}
-				});
-				if (!queued) {
-					sent.complete(null);
-					answered.complete(null);
-				}
-			});
-		}
-	}
-
-	/**
-	 * A future of work done on the sync thread (a reply handled where the state it
-	 * changes lives).
-	 */
-	<T> CompletableFuture<T> onSyncThread(Supplier<CompletableFuture<T>> work) {
-		CompletableFuture<T> result = new CompletableFuture<>();
-		if (!submit(() -> {
-			try {
-				work.get().whenComplete((value, error) -> {
-					if (error != null) {
-						result.completeExceptionally(error);
-					}
-					else {
-						result.complete(value);
-					}
-				});
-			}
-			catch (RuntimeException e) {
-				result.completeExceptionally(e);
-				throw e;
-			}
-		})) {
-			result.cancel(false);
-		}
-		return result;
-	}
-
-	/** Runs a task on the sync thread after a delay; nothing when closing. */
-	void schedule(Runnable task, long delayMillis) {
-		if (closed) {
-			return;
-		}
-		try {
-			executor.schedule(() -> submit(task), delayMillis, TimeUnit.MILLISECONDS);
-		}
-		catch (RejectedExecutionException shuttingDown) {
-			// closing: the task no longer matters
-		}
-	}
-
-	/** Runs a task on the sync thread; false when closing. */
-	boolean submit(Runnable task) {
-		if (closed) {
-			return false;
-		}
-		try {
-			executor.execute(() -> {
-				try {
-					task.run();
-				}
-				catch (RuntimeException e) {
-					LOG.log(System.Logger.Level.WARNING, "fleet sync task failed", e);
-				}
-			});
-			return true;
-		}
-		catch (RejectedExecutionException shuttingDown) {
-			return false;
-		}
-	}
-
 	@Override
 	public void close() {
-		closed = true;
-		executor.shutdownNow();
+		thread.close();
 		store.close();
 	}
 

@@ -94,8 +94,9 @@ public final class FleetWindow implements AutoCloseable {
 		});
 		registry.onRemoved(breaker -> counted.remove(breaker.name()));
 		long millis = flushInterval.toMillis();
-		task = sync.executor()
-			.scheduleWithFixedDelay(() -> sync.submit(this::flush), millis, millis, TimeUnit.MILLISECONDS);
+		task = sync.thread()
+			.executor()
+			.scheduleWithFixedDelay(() -> sync.thread().submit(this::flush), millis, millis, TimeUnit.MILLISECONDS);
 	}
 
 	/**
@@ -174,7 +175,7 @@ public final class FleetWindow implements AutoCloseable {
 					return; // these counts reach the fleet window with the next flush;
 							// the local window counted them
 				}
-				sync.submit(() -> {
+				sync.thread().submit(() -> {
 					for (int i = 0; i < breakers.size(); i++) {
 						Breaker breaker = breakers.get(i);
 						long[] sum = new long[3];

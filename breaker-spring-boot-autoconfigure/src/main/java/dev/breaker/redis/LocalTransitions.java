@@ -45,7 +45,7 @@ final class LocalTransitions {
 	}
 
 	void transitioned(Transition transition) {
-		if (sync.closed() || transition.remote() || FleetOverrides.applying()) {
+		if (sync.thread().closed() || transition.remote() || FleetOverrides.applying()) {
 			return;
 		}
 		String name = transition.breaker();
@@ -81,7 +81,7 @@ final class LocalTransitions {
 	 * or an open episode).
 	 */
 	void created(Breaker breaker) {
-		if (sync.closed()) {
+		if (sync.thread().closed()) {
 			return;
 		}
 		FleetEntry entry = sync.entries().get(breaker.name());
@@ -102,7 +102,7 @@ final class LocalTransitions {
 					Duration.ofMillis(Math.min(remaining, breaker.config().maxOpenWait().toMillis())),
 					sync.peerReason(entry.replica(), entry.reason()));
 			String episode = entry.episode();
-			sync.submit(() -> {
+			sync.thread().submit(() -> {
 				if (breaker.state() == State.OPEN && opened.tied().isEmpty()) {
 					opened.tie(episode, sync.deadline(breaker));
 					sync.probes().opened(breaker, opened);

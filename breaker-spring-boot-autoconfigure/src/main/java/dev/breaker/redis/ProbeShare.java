@@ -73,12 +73,12 @@ final class ProbeShare {
 	 * rejected calls since the last look.
 	 */
 	private void claim(Breaker breaker, FleetEntry entry, int round, boolean traffic) {
-		if (sync.closed() || !entry.inRound(round)) {
+		if (sync.thread().closed() || !entry.inRound(round)) {
 			return;
 		}
 		if (!sync.status().up()) {
 			apply(breaker, entry); // the breaker's own limit while Redis cannot answer
-			sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+			sync.thread().schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
 			return;
 		}
 		String episode = entry.tied();
@@ -91,12 +91,12 @@ final class ProbeShare {
 		sync.store()
 			.claim(breaker.name(), episode, sync.replicaId(), max, max, lease, slotsLive,
 					sync.trust().claim(breaker.name(), episode, sync.replicaId(), max), traffic, entry.distrusted())
-			.whenComplete((reply, error) -> sync
+			.whenComplete((reply, error) -> sync.thread()
 				.submit(() -> granted(breaker, entry, round, episode, error == null ? reply : null, traffic)));
 	}
 
-	private void granted(Breaker breaker, FleetEntry entry, int round, String episode,
-			RedisBreakerStore.ClaimReply reply, boolean traffic) {
+	private void granted(Breaker breaker, FleetEntry entry, int round, String episode, StoreReplies.ClaimReply reply,
+			boolean traffic) {
 		if (!entry.inRound(round)) {
 			return;
 		}
@@ -125,7 +125,7 @@ final class ProbeShare {
 			}
 		}
 		apply(breaker, entry);
-		sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(quietMillis(breaker, entry)));
+		sync.thread().schedule(() -> tick(breaker, entry, round), nextLookMillis(quietMillis(breaker, entry)));
 	}
 
 	/**
@@ -197,7 +197,7 @@ final class ProbeShare {
 	 * back, ask again, or go alone.
 	 */
 	private void tick(Breaker breaker, FleetEntry entry, int round) {
-		if (sync.closed() || !entry.inRound(round)) {
+		if (sync.thread().closed() || !entry.inRound(round)) {
 			return;
 		}
 		State state = breaker.state();
@@ -218,7 +218,7 @@ final class ProbeShare {
 			// end on (a holder's: from the episode's end on, if that comes first), the
 			// lease holds until then
 			apply(breaker, entry);
-			sync.schedule(() -> tick(breaker, entry, round), nextLookMillis(quiet));
+			sync.thread().schedule(() -> tick(breaker, entry, round), nextLookMillis(quiet));
 			return;
 		}
 		boolean traffic = entry.demandSince(demand(breaker)) || probesInFlight(breaker) > 0;
@@ -230,7 +230,7 @@ final class ProbeShare {
 		}
 		else {
 			apply(breaker, entry);
-			sync.schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
+			sync.thread().schedule(() -> tick(breaker, entry, round), RECLAIM_MILLIS);
 		}
 	}
 
@@ -264,7 +264,7 @@ final class ProbeShare {
 			return;
 		}
 		if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
-			sync.submit(() -> alone(breaker, entry));
+			sync.thread().submit(() -> alone(breaker, entry));
 			return;
 		}
 		int grant = entry.grant();
@@ -274,7 +274,7 @@ final class ProbeShare {
 		}
 		int round = entry.round();
 		SharedStateHooks.limitProbes(breaker, 0);
-		if (!sync.submit(() -> claim(breaker, entry, round, false))) {
+		if (!sync.thread().submit(() -> claim(breaker, entry, round, false))) {
 			SharedStateHooks.limitProbes(breaker, breaker.config().halfOpenMaxProbes());
 		}
 	}

@@ -56,7 +56,7 @@ final class Reconciler {
 		}
 		running = true;
 		again = false;
-		sync.store().serverRunId().whenComplete((runId, error) -> sync.submit(() -> {
+		sync.store().serverRunId().whenComplete((runId, error) -> sync.thread().submit(() -> {
 			if (error != null) {
 				failed(error);
 				return;
@@ -100,7 +100,7 @@ final class Reconciler {
 				}
 			}
 			return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(done -> page);
-		}).whenComplete((page, error) -> sync.submit(() -> {
+		}).whenComplete((page, error) -> sync.thread().submit(() -> {
 			if (error != null) {
 				failed(error);
 			}
@@ -116,11 +116,11 @@ final class Reconciler {
 	private CompletableFuture<Void> read(String key, FleetKeys.Found found, long sent, Pass pass) {
 		String name = found.breaker();
 		CompletableFuture<Void> read = found.kind() == FleetKeys.Found.Kind.STATE
-				? sync.store().readOpen(name).thenAccept(stored -> sync.submit(() -> {
+				? sync.store().readOpen(name).thenAccept(stored -> sync.thread().submit(() -> {
 					if (stored.circuit() != null && sync.trust().acceptStored(stored.circuit())) {
 						sync.applyStored(stored, sent);
 					}
-				})) : sync.store().readOverride(name).thenAccept(override -> sync.submit(() -> {
+				})) : sync.store().readOverride(name).thenAccept(override -> sync.thread().submit(() -> {
 					if (override != null && sync.trust().acceptStored(override)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
@@ -130,8 +130,8 @@ final class Reconciler {
 					}
 				}));
 		return read.exceptionally(error -> {
-			if (RedisBreakerStore.malformed(error)) {
-				sync.submit(() -> warnOnce(key, error));
+			if (StoreReplies.malformed(error)) {
+				sync.thread().submit(() -> warnOnce(key, error));
 				return null;
 			}
 			throw RedisBreakerStore.rethrow(error);
@@ -197,7 +197,7 @@ final class Reconciler {
 		LOG.log(System.Logger.Level.DEBUG, "fleet re-sync failed; trying again when Redis answers", error);
 		// the store calls onReachable when Redis answers again; if it never stopped
 		// answering, try again shortly
-		sync.schedule(() -> {
+		sync.thread().schedule(() -> {
 			if (sync.status().up()) {
 				resync();
 			}

@@ -2,26 +2,22 @@ package dev.breaker.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 
-import dev.breaker.core.State;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * The Redis side of fleet mode: the fleet's operations, each one of the Lua scripts of
  * {@link FleetScripts} on the keys of {@link FleetKeys}, over the connections of
- * {@link StoreConnection}.
+ * {@link StoreConnection}, their answers read by {@link StoreReplies}.
  *
  * <p>
  * Nothing here blocks a caller: every operation returns a future that completes on
@@ -51,59 +47,7 @@ public final class RedisBreakerStore implements AutoCloseable {
 
 	}
 
-	/**
-	 * An open circuit as stored in its hash: the announcement it was opened with, and
-	 * Redis's remaining TTL.
-	 */
-	record Stored(FleetMessage circuit, long pttl) {
-	}
-
-	/**
-	 * What the open script found: {@code opened}, or the episode that is open already.
-	 */
-	record OpenReply(boolean opened, Stored current) {
-	}
-
-	/**
-	 * What a vote found: the live votes (replica to value, this one included), and the
-	 * open circuit if any.
-	 */
-	record VoteReply(Map<String, String> votes, Stored current) {
-	}
-
-	/**
-	 * What a probe claim got, who else holds slots (holder to value), and whether a
-	 * replica with traffic went without slots within the last {@code 2 * lease / 3} (a
-	 * holder without traffic then gives its slots up; a longer lease, claimed long before
-	 * the open wait ends, does not widen that window).
-	 */
-	record ClaimReply(int grant, Map<String, String> others, boolean wanted) {
-	}
-
-	/**
-	 * One SCAN step: the keys it found and where to go on ({@code next}; finished when
-	 * the cursor is back at 0). In a Cluster the cursor also says which primary comes
-	 * next: pass {@code next} on, not the cursor's text.
-	 */
-	record ScanPage(List<String> keys, String cursor, boolean finished, ScanCursor next) {
-	}
-
-	/** A value in a fleet hash this version cannot read. */
-	static final class MalformedException extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		MalformedException(String message) {
-			super(message, null, false, false);
-		}
-
-	}
-
 	private static final int SCAN_COUNT = 200;
-
-	private static final String[] OPEN_FIELDS = { "state", "episode", "ttl", "replica", "reason", "issued", "sig" };
-
-	private static final String[] OVERRIDE_FIELDS = { "state", "replica", "reason", "issued", "sig" };
 
 	private final FleetKeys keys;
 
@@ -158,7 +102,7 @@ public final class RedisBreakerStore implements AutoCloseable {
 	 * script), unless another episode is open; {@code replace} names an episode that may
 	 * be replaced (this replica's failed probes ended it).
 	 */
-	CompletableFuture<OpenReply> open(FleetMessage announcement, String replace) {
+	CompletableFuture<StoreReplies.OpenReply> open(FleetMessage announcement, String replace) {
 		String name = announcement.breaker();
 		return connection
 			.<List<Object>>run(FleetScripts.OPEN, ScriptOutputType.MULTI,
@@ -166,21 +110,19 @@ public final class RedisBreakerStore implements AutoCloseable {
 					Long.toString(announcement.ttlMillis()), announcement.replica(), announcement.reason(),
 					Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode(),
 					replace == null ? "absent" : "replace:" + replace)
-			.thenApply(reply -> "opened".equals(String.valueOf(reply.get(0))) ? new OpenReply(true, null)
-					: new OpenReply(false, stored(name, reply.subList(1, reply.size()))));
+			.thenApply(reply -> StoreReplies.open(name, reply));
 	}
 
 	/**
 	 * Counts this replica's trip toward the quorum for {@code ttlMillis}; returns the
 	 * live votes and the open circuit.
 	 */
-	CompletableFuture<VoteReply> vote(String breaker, String replica, long ttlMillis, String value) {
+	CompletableFuture<StoreReplies.VoteReply> vote(String breaker, String replica, long ttlMillis, String value) {
 		return connection
 			.<List<Object>>run(FleetScripts.VOTE, ScriptOutputType.MULTI,
 					new String[] { keys.state(breaker), keys.votes(breaker) }, replica,
 					Long.toString(Math.max(1, ttlMillis)), value)
-			.thenApply(reply -> new VoteReply(pairs((List<?>) reply.get(0)),
-					stored(breaker, reply.subList(1, reply.size()))));
+			.thenApply(reply -> StoreReplies.vote(breaker, reply));
 	}
 
 	/**
@@ -211,7 +153,7 @@ public final class RedisBreakerStore implements AutoCloseable {
 	 * may use in one open episode; they stay this replica's for {@code leaseMillis}
 	 * unless it asks again.
 	 */
-	CompletableFuture<ClaimReply> claim(String breaker, String episode, String replica, int max, int want,
+	CompletableFuture<StoreReplies.ClaimReply> claim(String breaker, String episode, String replica, int max, int want,
 			long leaseMillis, long ttlMillis, String value, boolean wanting, List<String> distrusted) {
 		List<String> args = new ArrayList<>(7 + distrusted.size());
 		args.addAll(
@@ -221,12 +163,7 @@ public final class RedisBreakerStore implements AutoCloseable {
 		return connection
 			.<List<Object>>run(FleetScripts.CLAIM, ScriptOutputType.MULTI,
 					new String[] { keys.probes(breaker, episode) }, args.toArray(String[]::new))
-			.thenApply(reply -> {
-				long wantedAt = Long.parseLong(String.valueOf(reply.get(2)));
-				long now = Long.parseLong(String.valueOf(reply.get(3)));
-				return new ClaimReply(((Number) reply.get(0)).intValue(), pairs((List<?>) reply.get(1)),
-						wantedAt > 0 && now - wantedAt < 2 * Math.min(leaseMillis, ProbeShare.LEASE_MILLIS) / 3);
-			});
+			.thenApply(reply -> StoreReplies.claim(reply, leaseMillis));
 	}
 
 	/**
@@ -234,18 +171,15 @@ public final class RedisBreakerStore implements AutoCloseable {
 	 * with).
 	 */
 	CompletableFuture<Long> release(String breaker, String episode, String replica) {
-		RedisClusterAsyncCommands<String, String> commands = connection.commands();
-		if (commands == null) {
-			return connection.notConnected();
-		}
-		return connection.observed(commands.hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
+		return connection
+			.send(commands -> commands.async().hdel(keys.probes(breaker, episode), replica).toCompletableFuture());
 	}
 
 	/**
 	 * One step of the reconnect read on a single server (the cursor's text is enough
 	 * there).
 	 */
-	CompletableFuture<ScanPage> scan(String cursor) {
+	CompletableFuture<StoreReplies.ScanPage> scan(String cursor) {
 		return scan("0".equals(cursor) ? ScanCursor.INITIAL : ScanCursor.of(cursor));
 	}
 
@@ -254,34 +188,21 @@ public final class RedisBreakerStore implements AutoCloseable {
 	 * is never held up. In a Cluster the steps walk every primary in turn, so the read
 	 * finds the open circuits of every slot.
 	 */
-	CompletableFuture<ScanPage> scan(ScanCursor cursor) {
+	CompletableFuture<StoreReplies.ScanPage> scan(ScanCursor cursor) {
 		KeyScanArgs args = KeyScanArgs.Builder.matches(keys.scanPattern()).limit(SCAN_COUNT).type("hash");
 		return connection.scan(cursor, args)
-			.thenApply(c -> new ScanPage(c.getKeys(), c.getCursor(), c.isFinished(), c));
+			.thenApply(c -> new StoreReplies.ScanPage(c.getKeys(), c.getCursor(), c.isFinished(), c));
 	}
 
 	/**
 	 * The open circuit stored under a state key (circuit {@code null} when the hash holds
 	 * none).
 	 */
-	CompletableFuture<Stored> readOpen(String breaker) {
+	CompletableFuture<StoreReplies.Stored> readOpen(String breaker) {
 		return connection
 			.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] { keys.state(breaker) },
-					OPEN_FIELDS)
-			.thenApply(f -> {
-				if (!"OPEN".equals(String.valueOf(f.get(0)))) {
-					if (String.valueOf(f.get(0)).isEmpty() && String.valueOf(f.get(1)).isEmpty()) {
-						return new Stored(null, 0);
-					}
-					throw new MalformedException(
-							"state '" + Printable.of(String.valueOf(f.get(0)), 20) + "' is not OPEN");
-				}
-				Stored stored = stored(breaker, f.subList(1, f.size()));
-				if (stored.circuit() == null) {
-					throw new MalformedException("an OPEN state without an episode");
-				}
-				return stored;
-			});
+					StoreReplies.OPEN_FIELDS)
+			.thenApply(fields -> StoreReplies.openCircuit(breaker, fields));
 	}
 
 	/**
@@ -291,21 +212,8 @@ public final class RedisBreakerStore implements AutoCloseable {
 	CompletableFuture<FleetMessage> readOverride(String breaker) {
 		return connection
 			.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] { keys.override(breaker) },
-					OVERRIDE_FIELDS)
-			.thenApply(f -> {
-				List<String> v = strings(f);
-				if (v.get(0).isEmpty() && v.get(1).isEmpty()) {
-					return null;
-				}
-				try {
-					return new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, State.valueOf(v.get(0)),
-							v.get(1), Long.parseLong(v.get(3)), v.get(2), v.get(4));
-				}
-				catch (IllegalArgumentException malformed) {
-					throw new MalformedException("override state '" + Printable.of(v.get(0), 20) + "' or issued '"
-							+ Printable.of(v.get(3), 20) + "' cannot be read");
-				}
-			});
+					StoreReplies.OVERRIDE_FIELDS)
+			.thenApply(fields -> StoreReplies.override(breaker, fields));
 	}
 
 	/** The fleet window step for a batch: see {@link FleetScripts#WINDOW}. */
@@ -334,14 +242,6 @@ public final class RedisBreakerStore implements AutoCloseable {
 		return SlotHash.getSlot(key);
 	}
 
-	/**
-	 * Whether a command failed because a fleet hash held something this version cannot
-	 * read.
-	 */
-	static boolean malformed(Throwable error) {
-		return StoreConnection.unwrap(error) instanceof MalformedException;
-	}
-
 	/** A failure's message, for a log line. */
 	static String message(Throwable error) {
 		Throwable cause = StoreConnection.unwrap(error);
@@ -351,39 +251,6 @@ public final class RedisBreakerStore implements AutoCloseable {
 	/** A failure to pass on from inside a completion stage. */
 	static CompletionException rethrow(Throwable error) {
 		return error instanceof CompletionException completion ? completion : new CompletionException(error);
-	}
-
-	// ---- plumbing ----
-
-	private Stored stored(String breaker, List<?> fields) {
-		List<String> f = strings(fields);
-		// episode, ttl, replica, reason, issued, sig, pttl
-		if (f.get(0).isEmpty()) {
-			return new Stored(null, 0);
-		}
-		try {
-			FleetMessage circuit = new FleetMessage(FleetMessage.Kind.OPEN, breaker, f.get(0), Long.parseLong(f.get(1)),
-					null, f.get(2), Long.parseLong(f.get(4)), f.get(3), f.get(5));
-			return new Stored(circuit, Long.parseLong(f.get(6)));
-		}
-		catch (NumberFormatException malformed) {
-			throw new MalformedException("ttl '" + Printable.of(f.get(1), 20) + "' or issued '"
-					+ Printable.of(f.get(4), 20) + "' is not a number");
-		}
-	}
-
-	private static List<String> strings(List<?> fields) {
-		List<String> out = new ArrayList<>(fields.size());
-		fields.forEach(field -> out.add(field == null ? "" : String.valueOf(field)));
-		return out;
-	}
-
-	private static Map<String, String> pairs(List<?> flat) {
-		Map<String, String> pairs = new LinkedHashMap<>();
-		for (int i = 0; i + 1 < flat.size(); i += 2) {
-			pairs.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
-		}
-		return pairs;
 	}
 
 	@Override

@@ -9,10 +9,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -29,25 +26,16 @@ final class ServerClient implements StoreClient {
 
 	ServerClient(FleetRedis redis, ClientResources resources, Duration timeout) {
 		this.client = RedisClient.create(resources, redis.uris().get(0));
-		ClientOptions.Builder options = ClientOptions.builder()
-			.autoReconnect(true)
-			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-			.timeoutOptions(TimeoutOptions.enabled(timeout))
-			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
-		if (redis.ssl() != null) {
-			options.sslOptions(redis.ssl());
-		}
-		this.client.setOptions(options.build());
+		this.client.setOptions(StoreClient.options(ClientOptions.builder(), redis, timeout).build());
 	}
 
 	@Override
 	public Commands connect() {
 		StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
 		try {
+			// so that the first trip does not wait for a NOSCRIPT
 			for (Script script : FleetScripts.ALL) {
-				connection.sync().scriptLoad(script.body()); // so that the first trip
-																// does not wait for a
-																// NOSCRIPT
+				connection.sync().scriptLoad(script.body());
 			}
 		}
 		catch (RuntimeException e) {
@@ -87,18 +75,8 @@ final class ServerClient implements StoreClient {
 	}
 
 	@Override
-	public boolean cluster() {
-		return false;
-	}
-
-	@Override
-	public void addListener(RedisConnectionStateListener listener) {
-		client.addListener(listener);
-	}
-
-	@Override
-	public void shutdown() {
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	public RedisClient lettuce() {
+		return client;
 	}
 
 }

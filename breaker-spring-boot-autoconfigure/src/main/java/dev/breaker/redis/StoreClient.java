@@ -4,11 +4,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.ScanCursor;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -65,14 +70,40 @@ sealed interface StoreClient permits ServerClient, ClusterClient {
 	 */
 	CompletableFuture<String> serverId(Commands commands);
 
+	/** The Lettuce client underneath. */
+	AbstractRedisClient lettuce();
+
 	/**
 	 * Whether keys of different breakers may live on different servers (a script then
 	 * takes one slot's keys only).
 	 */
-	boolean cluster();
+	default boolean cluster() {
+		return lettuce() instanceof RedisClusterClient;
+	}
 
-	void addListener(RedisConnectionStateListener listener);
+	default void addListener(RedisConnectionStateListener listener) {
+		lettuce().addListener(listener);
+	}
 
-	void shutdown();
+	default void shutdown() {
+		lettuce().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+	/**
+	 * The options of the fleet's connections whatever the topology: they reconnect by
+	 * themselves, reject commands while disconnected instead of queueing them, time out
+	 * commands and connects after {@code timeout}, and use the TLS material of
+	 * {@code redis}.
+	 */
+	static <B extends ClientOptions.Builder> B options(B options, FleetRedis redis, Duration timeout) {
+		options.autoReconnect(true)
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.timeoutOptions(TimeoutOptions.enabled(timeout))
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
+		if (redis.ssl() != null) {
+			options.sslOptions(redis.ssl());
+		}
+		return options;
+	}
 
 }

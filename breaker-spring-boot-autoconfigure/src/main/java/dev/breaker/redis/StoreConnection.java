@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import dev.breaker.core.CauseChain;
 import dev.breaker.redis.FleetScripts.Script;
@@ -96,18 +97,16 @@ final class StoreConnection implements AutoCloseable {
 				Commands current = commands;
 				if (current != null && connection == current.connection()) {
 					if (client.cluster()) {
-						executor.execute(StoreConnection.this::ping); // one node is back:
-																		// up only when
-																		// every primary
-																		// answers
+						// one node is back: up only when every primary answers
+						executor.execute(StoreConnection.this::ping);
 					}
 					else {
 						reachable();
 					}
 				}
 				else if (connection == subscription) {
-					listener.onReachable(); // resubscribed: messages sent meanwhile were
-											// missed
+					// resubscribed: messages sent meanwhile were missed
+					listener.onReachable();
 				}
 			}
 
@@ -226,7 +225,7 @@ final class StoreConnection implements AutoCloseable {
 			LOG.log(System.Logger.Level.DEBUG, "a fleet command failed in Redis: {0}", answered.getMessage());
 			reachable();
 		}
-		else if (!(cause instanceof RedisBreakerStore.MalformedException)) {
+		else if (!(cause instanceof StoreReplies.MalformedException)) {
 			status.markDown(cause);
 		}
 	}
@@ -236,26 +235,9 @@ final class StoreConnection implements AutoCloseable {
 		return cause instanceof CancellationException ? new IllegalStateException("command cancelled") : cause;
 	}
 
-	/** The asynchronous commands, {@code null} before the first connect. */
-	RedisClusterAsyncCommands<String, String> commands() {
-		Commands connection = commands;
-		return connection == null ? null : connection.async();
-	}
-
 	/** One SCAN step: see {@link StoreClient#scan}. */
 	CompletableFuture<KeyScanCursor<String>> scan(ScanCursor cursor, KeyScanArgs args) {
-		Commands connection = commands;
-		if (connection == null) {
-			return notConnected();
-		}
-		CompletableFuture<KeyScanCursor<String>> page;
-		try {
-			page = client.scan(connection, cursor, args);
-		}
-		catch (RuntimeException rejected) {
-			page = CompletableFuture.failedFuture(rejected);
-		}
-		return observed(page);
+		return send(connection -> client.scan(connection, cursor, args));
 	}
 
 	/**
@@ -263,18 +245,7 @@ final class StoreConnection implements AutoCloseable {
 	 * {@link StoreClient#serverId}.
 	 */
 	CompletableFuture<String> serverId() {
-		Commands connection = commands;
-		if (connection == null) {
-			return notConnected();
-		}
-		CompletableFuture<String> id;
-		try {
-			id = client.serverId(connection);
-		}
-		catch (RuntimeException rejected) {
-			id = CompletableFuture.failedFuture(rejected);
-		}
-		return observed(id);
+		return send(client::serverId);
 	}
 
 	/** Whether the keys of different breakers may be on different servers. */
@@ -287,32 +258,36 @@ final class StoreConnection implements AutoCloseable {
 	 * {@link Script}).
 	 */
 	<T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] scriptKeys, String... args) {
-		RedisClusterAsyncCommands<String, String> async = commands();
-		if (async == null) {
-			return notConnected();
-		}
-		CompletableFuture<T> result;
-		try {
-			result = async.<T>evalsha(script.sha(), type, scriptKeys, args)
+		return send(connection -> {
+			RedisClusterAsyncCommands<String, String> async = connection.async();
+			return async.<T>evalsha(script.sha(), type, scriptKeys, args)
 				.toCompletableFuture()
 				.exceptionallyCompose(error -> unwrap(error) instanceof RedisNoScriptException
 						? async.<T>eval(script.body(), type, scriptKeys, args).toCompletableFuture()
 						: CompletableFuture.failedFuture(error));
-		}
-		catch (RuntimeException rejected) {
-			result = CompletableFuture.failedFuture(rejected);
-		}
-		return observed(result);
+		});
 	}
 
-	<T> CompletableFuture<T> observed(CompletableFuture<T> result) {
+	/**
+	 * Sends {@code command} on the command connection, and observes what its outcome says
+	 * about the store; fails at once, never throws, before the first connect and when
+	 * Lettuce rejects the command.
+	 */
+	<T> CompletableFuture<T> send(Function<Commands, CompletableFuture<T>> command) {
+		Commands connection = commands;
+		CompletableFuture<T> result;
+		if (connection == null) {
+			result = CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+		}
+		else {
+			try {
+				result = command.apply(connection);
+			}
+			catch (RuntimeException rejected) {
+				result = CompletableFuture.failedFuture(rejected);
+			}
+		}
 		return result.whenComplete((value, error) -> observe(error));
-	}
-
-	<T> CompletableFuture<T> notConnected() {
-		IllegalStateException error = new IllegalStateException("not connected to Redis");
-		observe(error);
-		return CompletableFuture.failedFuture(error);
 	}
 
 	@Override

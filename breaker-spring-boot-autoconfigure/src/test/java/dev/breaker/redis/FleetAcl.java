@@ -1,5 +1,9 @@
 package dev.breaker.redis;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import io.lettuce.core.api.sync.RedisCommands;
@@ -28,13 +32,46 @@ public final class FleetAcl {
 			+ " +type +exists +del +hmget +hgetall +hset +pttl +pexpire +pexpireat"
 			+ " +client|setname +cluster|nodes +cluster|myid";
 
+	private static final Path FLEET_MODE_DOCS = Path.of("..", "docs", "fleet-mode.md");
+
+	private static final String SETUSER = "ACL SETUSER checkout ";
+
 	private FleetAcl() {
 	}
 
 	/** Creates (or resets) the fleet's user on one node. */
 	public static void createUser(RedisCommands<String, String> admin, String user) {
+		createUser(admin, user, RULES);
+	}
+
+	/** Creates (or resets) a user with these rules on one node. */
+	public static void createUser(RedisCommands<String, String> admin, String user, String rules) {
 		admin.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add(user).add("reset").addValues(RULES.split(" ")));
+				new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add(user).add("reset").addValues(rules.split(" ")));
+	}
+
+	/**
+	 * The rules of the shorter form by categories that {@code docs/fleet-mode.md} offers
+	 * (its one {@code ACL SETUSER checkout} line with {@code +@} categories), read from
+	 * the page: a test that runs the fleet through it runs it through what users are told
+	 * to create.
+	 */
+	public static String categoryRules() {
+		List<String> shown;
+		try {
+			shown = Files.readAllLines(FLEET_MODE_DOCS)
+				.stream()
+				.filter(line -> line.startsWith(SETUSER) && line.contains(" +@"))
+				.toList();
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException(e);
+		}
+		if (shown.size() != 1) {
+			throw new IllegalStateException(
+					FLEET_MODE_DOCS + " should show one '" + SETUSER + "' line by categories, found " + shown);
+		}
+		return shown.get(0).substring(SETUSER.length()).strip();
 	}
 
 	/**

@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
-import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
@@ -144,7 +143,7 @@ class ProbeSlotIdleHolderTests {
 		ExecutorService traffic = Executors.newFixedThreadPool(withTraffic.size());
 		try {
 			long recoveredAt = System.nanoTime();
-			withTraffic.forEach(breaker -> traffic.execute(() -> tenPerSecond(breaker, running)));
+			withTraffic.forEach(breaker -> traffic.execute(() -> SteadyTraffic.callEvery(breaker, 100, running)));
 
 			await().atMost(OPEN_WAIT.plusSeconds(3))
 				.untilAsserted(() -> assertThat(payments)
@@ -181,7 +180,7 @@ class ProbeSlotIdleHolderTests {
 	private CountDownLatch holdSyncThread(FleetSync member, CountDownLatch parked) {
 		CountDownLatch release = new CountDownLatch(1);
 		gates.add(release);
-		assertThat(member.submit(() -> {
+		assertThat(member.thread().submit(() -> {
 			parked.countDown();
 			try {
 				release.await(30, TimeUnit.SECONDS);
@@ -205,27 +204,6 @@ class ProbeSlotIdleHolderTests {
 			}
 		}
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
-	}
-
-	private static void tenPerSecond(Breaker breaker, AtomicBoolean running) {
-		while (running.get()) {
-			try {
-				breaker.call(() -> "healthy");
-			}
-			catch (BreakerOpenException rejected) {
-				// the checkout is queued for later
-			}
-			catch (Exception unexpected) {
-				throw new AssertionError(unexpected);
-			}
-			try {
-				TimeUnit.MILLISECONDS.sleep(100);
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
 	}
 
 }

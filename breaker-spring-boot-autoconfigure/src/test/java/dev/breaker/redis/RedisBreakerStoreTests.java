@@ -85,7 +85,7 @@ class RedisBreakerStoreTests {
 
 		assertThat(store.open(open, null).join().opened()).isTrue();
 
-		RedisBreakerStore.Stored stored = store.readOpen("payments").join();
+		StoreReplies.Stored stored = store.readOpen("payments").join();
 		assertThat(stored.circuit()).isEqualTo(open);
 		assertThat(stored.pttl()).isBetween(1L, 1_000L);
 		await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(received).containsExactly(open));
@@ -103,7 +103,7 @@ class RedisBreakerStoreTests {
 	void anOpenFindsTheEpisodeAlreadyOpenAndLeavesIt() {
 		store.open(open("payments", "e1", 10_000), null).join();
 
-		RedisBreakerStore.OpenReply second = store.open(open("payments", "e2", 5_000), null).join();
+		StoreReplies.OpenReply second = store.open(open("payments", "e2", 5_000), null).join();
 
 		assertThat(second.opened()).isFalse();
 		assertThat(second.current().circuit().episode()).isEqualTo("e1");
@@ -237,7 +237,7 @@ class RedisBreakerStoreTests {
 		String cursor = "0";
 		int pages = 0;
 		do {
-			RedisBreakerStore.ScanPage page = store.scan(cursor).join();
+			StoreReplies.ScanPage page = store.scan(cursor).join();
 			found.addAll(page.keys());
 			cursor = page.cursor();
 			pages++;

@@ -2,7 +2,6 @@ package dev.breaker.benchmarks.fleet;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,15 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerConfig;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
 
 /**
  * A fleet of replicas (each its own Spring context, fleet mode auto-configured) on one
@@ -40,14 +35,6 @@ import dev.breaker.core.Ticker;
  */
 public final class FleetScale {
 
-	private static final BreakerConfig CONFIG = BreakerConfig.builder()
-		.consecutiveFailures(1)
-		.failureRateThreshold(0)
-		.openWait(Duration.ofSeconds(30))
-		.openWaitJitter(0)
-		.ticker(Ticker.system())
-		.build();
-
 	private FleetScale() {
 	}
 
@@ -62,11 +49,11 @@ public final class FleetScale {
 				ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 		List<String> propagation = new ArrayList<>();
 		List<String> commands = new ArrayList<>();
-		try (LocalRedis redis = new LocalRedis(); Fleet fleet = Fleet.start(redis, replicas, 1, false)) {
+		try (LocalRedis redis = new LocalRedis(); StampedFleet fleet = StampedFleet.start(redis, replicas, 1, false)) {
 			quorumOfOne(fleet, rounds, warmUp, propagation);
 		}
 		try (LocalRedis redis = new LocalRedis();
-				Fleet fleet = Fleet.start(redis, replicas, 2, false);
+				StampedFleet fleet = StampedFleet.start(redis, replicas, 2, false);
 				CommandStats stats = new CommandStats(redis.port())) {
 			commands.add(commands("idle", fleet, stats, seconds, false));
 			commands.add(commands("under load", fleet, stats, seconds, true));
@@ -85,7 +72,7 @@ public final class FleetScale {
 					cycles.per((double) n * replicas)));
 		}
 		try (LocalRedis redis = new LocalRedis();
-				Fleet fleet = Fleet.start(redis, replicas, 2, true);
+				StampedFleet fleet = StampedFleet.start(redis, replicas, 2, true);
 				CommandStats stats = new CommandStats(redis.port())) {
 			commands.add(commands("idle, fleet window on", fleet, stats, seconds, false));
 			commands.add(commands("under load, fleet window on", fleet, stats, seconds, true));
@@ -108,7 +95,7 @@ public final class FleetScale {
 	 * Quorum 2: replica 0 trips, replica 1 completes the quorum; every other replica
 	 * opens. Then replica 0's reset closes all.
 	 */
-	private static void quorumOfTwo(Fleet fleet, int rounds, int warmUp, List<String> table) {
+	private static void quorumOfTwo(StampedFleet fleet, int rounds, int warmUp, List<String> table) {
 		int n = fleet.size();
 		long[] toAll = new long[rounds];
 		long[] each = new long[rounds * (n - 2)];
@@ -149,7 +136,7 @@ public final class FleetScale {
 	}
 
 	/** Quorum 1: replica 0's trip opens every other replica; its reset closes them. */
-	private static void quorumOfOne(Fleet fleet, int rounds, int warmUp, List<String> table) {
+	private static void quorumOfOne(StampedFleet fleet, int rounds, int warmUp, List<String> table) {
 		int n = fleet.size();
 		long[] toAll = new long[rounds];
 		long[] each = new long[rounds * (n - 1)];
@@ -184,7 +171,7 @@ public final class FleetScale {
 	 * Counts what Redis executes for {@code seconds}, idle or with every core calling
 	 * closed breakers; returns a table row.
 	 */
-	private static String commands(String what, Fleet fleet, CommandStats stats, int seconds, boolean load)
+	private static String commands(String what, StampedFleet fleet, CommandStats stats, int seconds, boolean load)
 			throws InterruptedException {
 		AtomicBoolean running = new AtomicBoolean(load);
 		LongAdder calls = new LongAdder();
@@ -269,130 +256,6 @@ public final class FleetScale {
 
 	private static int arg(String[] args, int index, int otherwise) {
 		return args.length > index ? Integer.parseInt(args[index]) : otherwise;
-	}
-
-	/**
-	 * The replicas, each with the breaker the rounds trip ("payments") and one the load
-	 * calls ("catalog").
-	 */
-	private static final class Fleet implements AutoCloseable {
-
-		private final List<ContextReplica> replicas = new ArrayList<>();
-
-		private final List<Breaker> payments = new ArrayList<>();
-
-		private final List<Breaker> catalog = new ArrayList<>();
-
-		private final AtomicLongArray openedAt;
-
-		private final AtomicLongArray closedAt;
-
-		private Fleet(int size) {
-			openedAt = new AtomicLongArray(size);
-			closedAt = new AtomicLongArray(size);
-		}
-
-		static Fleet start(LocalRedis redis, int size, int quorum, boolean fleetWindow) {
-			Fleet fleet = new Fleet(size);
-			for (int k = 0; k < size; k++) {
-				BreakerRegistry registry = BreakerRegistry.builder().defaults(CONFIG).build();
-				fleet.replicas.add(ContextReplica.start(redis.port(), "replica-" + k, registry,
-						"breaker.shared.redis.quorum=" + quorum, "breaker.shared.redis.fleet-window=" + fleetWindow));
-				Breaker breaker = registry.breaker("payments");
-				int index = k;
-				breaker.onTransition(t -> {
-					long now = System.nanoTime();
-					if (t.to() == State.OPEN) {
-						fleet.openedAt.compareAndSet(index, 0, now);
-					}
-					else if (t.to() == State.CLOSED) {
-						fleet.closedAt.compareAndSet(index, 0, now);
-					}
-				});
-				fleet.payments.add(breaker);
-				fleet.catalog.add(registry.breaker("catalog"));
-			}
-			LocalRedis.pause(500);
-			return fleet;
-		}
-
-		int size() {
-			return replicas.size();
-		}
-
-		Breaker breaker(int k) {
-			return payments.get(k);
-		}
-
-		Breaker loadBreaker(int k) {
-			return catalog.get(k);
-		}
-
-		void clearStamps() {
-			for (int k = 0; k < size(); k++) {
-				openedAt.set(k, 0);
-				closedAt.set(k, 0);
-			}
-		}
-
-		long openedAt(int k) {
-			return openedAt.get(k);
-		}
-
-		long lastClosedAt(int from) {
-			long last = 0;
-			for (int k = from; k < size(); k++) {
-				last = Math.max(last, closedAt.get(k));
-			}
-			return last;
-		}
-
-		void awaitOpen(int from) {
-			await(() -> {
-				for (int k = from; k < size(); k++) {
-					if (openedAt.get(k) == 0) {
-						return false;
-					}
-				}
-				return true;
-			}, "every replica opened");
-		}
-
-		void awaitClosed(int from) {
-			await(() -> {
-				for (int k = from; k < size(); k++) {
-					if (closedAt.get(k) == 0 || payments.get(k).state() != State.CLOSED) {
-						return false;
-					}
-				}
-				return payments.get(0).state() == State.CLOSED;
-			}, "every replica closed");
-		}
-
-		/**
-		 * Replica {@code k} follows the fleet's episode (its reset then ends it
-		 * fleet-wide).
-		 */
-		void awaitFollowing(int k) {
-			await(() -> !replicas.get(k).sync().view("payments").episode().isEmpty(),
-					"replica " + k + " followed the fleet's open");
-		}
-
-		private static void await(java.util.function.BooleanSupplier done, String what) {
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-			while (!done.getAsBoolean()) {
-				if (System.nanoTime() > deadline) {
-					throw new IllegalStateException("not within 10 s: " + what);
-				}
-				LockSupport.parkNanos(20_000);
-			}
-		}
-
-		@Override
-		public void close() {
-			replicas.forEach(ContextReplica::close);
-		}
-
 	}
 
 }

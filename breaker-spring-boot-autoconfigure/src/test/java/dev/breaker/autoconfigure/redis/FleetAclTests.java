@@ -8,62 +8,37 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import dev.breaker.core.State;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
+import dev.breaker.redis.FleetAcl;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The README's ACL: a Redis user that may touch only the fleet's keys and channel is all
- * fleet mode needs.
+ * The shorter ACL by categories that docs/fleet-mode.md offers (under Signing; the
+ * production ACL, command by command, is {@link FleetProductionAclTests}'s): a Redis user
+ * that may touch only the fleet's keys and channel is all fleet mode needs. The rules are
+ * read from the page ({@link FleetAcl#categoryRules()}), so the docs and this test cannot
+ * drift apart.
  */
 class FleetAclTests {
 
-	/** The rules the README shows, word for word. */
-	static final String RULES = "on >s3cret resetchannels ~breaker:* &breaker:transitions -@all +@read +@write +@scripting "
-			+ "+@pubsub +@connection -@dangerous +info +time";
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	private Replica a;
-
-	private Replica b;
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis()
+		.properties("breaker.shared.redis.quorum=1", "spring.data.redis.username=checkout",
+				"spring.data.redis.password=" + FleetAcl.PASSWORD);
 
 	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-		admin.redis()
-			.dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8),
-					new CommandArgs<>(StringCodec.UTF8).add("SETUSER").add("checkout").addValues(RULES.split(" ")));
-	}
-
-	@AfterEach
-	void stopAll() {
-		if (b != null) {
-			b.close();
-		}
-		if (a != null) {
-			a.close();
-		}
-		admin.close();
-		redis.close();
+	void createTheDocumentedUser() {
+		FleetAcl.createUser(replicas.admin().redis(), "checkout", FleetAcl.categoryRules());
 	}
 
 	@Test
 	void replicasShareThroughAUserLimitedToTheFleetsKeysAndChannel() {
-		a = replica("a");
-		b = replica("b");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
 		b.breaker("payments");
 
 		failTimes(a.breaker("payments"), 3);
@@ -79,8 +54,8 @@ class FleetAclTests {
 	void thatUserCanTouchNothingElse() {
 		RedisClient client = RedisClient.create(RedisURI.builder()
 			.withHost("127.0.0.1")
-			.withPort(redis.port())
-			.withAuthentication("checkout", "s3cret".toCharArray())
+			.withPort(replicas.redis().port())
+			.withAuthentication("checkout", FleetAcl.PASSWORD.toCharArray())
 			.build());
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
 			assertThatThrownBy(() -> connection.sync().set("sessions:42", "x")).hasMessageContaining("NOPERM");
@@ -90,12 +65,6 @@ class FleetAclTests {
 		finally {
 			client.shutdown();
 		}
-	}
-
-	private Replica replica(String id) {
-		return Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				"breaker.shared.redis.quorum=1", "spring.data.redis.username=checkout",
-				"spring.data.redis.password=s3cret");
 	}
 
 }

@@ -1,12 +1,12 @@
 package dev.breaker.autoconfigure.redis;
 
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failTimes;
+import static dev.breaker.autoconfigure.redis.Replicas.threeFailures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,16 +15,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
-import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
 import dev.breaker.core.Transition;
+import dev.breaker.redis.SteadyTraffic;
 import dev.breaker.redis.Forgery;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Whatever Redis holds or the channel carries, the damage is bounded: no open past the
@@ -37,31 +33,18 @@ class FleetBoundedDamageTests {
 
 	private static final Duration MAX_OPEN_WAIT = Duration.ofMillis(2000);
 
-	private final List<Replica> replicas = new ArrayList<>();
+	private static final BreakerConfig CONFIG = threeFailures(OPEN_WAIT).toBuilder().maxOpenWait(MAX_OPEN_WAIT).build();
 
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().defaults(CONFIG).properties("breaker.shared.redis.quorum=1");
 
 	@Test
 	void aRemoteOpenLastsAtMostTheLocalMaxOpenWait() {
-		Replica b = replica("b");
+		Replica b = replicas.start("b");
 		Breaker payments = b.breaker("payments");
 
-		admin.publish("breaker:transitions", Forgery.open("payments", 315_360_000_000L, "r9", "maintenance"));
+		replicas.admin()
+			.publish("breaker:transitions", Forgery.open("payments", 315_360_000_000L, "r9", "maintenance"));
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> payments.state() == State.OPEN);
 		Instant latestAllowed = Instant.now().plus(MAX_OPEN_WAIT);
@@ -71,16 +54,16 @@ class FleetBoundedDamageTests {
 
 	@Test
 	void stolenProbeSlotsHoldNoReplicaOpenPastMaxOpenWaitPlusTwoSeconds() throws Exception {
-		List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"));
+		List<Replica> fleet = List.of(replicas.start("a"), replicas.start("b"), replicas.start("c"));
 		fleet.forEach(r -> r.breaker("payments"));
 		AtomicBoolean attacking = new AtomicBoolean(true);
 		ExecutorService attacker = Executors.newSingleThreadExecutor();
 		ExecutorService traffic = Executors.newFixedThreadPool(3);
 		try {
-			Forgery.stealProbeSlots(admin, "payments");
+			Forgery.stealProbeSlots(replicas.admin(), "payments");
 			attacker.execute(() -> {
 				while (attacking.get()) {
-					Forgery.stealProbeSlots(admin, "payments");
+					Forgery.stealProbeSlots(replicas.admin(), "payments");
 					pause(50);
 				}
 			});
@@ -89,7 +72,7 @@ class FleetBoundedDamageTests {
 				.until(() -> fleet.stream().allMatch(r -> r.breaker("payments").state() == State.OPEN));
 			// the dependency is healthy again, and every replica has traffic
 			for (Replica replica : fleet) {
-				traffic.execute(() -> callEvery(replica.breaker("payments"), 50, attacking));
+				traffic.execute(() -> SteadyTraffic.callEvery(replica.breaker("payments"), 50, attacking));
 			}
 
 			await().atMost(MAX_OPEN_WAIT.plusSeconds(4))
@@ -111,13 +94,13 @@ class FleetBoundedDamageTests {
 
 	@Test
 	void stateKeptForBreakersThisReplicaDoesNotHaveIsBounded() {
-		Replica b = replica("b");
+		Replica b = replicas.start("b");
 
 		for (int i = 0; i < 20_000; i++) {
-			admin.publish("breaker:transitions", Forgery.open("ghost-" + i, 300_000, "r9", "in advance"));
+			replicas.admin().publish("breaker:transitions", Forgery.open("ghost-" + i, 300_000, "r9", "in advance"));
 		}
 		b.breaker("payments");
-		admin.publish("breaker:transitions", Forgery.open("payments", 500, "r9", "marker"));
+		replicas.admin().publish("breaker:transitions", Forgery.open("payments", 500, "r9", "marker"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> b.breaker("payments").state() == State.OPEN);
 
 		assertThat(b.sync().fleetOnlyBreakers()).isLessThanOrEqualTo(1_000);
@@ -125,10 +108,10 @@ class FleetBoundedDamageTests {
 
 	@Test
 	void stateKeptForBreakersThisReplicaDoesNotHaveExpires() {
-		Replica b = replica("b");
+		Replica b = replicas.start("b");
 
 		for (int i = 0; i < 100; i++) {
-			admin.publish("breaker:transitions", Forgery.open("ghost-" + i, 300, "r9", "in advance"));
+			replicas.admin().publish("breaker:transitions", Forgery.open("ghost-" + i, 300, "r9", "in advance"));
 		}
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.sync().fleetOnlyBreakers() == 100);
 
@@ -138,11 +121,11 @@ class FleetBoundedDamageTests {
 
 	@Test
 	void reasonsAreCutTo200CharactersWithControlCharactersEscaped() {
-		Replica b = replica("b");
+		Replica b = replicas.start("b");
 		Breaker payments = b.breaker("payments");
 		String huge = "line one\nline two\u001b[31m red \u0007 bell " + "x".repeat(1_000_000);
 
-		admin.publish("breaker:transitions", Forgery.open("payments", 500, "r9\r\nforged-log-line", huge));
+		replicas.admin().publish("breaker:transitions", Forgery.open("payments", 500, "r9\r\nforged-log-line", huge));
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> payments.state() == State.OPEN);
 		String reason = payments.snapshot().transitions().get(payments.snapshot().transitions().size() - 1).reason();
@@ -169,21 +152,6 @@ class FleetBoundedDamageTests {
 		return longest;
 	}
 
-	private static void callEvery(Breaker breaker, long millis, AtomicBoolean running) {
-		while (running.get()) {
-			try {
-				breaker.call(() -> "healthy");
-			}
-			catch (BreakerOpenException rejected) {
-				// still open here
-			}
-			catch (Exception unexpected) {
-				throw new AssertionError(unexpected);
-			}
-			pause(millis);
-		}
-	}
-
 	private static void pause(long millis) {
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
@@ -191,25 +159,6 @@ class FleetBoundedDamageTests {
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private Replica replica(String id) {
-		Replica replica = Replica.start(redis, id, config(), "breaker.shared.redis.quorum=1");
-		replicas.add(replica);
-		return replica;
-	}
-
-	private static BreakerConfig config() {
-		return BreakerConfig.builder()
-			.consecutiveFailures(3)
-			.failureRateThreshold(0)
-			.openWait(OPEN_WAIT)
-			.openWaitJitter(0)
-			.maxOpenWait(MAX_OPEN_WAIT)
-			.halfOpenMaxProbes(1)
-			.halfOpenSuccessesToClose(1)
-			.ticker(Ticker.system())
-			.build();
 	}
 
 }

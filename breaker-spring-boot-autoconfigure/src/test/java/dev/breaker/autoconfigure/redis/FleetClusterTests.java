@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,15 +23,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fleet mode on a real Redis Cluster of three primaries with a replica each
- * ({@code spring.data.redis.cluster.nodes}), reached as the README's ACL user: every
- * script's keys in one slot, announcements reaching every replica whichever node it
- * listens on, the reconnect read finding open circuits on every primary, the fleet window
- * batching per slot, and a primary killed under load. The cluster is started once for the
- * class; each test has breakers of its own, and finds its nodes by slot, so the tests
- * pass in any order, before or after the failover.
+ * ({@code spring.data.redis.cluster.nodes}), reached as the production ACL user of
+ * docs/fleet-mode.md: every script's keys in one slot, announcements reaching every
+ * replica whichever node it listens on, the reconnect read finding open circuits on every
+ * primary, the fleet window batching per slot, and a primary killed under load. The
+ * cluster is started once for the class; each test has breakers of its own, and finds its
+ * nodes by slot, so the tests pass in any order, before or after the failover.
  */
 class FleetClusterTests {
 
@@ -45,7 +45,9 @@ class FleetClusterTests {
 
 	private static RedisClusterSet cluster;
 
-	private final List<Replica> replicas = new ArrayList<>();
+	@RegisterExtension
+	final Replicas replicas = Replicas.at(() -> List.of("spring.data.redis.cluster.nodes=" + cluster.nodes(),
+			"spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD));
 
 	@BeforeAll
 	static void startCluster() {
@@ -61,7 +63,7 @@ class FleetClusterTests {
 
 	@AfterEach
 	void stopReplicas() {
-		replicas.forEach(Replica::close);
+		replicas.close();
 		assertThat(cluster.onEveryNode(FleetAcl::deniedSoFar)).as("what the ACL refused, node by node")
 			.allSatisfy(denied -> assertThat(denied).isEmpty());
 	}
@@ -70,9 +72,9 @@ class FleetClusterTests {
 	void tripsAndClosesOfBreakersOnEveryPrimaryReachEveryReplicaWhicheverNodeItListensOn() {
 		List<String> names = onePerPrimary("shared");
 		List<List<String>> heardOnNode = listenOnEveryNode();
-		Replica a = replica("a");
-		Replica b = replica("b");
-		Replica c = replica("c");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
+		Replica c = replicas.start("c");
 		names.forEach(c::breaker);
 
 		for (String name : names) {
@@ -98,14 +100,14 @@ class FleetClusterTests {
 	@Test
 	void aReplicaStartedLaterStartsWithTheOpenCircuitsAndOverridesOfEveryPrimary() throws Exception {
 		List<String> names = onePerPrimary("standing");
-		Replica a = replica("a", "breaker.shared.redis.quorum=1");
+		Replica a = replicas.start("a", "breaker.shared.redis.quorum=1");
 		names.forEach(n -> failTimes(a.breaker(n), 3));
 		String overridden = onePerPrimary("overridden").get(2);
 		a.sync().override(a.breaker(overridden), State.FORCED_OPEN, true);
 		await().atMost(Duration.ofSeconds(3))
 			.until(() -> names.stream().allMatch(n -> cluster.adminOf(KEYS.state(n)).exists(KEYS.state(n)) == 1));
 
-		Replica late = replica("late");
+		Replica late = replicas.start("late");
 
 		assertThat(late.status().lastSync()).as("the first read of the fleet's state, done at start-up").isNotNull();
 		assertThat(names).allSatisfy(n -> assertThat(late.breaker(n).state()).as(n).isEqualTo(State.OPEN));
@@ -124,11 +126,11 @@ class FleetClusterTests {
 			.build();
 		List<String> names = onePerPrimary("window");
 		List<Replica> fleet = List.of(
-				replica("a", config, "breaker.shared.redis.fleet-window=true",
+				replicas.start("a", config, "breaker.shared.redis.fleet-window=true",
 						"breaker.shared.redis.flush-interval=200ms"),
-				replica("b", config, "breaker.shared.redis.fleet-window=true",
+				replicas.start("b", config, "breaker.shared.redis.fleet-window=true",
 						"breaker.shared.redis.flush-interval=200ms"),
-				replica("c", config, "breaker.shared.redis.fleet-window=true",
+				replicas.start("c", config, "breaker.shared.redis.fleet-window=true",
 						"breaker.shared.redis.flush-interval=200ms"));
 
 		// 4 failures each: under minimum-calls 10 on every replica, 12 over the fleet
@@ -143,49 +145,19 @@ class FleetClusterTests {
 	@Test
 	void aKilledPrimaryCostsNoCallAndSharingResumesWithinTenSecondsOfThePromotion() throws Exception {
 		String timeout = "breaker.shared.redis.timeout=" + REDIS_TIMEOUT.toMillis() + "ms";
-		Replica a = replica("a", timeout);
-		Replica b = replica("b", timeout);
-		Replica c = replica("c", timeout);
+		Replica a = replicas.start("a", timeout);
+		Replica b = replicas.start("b", timeout);
+		Replica c = replicas.start("c", timeout);
 		List<Replica> fleet = List.of(a, b, c);
 		String before = onPrimary(0, "before", 0);
 		c.breaker(before);
 		failTimes(a.breaker(before), 3);
 		failTimes(b.breaker(before), 3);
 		await().atMost(Duration.ofSeconds(3)).until(() -> c.breaker(before).state() == State.OPEN);
-		long resumedAt;
-		long promotedAt;
-		Instant killedInstant;
-		try (GuardedLoad load = new GuardedLoad(fleet, "checkout")) {
-			long callsBefore = load.calls();
-			long killedAt = System.nanoTime();
-			killedInstant = Instant.now();
+		Failover.costsNoCallAndSharingResumesWithinTenSecondsOfThePromotion("Cluster", fleet, () -> {
 			RedisClusterSet.Node killed = cluster.killPrimaryOf(KEYS.state(before));
-			promotedAt = cluster.awaitPromotion(KEYS.state(before), killed, Duration.ofSeconds(30));
-
-			// the breakers of the slots that moved to the promoted replica
-			resumedAt = FleetSentinelTests.firstTripThatReachesTheThird(a, b, c, promotedAt,
-					round -> onPrimary(0, "after", round));
-			assertThat(resumedAt).as("a trip reached the third replica within 10 s of the promotion").isPositive();
-			load.close();
-			System.out.printf(
-					"Cluster failover: primary killed -> replica promoted %d ms, promoted -> a trip on two replicas "
-							+ "had opened the third %d ms; %d guarded calls, %d failed, the slowest %.2f ms%n",
-					(promotedAt - killedAt) / 1_000_000, (resumedAt - promotedAt) / 1_000_000, load.calls(),
-					load.failed().size(), load.slowest().toNanos() / 1e6);
-			await().atMost(Duration.ofSeconds(3)).until(() -> fleet.stream().allMatch(r -> r.status().up()));
-
-			assertThat(load.calls()).isGreaterThan(callsBefore);
-			assertThat(load.failed()).as("guarded calls that failed").isEmpty();
-			assertThat(load.slowest()).as("the slowest guarded call").isLessThan(REDIS_TIMEOUT.dividedBy(2));
-			assertThat(load.sawDown()).as("the store status showed the outage").isTrue();
-		}
-		assertThat(Duration.ofNanos(resumedAt - promotedAt)).isLessThan(Duration.ofSeconds(10));
-		assertThat(fleet).allSatisfy(r -> {
-			assertThat(r.status().up()).isTrue();
-			assertThat(r.status().errors()).isPositive();
-			assertThat(r.status().lastSync()).as("the fleet's state read again since the primary died")
-				.isAfter(killedInstant);
-		});
+			return cluster.awaitPromotion(KEYS.state(before), killed, Duration.ofSeconds(30));
+		}, round -> onPrimary(0, "after", round), Duration.ofSeconds(3), REDIS_TIMEOUT);
 		// a breaker on another primary shares as before
 		String elsewhere = onPrimary(1, "elsewhere", 0);
 		c.breaker(elsewhere);
@@ -256,23 +228,6 @@ class FleetClusterTests {
 	@AfterEach
 	void stopListeners() {
 		listeners.forEach(RedisClient::shutdown);
-	}
-
-	private Replica replica(String id, String... properties) {
-		return replica(id, FleetQuorumTests.config(Duration.ofSeconds(30)), properties);
-	}
-
-	private Replica replica(String id, BreakerConfig config, String... properties) {
-		return replica(id, config, List.of(properties));
-	}
-
-	private Replica replica(String id, BreakerConfig config, List<String> properties) {
-		List<String> all = new ArrayList<>(List.of("spring.data.redis.cluster.nodes=" + cluster.nodes(),
-				"spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD));
-		all.addAll(properties);
-		Replica replica = Replica.start(id, config, all.toArray(String[]::new));
-		replicas.add(replica);
-		return replica;
 	}
 
 }

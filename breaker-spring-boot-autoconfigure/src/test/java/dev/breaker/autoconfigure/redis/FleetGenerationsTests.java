@@ -4,16 +4,12 @@ import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failTime
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import dev.breaker.core.State;
 import dev.breaker.redis.Forgery;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Whatever happened to the keys that order the fleet's transitions (expired after a quiet
@@ -24,11 +20,8 @@ class FleetGenerationsTests {
 
 	private static final Duration PROPAGATION = Duration.ofSeconds(3);
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().properties("breaker.shared.redis.quorum=1");
 
 	private Replica a;
 
@@ -36,48 +29,39 @@ class FleetGenerationsTests {
 
 	@BeforeEach
 	void startFleet() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-		a = replica("a");
-		b = replica("b");
+		a = replicas.start("a");
+		b = replicas.start("b");
 		b.breaker("payments");
 		tripAndCloseReachTheOtherReplica();
 	}
 
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
-
 	@Test
 	void afterTheFleetsKeysExpire() {
-		for (String key : admin.keys("breaker:*payments*")) {
-			admin.redis().pexpire(key, 1);
+		for (String key : replicas.admin().keys("breaker:*payments*")) {
+			replicas.admin().redis().pexpire(key, 1);
 		}
-		await().atMost(PROPAGATION).until(() -> admin.keys("breaker:*payments*").isEmpty());
+		await().atMost(PROPAGATION).until(() -> replicas.admin().keys("breaker:*payments*").isEmpty());
 
 		tripAndCloseReachTheOtherReplica();
 	}
 
 	@Test
 	void afterTheFleetsKeysAreDeleted() {
-		admin.keys("breaker:*payments*").forEach(admin.redis()::del);
+		replicas.admin().keys("breaker:*payments*").forEach(replicas.admin().redis()::del);
 
 		tripAndCloseReachTheOtherReplica();
 	}
 
 	@Test
 	void afterFlushAll() {
-		admin.redis().flushall();
+		replicas.admin().redis().flushall();
 
 		tripAndCloseReachTheOtherReplica();
 	}
 
 	@Test
 	void afterAForgedOpenFromTheFuture() {
-		admin.publish("breaker:transitions", Forgery.openFromTheFuture("payments", 300));
+		replicas.admin().publish("breaker:transitions", Forgery.openFromTheFuture("payments", 300));
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 		// unsigned, so believed (for at most the max open wait); traffic on both replicas
 		// closes it again
@@ -90,8 +74,9 @@ class FleetGenerationsTests {
 	void afterAForgedCloseFromTheFuture() {
 		failTimes(a.breaker("payments"), 3);
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
-		admin.publish("breaker:transitions",
-				Forgery.closeFromTheFuture("payments", Forgery.currentEpisode(admin, "payments")));
+		replicas.admin()
+			.publish("breaker:transitions",
+					Forgery.closeFromTheFuture("payments", Forgery.currentEpisode(replicas.admin(), "payments")));
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED); // unsigned:
 																								// believed
 		a.breaker("payments").reset();
@@ -116,13 +101,6 @@ class FleetGenerationsTests {
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 		a.breaker("payments").reset();
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED);
-	}
-
-	private Replica replica(String id) {
-		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				"breaker.shared.redis.quorum=1");
-		replicas.add(replica);
-		return replica;
 	}
 
 }

@@ -1,12 +1,12 @@
 package dev.breaker.autoconfigure.redis;
 
+import static dev.breaker.autoconfigure.redis.Replicas.threeFailures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -14,16 +14,12 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
 import dev.breaker.core.Transition;
 import dev.breaker.redis.FleetKeys;
 import dev.breaker.redis.FleetMessage;
 import dev.breaker.redis.HangingProbes;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two or three replicas (Spring application contexts) share breakers through a real Redis
@@ -36,34 +32,22 @@ class FleetModeIntegrationTests {
 
 	private static final FleetKeys KEYS = new FleetKeys("breaker:");
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
+	/**
+	 * Every test here is about one replica's trip reaching the others: a quorum of one
+	 * (see FleetQuorumTests).
+	 */
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().properties("breaker.shared.redis.quorum=1");
 
 	@Test
 	void aTripOnOneReplicaOpensTheOthers() {
-		Replica a = replica("a", config(Duration.ofSeconds(5)));
-		Replica b = replica("b", config(Duration.ofSeconds(5)));
-		Replica c = replica("c", config(Duration.ofSeconds(5)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(5)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofSeconds(5)));
+		Replica c = replicas.start("c", threeFailures(Duration.ofSeconds(5)));
 		List<Transition> seenByB = new CopyOnWriteArrayList<>();
 		b.breaker("payments").onTransition(seenByB::add);
 		c.breaker("payments");
-		List<String> announced = admin.listen("breaker:transitions");
+		List<String> announced = replicas.admin().listen("breaker:transitions");
 
 		failTimes(a.breaker("payments"), 3);
 
@@ -93,14 +77,13 @@ class FleetModeIntegrationTests {
 
 	@Test
 	void theCircuitStillHalfOpensWhenTheTrippingReplicaIsGone() {
-		Replica a = replica("a", config(Duration.ofSeconds(1)));
-		Replica b = replica("b", config(Duration.ofSeconds(1)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(1)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofSeconds(1)));
 		b.breaker("payments");
 		failTimes(a.breaker("payments"), 3);
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 
 		a.close();
-		replicas.remove(a);
 
 		await().atMost(Duration.ofSeconds(4)).until(() -> b.breaker("payments").state() == State.HALF_OPEN);
 		await().atMost(Duration.ofSeconds(2)).until(() -> !redisHasKey(KEYS.state("payments")));
@@ -108,11 +91,11 @@ class FleetModeIntegrationTests {
 
 	@Test
 	void aReplicaStartedWhileTheCircuitIsOpenStartsOpen() {
-		Replica a = replica("a", config(Duration.ofSeconds(10)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(10)));
 		failTimes(a.breaker("payments"), 3);
 		await().atMost(PROPAGATION).until(() -> redisHasKey(KEYS.state("payments")));
 
-		Replica late = replica("late", config(Duration.ofSeconds(10)));
+		Replica late = replicas.start("late", threeFailures(Duration.ofSeconds(10)));
 
 		Breaker payments = late.breaker("payments");
 		assertThat(payments.state()).isEqualTo(State.OPEN);
@@ -122,12 +105,12 @@ class FleetModeIntegrationTests {
 
 	@Test
 	void aCloseOnOneReplicaClosesTheOthers() {
-		BreakerConfig config = config(Duration.ofSeconds(1)).toBuilder()
+		BreakerConfig config = threeFailures(Duration.ofSeconds(1)).toBuilder()
 			.halfOpenMaxProbes(1)
 			.halfOpenSuccessesToClose(1)
 			.build();
-		Replica a = replica("a", config);
-		Replica b = replica("b", config);
+		Replica a = replicas.start("a", config);
+		Replica b = replicas.start("b", config);
 		failTimes(a.breaker("payments"), 3);
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 
@@ -155,13 +138,14 @@ class FleetModeIntegrationTests {
 		// probes alone (one probe), so
 		// that nothing read from Redis can hold it open for good
 		// (FleetBoundedDamageTests)
-		BreakerConfig config = config(Duration.ofSeconds(1)).toBuilder()
+		BreakerConfig config = threeFailures(Duration.ofSeconds(1)).toBuilder()
 			.maxOpenWait(Duration.ofSeconds(30))
 			.halfOpenMaxProbes(2)
 			.halfOpenSuccessesToClose(10)
 			.halfOpenMaxWait(Duration.ofSeconds(30))
 			.build();
-		List<Replica> fleet = List.of(replica("a", config), replica("b", config), replica("c", config));
+		List<Replica> fleet = List.of(replicas.start("a", config), replicas.start("b", config),
+				replicas.start("c", config));
 		fleet.forEach(r -> r.breaker("payments"));
 		failTimes(fleet.get(0).breaker("payments"), 3);
 		await().atMost(PROPAGATION)
@@ -180,11 +164,11 @@ class FleetModeIntegrationTests {
 
 	@Test
 	void whileRedisIsDownCallsFlowAndBreakersTripLocally() throws Exception {
-		Replica a = replica("a", config(Duration.ofSeconds(5)));
-		Replica b = replica("b", config(Duration.ofSeconds(5)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(5)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofSeconds(5)));
 		b.breaker("payments");
 
-		redis.stop();
+		replicas.redis().stop();
 		await().atMost(PROPAGATION).until(() -> !a.status().up());
 
 		assertThat(a.breaker("payments").call(() -> "still flows")).isEqualTo("still flows");
@@ -197,14 +181,14 @@ class FleetModeIntegrationTests {
 
 	@Test
 	void whenRedisReturnsTheFleetResyncs() {
-		Replica a = replica("a", config(Duration.ofSeconds(10)));
-		Replica b = replica("b", config(Duration.ofSeconds(10)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(10)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofSeconds(10)));
 		b.breaker("payments");
-		redis.stop();
+		replicas.redis().stop();
 		await().atMost(PROPAGATION).until(() -> !a.status().up() && !b.status().up());
 		failTimes(a.breaker("payments"), 3);
 
-		redis.restart();
+		replicas.redis().restart();
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> a.status().up() && b.status().up());
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
@@ -214,57 +198,34 @@ class FleetModeIntegrationTests {
 
 	@Test
 	void aRedisThatRestartsEmptyIsRefilledByTheReplicasHoldingTheCircuitOpen() {
-		Replica a = replica("a", config(Duration.ofSeconds(10)));
-		Replica b = replica("b", config(Duration.ofSeconds(10)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(10)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofSeconds(10)));
 		b.breaker("payments");
 		failTimes(a.breaker("payments"), 3);
 		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.OPEN);
 
-		redis.restart();
+		replicas.redis().restart();
 		await().atMost(Duration.ofSeconds(5)).until(() -> redisHasKey(KEYS.state("payments")));
 
-		Replica late = replica("late", config(Duration.ofSeconds(10)));
+		Replica late = replicas.start("late", threeFailures(Duration.ofSeconds(10)));
 		assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
 	}
 
 	@Test
 	void anHttpBreakersTripIsRepublishedAfterAReconnect() {
-		Replica a = replica("a", config(Duration.ofSeconds(10)));
-		Replica b = replica("b", config(Duration.ofSeconds(10)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofSeconds(10)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofSeconds(10)));
 		// per-host breakers are children of a group that has no top-level "http" breaker
 		Breaker host = a.registry().breaker("http", "api.acme.com");
 		Breaker sameHostOnB = b.registry().breaker("http", "api.acme.com");
-		redis.stop();
+		replicas.redis().stop();
 		await().atMost(PROPAGATION).until(() -> !a.status().up() && !b.status().up());
 		failTimes(host, 3);
 
-		redis.restart();
+		replicas.redis().restart();
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> a.status().up() && b.status().up());
 		await().atMost(PROPAGATION).until(() -> sameHostOnB.state() == State.OPEN);
-	}
-
-	/**
-	 * Every test here is about one replica's trip reaching the others: a quorum of one
-	 * (see FleetQuorumTests).
-	 */
-	private Replica replica(String id, BreakerConfig config) {
-		Replica replica = Replica.start(redis, id, config, "breaker.shared.redis.quorum=1");
-		replicas.add(replica);
-		return replica;
-	}
-
-	private static BreakerConfig config(Duration openWait) {
-		return BreakerConfig.builder()
-			.consecutiveFailures(3)
-			.failureRateThreshold(0)
-			.openWait(openWait)
-			.openWaitJitter(0)
-			.maxOpenWait(openWait.multipliedBy(4))
-			.halfOpenMaxProbes(1)
-			.halfOpenSuccessesToClose(1)
-			.ticker(Ticker.system())
-			.build();
 	}
 
 	static void failTimes(Breaker breaker, int times) {
@@ -316,7 +277,7 @@ class FleetModeIntegrationTests {
 	}
 
 	private boolean redisHasKey(String key) {
-		return admin.redis().exists(key) == 1;
+		return replicas.admin().redis().exists(key) == 1;
 	}
 
 }

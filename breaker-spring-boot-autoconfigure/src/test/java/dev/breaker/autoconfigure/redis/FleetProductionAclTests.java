@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure.redis;
 
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failTimes;
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.succeed;
+import static dev.breaker.autoconfigure.redis.Replicas.threeFailures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -9,7 +10,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.breaker.core.State;
@@ -26,13 +26,14 @@ import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The production ACL the README recommends ({@link FleetAcl#RULES}: the fleet's keys and
- * channel, and only the commands fleet mode sends) on Redis 7: everything the fleet does
- * (trips, votes, probe slots, closes, operators' overrides, the fleet window, the
- * reconnect read after a restart) goes through without one command refused, and the user
- * can touch nothing else.
+ * The production ACL docs/fleet-mode.md recommends ({@link FleetAcl#RULES}: the fleet's
+ * keys and channel, and only the commands fleet mode sends) on Redis 7: everything the
+ * fleet does (trips, votes, probe slots, closes, operators' overrides, the fleet window,
+ * the reconnect read after a restart) goes through without one command refused, and the
+ * user can touch nothing else.
  */
 class FleetProductionAclTests {
 
@@ -42,7 +43,12 @@ class FleetProductionAclTests {
 
 	private StatefulRedisConnection<String, String> admin;
 
-	private final List<Replica> replicas = new ArrayList<>();
+	@RegisterExtension
+	final Replicas replicas = Replicas
+		.at(() -> List.of("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+				"spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD))
+		.defaults(threeFailures(Duration.ofMillis(500)))
+		.properties("breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
 
 	@BeforeEach
 	void startRedis() throws IOException {
@@ -52,7 +58,7 @@ class FleetProductionAclTests {
 
 	@AfterEach
 	void stopAll() {
-		replicas.forEach(Replica::close);
+		replicas.close();
 		if (admin != null) {
 			admin.close();
 		}
@@ -62,13 +68,13 @@ class FleetProductionAclTests {
 
 	@Test
 	void everythingTheFleetDoesNeedsNoCommandBeyondTheRules() {
-		Replica a = replica("a");
-		Replica b = replica("b");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
 		b.breaker("payments");
 
 		// two trips (votes, then the open of the quorum), the episode's probe slots, a
 		// close
-		Replica c = replica("c");
+		Replica c = replicas.start("c");
 		c.breaker("payments");
 		failTimes(a.breaker("payments"), 3);
 		failTimes(b.breaker("payments"), 3);
@@ -138,15 +144,6 @@ class FleetProductionAclTests {
 			admin = adminClient.connect();
 		}
 		return admin.sync();
-	}
-
-	private Replica replica(String id) {
-		Replica replica = Replica.start(id, FleetQuorumTests.config(Duration.ofMillis(500)),
-				"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
-				"spring.data.redis.username=checkout", "spring.data.redis.password=" + FleetAcl.PASSWORD,
-				"breaker.shared.redis.fleet-window=true", "breaker.shared.redis.flush-interval=200ms");
-		replicas.add(replica);
-		return replica;
 	}
 
 }

@@ -2,25 +2,20 @@ package dev.breaker.autoconfigure.redis;
 
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failTimes;
 import static dev.breaker.autoconfigure.redis.FleetModeIntegrationTests.failUntilOpen;
+import static dev.breaker.autoconfigure.redis.Replicas.threeFailures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A circuit opens fleet-wide only when {@code breaker.shared.redis.quorum} distinct
@@ -35,30 +30,14 @@ class FleetQuorumTests {
 	 */
 	private static final Duration SETTLE = Duration.ofMillis(1500);
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().defaults(threeFailures(Duration.ofSeconds(5)));
 
 	@Test
 	void aReplicaWhoseOwnDependencyIsDownOpensOnlyItself() {
-		Replica a = replica("a");
-		Replica b = replica("b");
-		Replica c = replica("c");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
+		Replica c = replicas.start("c");
 		b.breaker("payments");
 		c.breaker("payments");
 
@@ -72,9 +51,9 @@ class FleetQuorumTests {
 
 	@Test
 	void aSecondReplicaTrippingOpensTheThird() {
-		Replica a = replica("a");
-		Replica b = replica("b");
-		Replica c = replica("c");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
+		Replica c = replicas.start("c");
 		c.breaker("payments");
 		failTimes(a.breaker("payments"), 3);
 		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
@@ -93,9 +72,9 @@ class FleetQuorumTests {
 
 	@Test
 	void aTripOlderThanItsOpenWaitNoLongerCounts() {
-		Replica a = replica("a", config(Duration.ofMillis(800)));
-		Replica b = replica("b", config(Duration.ofMillis(800)));
-		Replica c = replica("c", config(Duration.ofMillis(800)));
+		Replica a = replicas.start("a", threeFailures(Duration.ofMillis(800)));
+		Replica b = replicas.start("b", threeFailures(Duration.ofMillis(800)));
+		Replica c = replicas.start("c", threeFailures(Duration.ofMillis(800)));
 		c.breaker("payments");
 		failTimes(a.breaker("payments"), 3);
 		// a's open wait (and so its vote) runs out; nobody calls a any more
@@ -109,9 +88,10 @@ class FleetQuorumTests {
 
 	@Test
 	void replicasTrippingAtOnceOpenOneEpisode() throws Exception {
-		List<Replica> fleet = List.of(replica("a"), replica("b"), replica("c"), replica("d"));
+		List<Replica> fleet = List.of(replicas.start("a"), replicas.start("b"), replicas.start("c"),
+				replicas.start("d"));
 		fleet.forEach(r -> r.breaker("payments"));
-		List<String> announced = admin.listen("breaker:transitions");
+		List<String> announced = replicas.admin().listen("breaker:transitions");
 		CountDownLatch go = new CountDownLatch(1);
 		ExecutorService trippers = Executors.newFixedThreadPool(fleet.size());
 		try {
@@ -142,36 +122,13 @@ class FleetQuorumTests {
 
 	@Test
 	void aQuorumOfOneOpensTheFleetOnAnyReplicasTrip() {
-		Replica a = replica("a", config(Duration.ofSeconds(5)), "breaker.shared.redis.quorum=1");
-		Replica b = replica("b", config(Duration.ofSeconds(5)), "breaker.shared.redis.quorum=1");
+		Replica a = replicas.start("a", "breaker.shared.redis.quorum=1");
+		Replica b = replicas.start("b", "breaker.shared.redis.quorum=1");
 		b.breaker("payments");
 
 		failTimes(a.breaker("payments"), 3);
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-	}
-
-	private Replica replica(String id) {
-		return replica(id, config(Duration.ofSeconds(5)));
-	}
-
-	private Replica replica(String id, BreakerConfig config, String... properties) {
-		Replica replica = Replica.start(redis, id, config, properties);
-		replicas.add(replica);
-		return replica;
-	}
-
-	static BreakerConfig config(Duration openWait) {
-		return BreakerConfig.builder()
-			.consecutiveFailures(3)
-			.failureRateThreshold(0)
-			.openWait(openWait)
-			.openWaitJitter(0)
-			.maxOpenWait(openWait.multipliedBy(4))
-			.halfOpenMaxProbes(1)
-			.halfOpenSuccessesToClose(1)
-			.ticker(Ticker.system())
-			.build();
 	}
 
 }

@@ -6,19 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.breaker.core.State;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.ScriptOutputType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -31,45 +26,30 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class FleetReconciliationTests {
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis()
+		.properties("breaker.shared.redis.quorum=1", "breaker.shared.redis.startup-sync-timeout=10s");
 
 	@Test
 	void aMalformedKeyIsSkippedAndNamedOnceAtWarn(CapturedOutput output) {
-		Replica a = replica("a");
+		Replica a = replicas.start("a");
 		failTimes(a.breaker("payments"), 3);
-		await().atMost(Duration.ofSeconds(3)).until(() -> !admin.keys("breaker:*payments*").isEmpty());
-		admin.redis().hset("breaker:zz-bad", "state", "OPEN");
-		admin.redis().hset("breaker:zz-bad", "gen", "notanumber");
-		admin.redis().hset("breaker:{zz-bad}:open", "state", "OPEN");
-		admin.redis().hset("breaker:{zz-bad}:open", "episode", "e1");
-		admin.redis().hset("breaker:{zz-bad}:open", "ttl", "notanumber");
-		admin.redis().hset("breaker:{zz\nbad}:open", "state", "OPEN");
-		admin.redis().hset("breaker:{zz-override}:override", "state", "SIDEWAYS");
+		await().atMost(Duration.ofSeconds(3)).until(() -> !replicas.admin().keys("breaker:*payments*").isEmpty());
+		replicas.admin().redis().hset("breaker:zz-bad", "state", "OPEN");
+		replicas.admin().redis().hset("breaker:zz-bad", "gen", "notanumber");
+		replicas.admin().redis().hset("breaker:{zz-bad}:open", "state", "OPEN");
+		replicas.admin().redis().hset("breaker:{zz-bad}:open", "episode", "e1");
+		replicas.admin().redis().hset("breaker:{zz-bad}:open", "ttl", "notanumber");
+		replicas.admin().redis().hset("breaker:{zz\nbad}:open", "state", "OPEN");
+		replicas.admin().redis().hset("breaker:{zz-override}:override", "state", "SIDEWAYS");
 
-		Replica late = replica("late");
+		Replica late = replicas.start("late");
 
 		assertThat(late.status().lastSync()).isNotNull();
 		assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
 		// a reconnect reads everything again, and does not name the same key twice
 		Instant firstSync = late.status().lastSync();
-		admin.redis().clientKill(KillArgs.Builder.typeNormal().skipme());
+		replicas.admin().redis().clientKill(KillArgs.Builder.typeNormal().skipme());
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> late.status().up() && late.status().lastSync().isAfter(firstSync));
 		assertThat(count(output.getOut(),
@@ -86,9 +66,9 @@ class FleetReconciliationTests {
 
 	@Test
 	void readingTheFleetWithAHundredThousandJunkKeysNeverHoldsRedisUpFor50Milliseconds() {
-		Replica a = replica("a");
+		Replica a = replicas.start("a");
 		failTimes(a.breaker("payments"), 3);
-		await().atMost(Duration.ofSeconds(3)).until(() -> !admin.keys("breaker:*payments*").isEmpty());
+		await().atMost(Duration.ofSeconds(3)).until(() -> !replicas.admin().keys("breaker:*payments*").isEmpty());
 		String fill = """
 				for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do
 				  redis.call('HSET', 'breaker:junk:' .. i, 'x', '1')
@@ -97,19 +77,20 @@ class FleetReconciliationTests {
 				return 1
 				""";
 		for (int from = 0; from < 50_000; from += 5_000) {
-			admin.redis()
+			replicas.admin()
+				.redis()
 				.eval(fill, ScriptOutputType.INTEGER, new String[0], Integer.toString(from),
 						Integer.toString(from + 4_999));
 		}
-		admin.redis().configSet("slowlog-log-slower-than", "50000");
-		admin.redis().configSet("slowlog-max-len", "1000");
-		admin.redis().slowlogReset();
+		replicas.admin().redis().configSet("slowlog-log-slower-than", "50000");
+		replicas.admin().redis().configSet("slowlog-max-len", "1000");
+		replicas.admin().redis().slowlogReset();
 
-		Replica late = replica("late");
+		Replica late = replicas.start("late");
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> late.status().lastSync() != null);
 		assertThat(late.breaker("payments").state()).isEqualTo(State.OPEN);
-		assertThat(admin.redis().slowlogGet()).as("commands that held Redis up for 50 ms or more").isEmpty();
+		assertThat(replicas.admin().redis().slowlogGet()).as("commands that held Redis up for 50 ms or more").isEmpty();
 	}
 
 	private static long count(String text, String regex) {
@@ -119,13 +100,6 @@ class FleetReconciliationTests {
 			count++;
 		}
 		return count;
-	}
-
-	private Replica replica(String id) {
-		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				"breaker.shared.redis.quorum=1", "breaker.shared.redis.startup-sync-timeout=10s");
-		replicas.add(replica);
-		return replica;
 	}
 
 }

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.breaker.core.State;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
 import io.lettuce.core.ScriptOutputType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A rolling deploy from the release before fleet mode's episodes and hash-tagged keys:
@@ -46,43 +42,28 @@ class FleetRollingUpgradeTests {
 			return out
 			""";
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().properties("breaker.shared.redis.quorum=1");
 
 	@Test
 	void anOldReplicasTripIsDroppedAndCountedByTheNewOnesWhichKeepSharingAmongThemselves() {
-		Replica a = replica("a");
-		Replica b = replica("b");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
 		b.breaker("payments");
 
 		// what the old release does when its breaker trips: its hash, its generation, its
 		// announcement
-		admin.redis()
+		replicas.admin()
+			.redis()
 			.hset("breaker:payments", java.util.Map.of("state", "OPEN", "gen", "7", "replica", "old-1", "reason",
 					"consecutive failures 5 >= 5"));
-		admin.redis().pexpire("breaker:payments", 30_000);
-		admin.redis().set("breaker:payments:gen", "7");
-		admin.publish("breaker:transitions", "OPEN\n7\n30000\nold-1\npayments\nconsecutive failures 5 >= 5");
+		replicas.admin().redis().pexpire("breaker:payments", 30_000);
+		replicas.admin().redis().set("breaker:payments:gen", "7");
+		replicas.admin().publish("breaker:transitions", "OPEN\n7\n30000\nold-1\npayments\nconsecutive failures 5 >= 5");
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.status().rejected() == 1);
 		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-		Replica late = replica("late");
+		Replica late = replicas.start("late");
 		assertThat(late.breaker("payments").state()).as("a new replica started during the deploy")
 			.isEqualTo(State.CLOSED);
 
@@ -93,11 +74,13 @@ class FleetRollingUpgradeTests {
 
 	@Test
 	void anOldReplicaFindsNoneOfTheNewOnesCircuitsUnderTheNamesItKnows() {
-		Replica a = replica("a");
+		Replica a = replicas.start("a");
 		failTimes(a.breaker("payments"), 3);
-		await().atMost(Duration.ofSeconds(3)).until(() -> admin.redis().exists("breaker:{payments}:open") == 1);
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> replicas.admin().redis().exists("breaker:{payments}:open") == 1);
 
-		List<List<Object>> oldView = admin.redis()
+		List<List<Object>> oldView = replicas.admin()
+			.redis()
 			.eval(OLD_RECONNECT_READ, ScriptOutputType.MULTI, new String[0], "breaker:*");
 
 		// the old release reads the new open circuit as a breaker named
@@ -105,17 +88,10 @@ class FleetRollingUpgradeTests {
 		assertThat(oldView).extracting(row -> String.valueOf(row.get(0))).containsExactly("breaker:{payments}:open");
 		// and the new announcements do not split into the old release's six lines, so its
 		// decoder drops them
-		List<String> heard = admin.listen("breaker:transitions");
+		List<String> heard = replicas.admin().listen("breaker:transitions");
 		a.breaker("payments").reset();
 		await().atMost(Duration.ofSeconds(3)).until(() -> !heard.isEmpty());
 		assertThat(heard.get(0).split("\n", 6)).hasSize(1);
-	}
-
-	private Replica replica(String id) {
-		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				"breaker.shared.redis.quorum=1");
-		replicas.add(replica);
-		return replica;
 	}
 
 }

@@ -5,19 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.breaker.actuate.metrics.SharedStoreMetrics;
 import dev.breaker.core.State;
 import dev.breaker.redis.Forgery;
-import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * With {@code breaker.shared.redis.signing-key}, replicas believe only what a holder of
@@ -30,24 +26,8 @@ class FleetSigningTests {
 
 	private static final Duration SETTLE = Duration.ofMillis(1500);
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis();
 
 	@Test
 	void replicasSharingTheKeyShareTripsAndCloses() {
@@ -67,15 +47,16 @@ class FleetSigningTests {
 		Replica a = replica("a", KEY, 1);
 		Replica b = replica("b", KEY, 1);
 		b.breaker("payments");
-		List<String> announced = admin.listen("breaker:transitions");
+		List<String> announced = replicas.admin().listen("breaker:transitions");
 		failTimes(a.breaker("payments"), 3);
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
 		a.breaker("payments").reset();
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
 
-		admin.publish("breaker:transitions", announced.get(0)); // the signed open,
-																// captured off the
-																// channel
+		replicas.admin().publish("breaker:transitions", announced.get(0)); // the signed
+																			// open,
+		// captured off the
+		// channel
 
 		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
 		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
@@ -86,7 +67,7 @@ class FleetSigningTests {
 		Replica b = replica("b", KEY, 1);
 		b.breaker("payments");
 
-		admin.publish("breaker:transitions", Forgery.open("payments", 60_000, "mallory", "forged"));
+		replicas.admin().publish("breaker:transitions", Forgery.open("payments", 60_000, "mallory", "forged"));
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> rejected(b) == 1);
 		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
@@ -106,7 +87,7 @@ class FleetSigningTests {
 
 	@Test
 	void anUnsignedOpenCircuitInRedisIsIgnoredByAReplicaStartingLater() {
-		Forgery.storeOpen(admin, "payments", 60_000, "mallory", "forged");
+		Forgery.storeOpen(replicas.admin(), "payments", 60_000, "mallory", "forged");
 
 		Replica late = replica("late", KEY, 1);
 
@@ -119,7 +100,7 @@ class FleetSigningTests {
 		Replica a = replica("a", KEY, 2);
 		Replica c = replica("c", KEY, 2);
 		c.breaker("payments");
-		Forgery.vote(admin, "payments", "mallory");
+		Forgery.vote(replicas.admin(), "payments", "mallory");
 
 		failTimes(a.breaker("payments"), 3);
 
@@ -134,10 +115,7 @@ class FleetSigningTests {
 	}
 
 	private Replica replica(String id, String key, int quorum) {
-		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				"breaker.shared.redis.signing-key=" + key, "breaker.shared.redis.quorum=" + quorum);
-		replicas.add(replica);
-		return replica;
+		return replicas.start(id, "breaker.shared.redis.signing-key=" + key, "breaker.shared.redis.quorum=" + quorum);
 	}
 
 }

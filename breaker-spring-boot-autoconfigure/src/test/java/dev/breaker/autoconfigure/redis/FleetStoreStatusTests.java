@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import dev.breaker.core.State;
 import dev.breaker.redis.RedisAdmin;
-import dev.breaker.redis.RedisServerHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code breaker_shared_store_up} tells the truth within twice the reconnect interval,
@@ -26,37 +24,32 @@ class FleetStoreStatusTests {
 
 	private static final Duration TRUTH = RECONNECT_INTERVAL.multipliedBy(2);
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	private RedisAdmin admin;
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis()
+		.properties("breaker.shared.redis.quorum=1",
+				"breaker.shared.redis.reconnect-interval=" + RECONNECT_INTERVAL.toMillis() + "ms");
 
 	private long pid;
 
 	private boolean frozen;
 
 	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-		admin = new RedisAdmin(redis);
-		pid = admin.serverPid();
+	void findRedis() {
+		pid = replicas.admin().serverPid();
 	}
 
+	/** Runs before the replicas and Redis are closed. */
 	@AfterEach
-	void stopAll() {
+	void thawRedis() {
 		if (frozen) {
 			RedisAdmin.thaw(pid);
 		}
-		replicas.forEach(Replica::close);
-		admin.close();
-		redis.close();
 	}
 
 	@Test
 	void aHungRedisIsReportedDownAndItsReturnUpWithinTwiceTheReconnectInterval() {
-		Replica a = replica("a");
-		Replica b = replica("b");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
 		assertThat(a.status().up()).isTrue();
 		assertThat(b.status().up()).isTrue();
 
@@ -79,8 +72,8 @@ class FleetStoreStatusTests {
 
 	@Test
 	void afterAHangTheFleetSharesAgain() {
-		Replica a = replica("a");
-		Replica b = replica("b");
+		Replica a = replicas.start("a");
+		Replica b = replicas.start("b");
 		b.breaker("payments");
 		RedisAdmin.freeze(pid);
 		frozen = true;
@@ -93,14 +86,6 @@ class FleetStoreStatusTests {
 		frozen = false;
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.OPEN);
-	}
-
-	private Replica replica(String id) {
-		Replica replica = Replica.start(redis, id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				"breaker.shared.redis.quorum=1",
-				"breaker.shared.redis.reconnect-interval=" + RECONNECT_INTERVAL.toMillis() + "ms");
-		replicas.add(replica);
-		return replica;
 	}
 
 }

@@ -13,10 +13,9 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.core.Transition;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Trips and resets in quick succession, as fast as Redis answers: every open and every
@@ -29,7 +28,15 @@ class FleetStressTests {
 
 	private static final int ROUNDS = "long".equals(System.getProperty("breaker.stress")) ? 5_000 : 200;
 
-	private RedisServerHarness redis;
+	private static final BreakerConfig CONFIG = BreakerConfig.builder()
+		.consecutiveFailures(1)
+		.openWait(Duration.ofSeconds(30))
+		.openWaitJitter(0)
+		.ticker(Ticker.system())
+		.build();
+
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().defaults(CONFIG);
 
 	private Replica a;
 
@@ -37,35 +44,15 @@ class FleetStressTests {
 
 	@BeforeEach
 	void startFleet() {
-		redis = RedisServerHarness.start();
-		BreakerConfig config = BreakerConfig.builder()
-			.consecutiveFailures(1)
-			.openWait(Duration.ofSeconds(30))
-			.openWaitJitter(0)
-			.ticker(Ticker.system())
-			.build();
-		a = Replica.start(redis, "a", config, "breaker.shared.redis.quorum=1");
-		b = Replica.start(redis, "b", config, "breaker.shared.redis.quorum=1");
-	}
-
-	@AfterEach
-	void stopAll() {
-		b.close();
-		a.close();
-		redis.close();
+		a = replicas.start("a", "breaker.shared.redis.quorum=1");
+		b = replicas.start("b", "breaker.shared.redis.quorum=1");
 	}
 
 	@Test
 	void withAQuorumOfTwoEveryOpenAndEveryCloseReachTheThirdReplica() throws Exception {
-		BreakerConfig config = BreakerConfig.builder()
-			.consecutiveFailures(1)
-			.openWait(Duration.ofSeconds(30))
-			.openWaitJitter(0)
-			.ticker(Ticker.system())
-			.build();
-		try (Replica first = Replica.start(redis, "q1", config);
-				Replica second = Replica.start(redis, "q2", config);
-				Replica third = Replica.start(redis, "q3", config)) {
+		try (Replica first = replicas.start("q1");
+				Replica second = replicas.start("q2");
+				Replica third = replicas.start("q3")) {
 			BlockingQueue<Transition> seenByThird = new LinkedBlockingQueue<>();
 			third.breaker("quorum").onTransition(seenByThird::add);
 			for (int round = 0; round < ROUNDS / 2; round++) {

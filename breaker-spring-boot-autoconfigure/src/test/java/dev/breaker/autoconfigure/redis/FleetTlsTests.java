@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.breaker.core.State;
@@ -16,15 +15,16 @@ import dev.breaker.redis.FleetAcl;
 import dev.breaker.redis.RedisProcess;
 import dev.breaker.redis.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fleet mode over TLS ({@code spring.data.redis.ssl.bundle}): a {@code redis-server} that
  * listens on a TLS port only and wants a client certificate, with certificates made for
  * the run; the replicas trust the server and present their own certificate through a
- * Spring Boot PEM SSL bundle, and log in as the README's ACL user.
+ * Spring Boot PEM SSL bundle, and log in as the production ACL user of
+ * docs/fleet-mode.md.
  */
 class FleetTlsTests {
 
@@ -34,7 +34,10 @@ class FleetTlsTests {
 
 	private static RedisProcess redis;
 
-	private final List<Replica> replicas = new ArrayList<>();
+	@RegisterExtension
+	final Replicas replicas = Replicas.at(() -> List.of("spring.data.redis.host=127.0.0.1",
+			"spring.data.redis.port=" + redis.port(), "spring.data.redis.username=checkout",
+			"spring.data.redis.password=" + FleetAcl.PASSWORD, "breaker.shared.redis.quorum=1"));
 
 	@BeforeAll
 	static void startRedis() throws IOException {
@@ -52,15 +55,10 @@ class FleetTlsTests {
 		}
 	}
 
-	@AfterEach
-	void stopReplicas() {
-		replicas.forEach(Replica::close);
-	}
-
 	@Test
 	void replicasShareOverTlsWithTheCertificatesOfTheSslBundle() {
-		Replica a = replica("a", bundle());
-		Replica b = replica("b", bundle());
+		Replica a = replicas.start("a", bundle());
+		Replica b = replicas.start("b", bundle());
 		b.breaker("payments");
 
 		failTimes(a.breaker("payments"), 3);
@@ -78,7 +76,7 @@ class FleetTlsTests {
 	void aServerTheBundleDoesNotTrustIsNeverSharedWithAndTheStatusSaysWhy() {
 		// TLS on, but the JVM's default trust: the test's self-signed server certificate
 		// is not trusted
-		Replica a = replica("a", "spring.data.redis.ssl.enabled=true",
+		Replica a = replicas.start("a", "spring.data.redis.ssl.enabled=true",
 				"breaker.shared.redis.startup-sync-timeout=500ms");
 
 		await().atMost(Duration.ofSeconds(3)).until(() -> a.status().errors() > 0);
@@ -93,17 +91,6 @@ class FleetTlsTests {
 				"spring.ssl.bundle.pem.fleet.truststore.certificate=file:" + certificates.serverCertificate(),
 				"spring.ssl.bundle.pem.fleet.keystore.certificate=file:" + certificates.clientCertificate(),
 				"spring.ssl.bundle.pem.fleet.keystore.private-key=file:" + certificates.clientKey() };
-	}
-
-	private Replica replica(String id, String... tls) {
-		List<String> properties = new ArrayList<>(List.of("spring.data.redis.host=127.0.0.1",
-				"spring.data.redis.port=" + redis.port(), "spring.data.redis.username=checkout",
-				"spring.data.redis.password=" + FleetAcl.PASSWORD, "breaker.shared.redis.quorum=1"));
-		properties.addAll(List.of(tls));
-		Replica replica = Replica.start(id, FleetQuorumTests.config(Duration.ofSeconds(30)),
-				properties.toArray(String[]::new));
-		replicas.add(replica);
-		return replica;
 	}
 
 }

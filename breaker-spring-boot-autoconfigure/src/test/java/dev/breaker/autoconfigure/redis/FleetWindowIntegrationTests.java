@@ -16,10 +16,8 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three low-traffic replicas, none with enough calls to trip alone, trip together on the
@@ -38,20 +36,8 @@ class FleetWindowIntegrationTests {
 		.ticker(Ticker.system())
 		.build();
 
-	private final List<Replica> replicas = new ArrayList<>();
-
-	private RedisServerHarness redis;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-	}
-
-	@AfterEach
-	void stopAll() {
-		replicas.forEach(Replica::close);
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis();
 
 	@Test
 	void replicasTripTogetherOnTheFleetFailureRate() {
@@ -166,12 +152,13 @@ class FleetWindowIntegrationTests {
 	}
 
 	private List<Replica> fleet(BreakerConfig config, String... properties) {
+		List<Replica> fleet = new ArrayList<>();
 		for (String id : List.of("a", "b", "c")) {
-			Replica replica = Replica.start(redis, id, config, properties);
+			Replica replica = replicas.start(id, config, properties);
 			replica.breaker("inventory");
-			replicas.add(replica);
+			fleet.add(replica);
 		}
-		return List.copyOf(replicas);
+		return List.copyOf(fleet);
 	}
 
 }

@@ -11,10 +11,8 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
-import dev.breaker.redis.RedisServerHarness;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * How long a peer's open lasts here is a relative TTL run on this replica's own ticker;
@@ -22,27 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class PeerOpenTimingTests {
 
-	private RedisServerHarness redis;
-
-	private Replica tripping;
-
-	private Replica following;
-
-	@BeforeEach
-	void startRedis() {
-		redis = RedisServerHarness.start();
-	}
-
-	@AfterEach
-	void stopAll() {
-		if (following != null) {
-			following.close();
-		}
-		if (tripping != null) {
-			tripping.close();
-		}
-		redis.close();
-	}
+	@RegisterExtension
+	final Replicas replicas = Replicas.onLocalRedis().properties("breaker.shared.redis.quorum=1");
 
 	@Test
 	void aPeersOpenLastsItsRemainingWaitOnTheLocalTickerWhateverTheClocksSay() {
@@ -51,16 +30,14 @@ class PeerOpenTimingTests {
 			.openWait(Duration.ofSeconds(30))
 			.openWaitJitter(0)
 			.build();
-		tripping = Replica.start(redis, "a",
+		Replica tripping = replicas.start("a",
 				base.toBuilder()
 					.ticker(Ticker.system())
 					.clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))
-					.build(),
-				"breaker.shared.redis.quorum=1");
+					.build());
 		ManualTicker ticker = new ManualTicker();
-		following = Replica.start(redis, "b",
-				base.toBuilder().ticker(ticker).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-3))).build(),
-				"breaker.shared.redis.quorum=1");
+		Replica following = replicas.start("b",
+				base.toBuilder().ticker(ticker).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-3))).build());
 		following.breaker("payments");
 
 		failTimes(tripping.breaker("payments"), 3);
