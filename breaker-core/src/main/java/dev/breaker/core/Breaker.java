@@ -50,6 +50,12 @@ public final class Breaker {
 	 * Retries: tryRetry() is off the call path (a retry follows a failure and a pause).
 	 * The budget is the top-level breaker's, made at its first retry, so a breaker that
 	 * never retries pays nothing for it in time or memory; see RetryBudget.
+	 *
+	 * This class holds the public face and the paths above, which read its own final
+	 * fields with no indirection; the rest lives beside it: the rules and the moves they
+	 * cause in Verdicts, operator and fleet overrides in Overrides, snapshots in
+	 * Snapshots, transition history and listeners in TransitionLog, a misbehaving
+	 * classifier in Classification.
 	 */
 
 	private static final VarHandle STATE;
