@@ -1,5 +1,7 @@
 package dev.breaker.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Asks a breaker's classifier for a call's outcome, and keeps a misbehaving classifier
  * from reaching the caller: one that throws (or answers null) is logged, and the default
@@ -19,7 +21,7 @@ final class Classification {
 	 * The outcome {@code classifier} gives the result or error of a call through breaker
 	 * {@code name}; the default classifier's when it throws or answers null.
 	 */
-	static Outcome of(OutcomeClassifier classifier, String name, Object result, Throwable error) {
+	static Outcome of(OutcomeClassifier classifier, String name, @Nullable Object result, @Nullable Throwable error) {
 		try {
 			Outcome outcome = classifier.classify(result, error);
 			if (outcome != null) {
