@@ -50,13 +50,17 @@ public final class Breaker {
 	 * Retries: tryRetry() is off the call path (a retry follows a failure and a pause).
 	 * The budget is the top-level breaker's, made at its first retry, so a breaker that
 	 * never retries pays nothing for it in time or memory; see RetryBudget.
+	 *
+	 * This class holds the public face and the paths above, which read its own final
+	 * fields with no indirection; the rest lives beside it: the rules and the moves they
+	 * cause in Verdicts, operator and fleet overrides in Overrides, snapshots in
+	 * Snapshots, transition history and listeners in TransitionLog, a misbehaving
+	 * classifier in Classification.
 	 */
 
 	private static final VarHandle STATE;
 
 	private static final VarHandle BUDGET;
-
-	private static final System.Logger LOG = System.getLogger(Breaker.class.getName());
 
 	static {
 		try {
@@ -66,8 +70,8 @@ public final class Breaker {
 		catch (ReflectiveOperationException e) {
 			throw new ExceptionInInitializerError(e);
 		}
-		EngineAccess.install(new PeerHooks()); // for
-												// dev.breaker.core.spi.SharedStateHooks
+		// for dev.breaker.core.spi.SharedStateHooks
+		EngineAccess.install(new PeerHooks());
 	}
 
 	private final String name;
@@ -141,8 +145,8 @@ public final class Breaker {
 		this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
 		this.peaks = TrafficPeaks.needed(config) ? new TrafficPeaks(config, window, ticker.nanos()) : null;
 		this.rules = new TripRules(config, peaks);
-		this.eraStep = 2L * buckets; // a whole ring ahead and one more: an earlier era
-										// never reaches a later window
+		// a whole ring ahead and one more: an earlier era never reaches a later window
+		this.eraStep = 2L * buckets;
 		this.totals = new BreakerTotals(window);
 		this.latencies = config.recordLatency() && parent == null ? new Latencies(config, totals) : null;
 		this.rejection = new BreakerOpenException(this);
@@ -214,33 +218,11 @@ public final class Breaker {
 			result = callable.call();
 		}
 		catch (Exception | Error e) {
-			release(permit, classify(null, e), ticker.nanos() - start);
+			release(permit, Classification.of(config.classifier(), name, null, e), ticker.nanos() - start);
 			throw e;
 		}
-		release(permit, classify(result, null), ticker.nanos() - start);
+		release(permit, Classification.of(config.classifier(), name, result, null), ticker.nanos() - start);
 		return result;
-	}
-
-	/**
-	 * The config's classifier; one that throws (or answers null) is logged, and the
-	 * default one decides.
-	 */
-	private Outcome classify(Object result, Throwable error) {
-		try {
-			Outcome outcome = config.classifier().classify(result, error);
-			if (outcome != null) {
-				return outcome;
-			}
-			LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' returned null");
-		}
-		catch (VirtualMachineError e) {
-			throw e;
-		}
-		catch (Throwable e) {
-			LOG.log(System.Logger.Level.WARNING,
-					"the classifier of breaker '" + name + "' threw; the default" + " classifier decides this call", e);
-		}
-		return OutcomeClassifier.defaults().classify(result, error);
 	}
 
 	/**
@@ -295,8 +277,8 @@ public final class Breaker {
 				Ticket probe = halfOpen.tryAcquire(now);
 				if (probe == null) {
 					if (halfOpen.move() != null || state != halfOpen) {
-						return acquireSlow(); // decided or left meanwhile: (help) move
-												// on, ask the new state
+						// decided or left meanwhile: (help) move on, ask the new state
+						return acquireSlow();
 					}
 					return reject();
 				}
@@ -383,8 +365,8 @@ public final class Breaker {
 			return;
 		}
 		if (peaks != null) {
-			peaks.observe(own.era, now, elapsedNanos); // before recording: see
-														// TrafficPeaks
+			// before recording: see TrafficPeaks
+			peaks.observe(own.era, now, elapsedNanos);
 		}
 		window.record(outcome.ordinal(), now, own.era);
 		if (slow) {
@@ -447,19 +429,6 @@ public final class Breaker {
 	}
 
 	/**
-	 * The traffic thresholds now: peaks (when followed), the effective minimum calls and
-	 * probe count.
-	 */
-	Snapshot.Traffic traffic(BreakerState s, long now) {
-		int probes = s instanceof HalfOpenState halfOpen ? halfOpen.maxProbes() : maxProbes(now);
-		if (peaks == null) {
-			return new Snapshot.Traffic(false, 0, 0, rules.minimumCalls(now), probes);
-		}
-		return new Snapshot.Traffic(true, peaks.peakCallsPerWindow(now), peaks.peakConcurrentCalls(now),
-				rules.minimumCalls(now), probes);
-	}
-
-	/**
 	 * The state now; a due OPEN -> HALF_OPEN (or an overdue half-open verdict) happens in
 	 * here.
 	 */
@@ -478,7 +447,7 @@ public final class Breaker {
 	/** An immutable picture of the breaker now. */
 	public Snapshot snapshot() {
 		long now = ticker.nanos();
-		return Snapshots.of(this, verdicts.settle(now), window, rules, latencies, log.recent(), now);
+		return Snapshots.of(this, verdicts.settle(now), window, rules, peaks, latencies, log.recent(), now);
 	}
 
 	/**
@@ -572,8 +541,8 @@ public final class Breaker {
 	boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
 		TransitionTable.check(from.state, to.state);
 		if (to.state == State.CLOSED && breadth != null) {
-			breadth.clear(); // the new CLOSED state must not count the tenants that
-								// failed before
+			// the new CLOSED state must not count the tenants that failed before
+			breadth.clear();
 		}
 		if (!STATE.compareAndSet(this, from, to)) {
 			return false;

@@ -216,12 +216,7 @@ public final class BreakerConfig {
 	 * {@link #timeoutWeight()}; 0 with no failures.
 	 */
 	public double failureRate(long successes, long failures, long timeouts) {
-		return failureRate(timeoutWeight, successes, failures, timeouts);
-	}
-
-	static double failureRate(double timeoutWeight, long successes, long failures, long timeouts) {
-		double weighted = failures + timeoutWeight * timeouts;
-		return weighted == 0 ? 0 : 100 * weighted / (successes + weighted);
+		return TripRules.failureRate(timeoutWeight, successes, failures, timeouts);
 	}
 
 	/**

@@ -18,121 +18,122 @@ import java.util.function.Function;
 public enum BreakerSetting {
 
 	WINDOW(Scope.ENGINE, "window", "window", Duration.class, Duration.ofSeconds(10),
-			Range.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
+			Ranges.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
 			"Length of the sliding window the rates are computed over; a whole multiple of bucket.",
 			BreakerConfig::window, (b, v) -> b.window((Duration) v)),
 	BUCKET(Scope.ENGINE, "bucket", "bucket", Duration.class, Duration.ofSeconds(1),
-			Range.duration(ConfigValidation.MIN_BUCKET, ConfigValidation.MAX_BUCKET),
+			Ranges.duration(ConfigValidation.MIN_BUCKET, ConfigValidation.MAX_BUCKET),
 			"Length of one bucket of the window.", BreakerConfig::bucket, (b, v) -> b.bucket((Duration) v)),
 	CONSECUTIVE_FAILURES(Scope.ENGINE, "consecutiveFailures", "consecutive-failures", Integer.class, 5,
-			Range.atLeast(0, " (0 turns the rule off)"), "Trip after this many consecutive failures.",
+			Ranges.atLeast(0, " (0 turns the rule off)"), "Trip after this many consecutive failures.",
 			BreakerConfig::consecutiveFailures, (b, v) -> b.consecutiveFailures((Integer) v)),
 	FAILURE_RATE_THRESHOLD(Scope.ENGINE, "failureRateThreshold", "failure-rate-threshold", Double.class, 50.0,
-			Range.percentOrOff(),
+			Ranges.percentOrOff(),
 			"Trip when this percentage of the calls in the window failed (timeouts weighted), with at least minimum-calls calls.",
 			BreakerConfig::failureRateThreshold, (b, v) -> b.failureRateThreshold((Double) v)),
-	MINIMUM_CALLS(Scope.ENGINE, "minimumCalls", "minimum-calls", Integer.class, 20, Range.atLeast(1, ""),
+	MINIMUM_CALLS(Scope.ENGINE, "minimumCalls", "minimum-calls", Integer.class, 20, Ranges.atLeast(1, ""),
 			"Calls the window must hold before the failure-rate and slow-call-rate rules apply.",
 			BreakerConfig::minimumCalls, (b, v) -> b.minimumCalls((Integer) v)),
 	SLOW_CALL_DURATION(Scope.ENGINE, "slowCallDuration", "slow-call-duration", Duration.class, Duration.ofSeconds(2),
-			Range.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
+			Ranges.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
 			"A call taking longer is slow; also the age at which a call in flight counts toward the stall rule.",
 			BreakerConfig::slowCallDuration, (b, v) -> b.slowCallDuration((Duration) v)),
 	SLOW_CALL_RATE_THRESHOLD(Scope.ENGINE, "slowCallRateThreshold", "slow-call-rate-threshold", Double.class, 0.0,
-			Range.percentOrOff(),
+			Ranges.percentOrOff(),
 			"Trip when this percentage of the calls in the window were slow, with at least minimum-calls calls.",
 			BreakerConfig::slowCallRateThreshold, (b, v) -> b.slowCallRateThreshold((Double) v)),
 	STALL_CALLS(Scope.ENGINE, "stallCalls", "stall-calls", Integer.class, 0,
-			Range.atLeast(0, " (0 turns the rule off)"),
+			Ranges.atLeast(0, " (0 turns the rule off)"),
 			"Trip when at least this many calls are in flight for longer than slow-call-duration.",
 			BreakerConfig::stallCalls, (b, v) -> b.stallCalls((Integer) v)),
-	TRACK_IN_FLIGHT(Scope.ENGINE, "trackInFlight", "track-in-flight", Boolean.class, false, Range.any(),
+	TRACK_IN_FLIGHT(Scope.ENGINE, "trackInFlight", "track-in-flight", Boolean.class, false, Ranges.any(),
 			"Whether calls in flight are counted (one more atomic update per call); always on with the stall rule.",
 			BreakerConfig::trackInFlight, (b, v) -> b.trackInFlight((Boolean) v)),
-	RECORD_LATENCY(Scope.ENGINE, "recordLatency", "record-latency", Boolean.class, true, Range.any(),
+	RECORD_LATENCY(Scope.ENGINE, "recordLatency", "record-latency", Boolean.class, true, Ranges.any(),
 			"Whether call durations are kept (latency percentiles, the duration histogram).",
 			BreakerConfig::recordLatency, (b, v) -> b.recordLatency((Boolean) v)),
-	TIMEOUT_WEIGHT(Scope.ENGINE, "timeoutWeight", "timeout-weight", Double.class, 1.0, Range.fraction(0, 100, true, ""),
+	TIMEOUT_WEIGHT(Scope.ENGINE, "timeoutWeight", "timeout-weight", Double.class, 1.0,
+			Ranges.fraction(0, 100, true, ""),
 			"How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.", BreakerConfig::timeoutWeight,
 			(b, v) -> b.timeoutWeight((Double) v)),
 	OPEN_WAIT(Scope.ENGINE, "openWait", "open-wait", Duration.class, Duration.ofSeconds(30),
-			Range.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
+			Ranges.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
 			"How long the breaker stays open after its first trip before probing.", BreakerConfig::openWait,
 			(b, v) -> b.openWait((Duration) v)),
 	OPEN_WAIT_MULTIPLIER(Scope.ENGINE, "openWaitMultiplier", "open-wait-multiplier", Double.class, 2.0,
-			Range.fraction(1, 1000, true, ""), "Factor applied to the open wait on each consecutive trip.",
+			Ranges.fraction(1, 1000, true, ""), "Factor applied to the open wait on each consecutive trip.",
 			BreakerConfig::openWaitMultiplier, (b, v) -> b.openWaitMultiplier((Double) v)),
 	MAX_OPEN_WAIT(Scope.ENGINE, "maxOpenWait", "max-open-wait", Duration.class, Duration.ofMinutes(5),
-			Range.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
+			Ranges.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
 			"Cap on the growing open wait; at least open-wait.", BreakerConfig::maxOpenWait,
 			(b, v) -> b.maxOpenWait((Duration) v)),
 	OPEN_WAIT_JITTER(Scope.ENGINE, "openWaitJitter", "open-wait-jitter", Double.class, 0.2,
-			Range.fraction(0, 1, false, ""),
+			Ranges.fraction(0, 1, false, ""),
 			"Random spread of the open wait as a fraction of it, so replicas do not return in lockstep.",
 			BreakerConfig::openWaitJitter, (b, v) -> b.openWaitJitter((Double) v)),
 	HALF_OPEN_MAX_PROBES(Scope.ENGINE, "halfOpenMaxProbes", "half-open.max-probes", Integer.class, 10,
-			Range.ints(1, ConfigValidation.MAX_PROBES),
+			Ranges.ints(1, ConfigValidation.MAX_PROBES),
 			"Most probes in flight at once (ramping 1, 2, 4, ...), or auto: 10% of the peak concurrency of the last hour.",
 			(c) -> c.halfOpenMaxProbesAuto() ? "auto" : c.halfOpenMaxProbes(),
 			(b, v) -> b.halfOpenMaxProbes((Integer) v)),
 	HALF_OPEN_SUCCESSES_TO_CLOSE(Scope.ENGINE, "halfOpenSuccessesToClose", "half-open.successes-to-close",
-			Integer.class, 5, Range.atLeast(1, ""), "Successful probes that close the breaker.",
+			Integer.class, 5, Ranges.atLeast(1, ""), "Successful probes that close the breaker.",
 			BreakerConfig::halfOpenSuccessesToClose, (b, v) -> b.halfOpenSuccessesToClose((Integer) v)),
 	HALF_OPEN_FAILURES_TO_REOPEN(Scope.ENGINE, "halfOpenFailuresToReopen", "half-open.failures-to-reopen",
-			Integer.class, 3, Range.atLeast(1, ""), "Failed probes that reopen the breaker.",
+			Integer.class, 3, Ranges.atLeast(1, ""), "Failed probes that reopen the breaker.",
 			BreakerConfig::halfOpenFailuresToReopen, (b, v) -> b.halfOpenFailuresToReopen((Integer) v)),
 	HALF_OPEN_MAX_WAIT(Scope.ENGINE, "halfOpenMaxWait", "half-open.max-wait", Duration.class, Duration.ofMinutes(1),
-			Range.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
+			Ranges.duration(Duration.ZERO, ConfigValidation.MAX_DURATION),
 			"Reopen when the oldest probe in flight has had no verdict for this long.", BreakerConfig::halfOpenMaxWait,
 			(b, v) -> b.halfOpenMaxWait((Duration) v)),
 	MINIMUM_CALLS_RATIO(Scope.ENGINE, "minimumCallsRatio", "minimum-calls-ratio", Double.class, 0.0,
-			Range.fraction(0, 1, false, " (0 turns it off)"),
+			Ranges.fraction(0, 1, false, " (0 turns it off)"),
 			"Raises minimum-calls to this share of the peak calls per window of the last hour.",
 			BreakerConfig::minimumCallsRatio, (b, v) -> b.minimumCallsRatio((Double) v)),
 	RETRY_BUDGET_RATIO(Scope.ENGINE, "retryBudgetRatio", "retry.budget.ratio", Double.class, 0.2,
-			Range.fraction(0, ConfigValidation.MAX_RETRY_RATIO, true, ""),
+			Ranges.fraction(0, ConfigValidation.MAX_RETRY_RATIO, true, ""),
 			"Retries may add this share of the first attempts in the window.", BreakerConfig::retryBudgetRatio,
 			(b, v) -> b.retryBudgetRatio((Double) v)),
 	RETRY_BUDGET_MIN_PER_SECOND(Scope.ENGINE, "retryBudgetMinPerSecond", "retry.budget.min-per-second", Double.class,
-			10.0, Range.fraction(0, ConfigValidation.MAX_RETRIES_PER_SECOND, true, ""),
+			10.0, Ranges.fraction(0, ConfigValidation.MAX_RETRIES_PER_SECOND, true, ""),
 			"Retries per second of the window the budget allows whatever the traffic.",
 			BreakerConfig::retryBudgetMinPerSecond, (b, v) -> b.retryBudgetMinPerSecond((Double) v)),
 
-	TENANTS_MAX(Scope.TENANTS, "maxEntries", "tenants.max", Integer.class, 10_000, Range.atLeast(1, ""),
+	TENANTS_MAX(Scope.TENANTS, "maxEntries", "tenants.max", Integer.class, 10_000, Ranges.atLeast(1, ""),
 			"Most tenant children kept per breaker; the least recently used is evicted beyond this.", null, null),
 	TENANTS_IDLE_EXPIRY(Scope.TENANTS, "idleExpiry", "tenants.idle-expiry", Duration.class, Duration.ofMinutes(10),
-			Range.duration(Duration.ZERO, ConfigValidation.MAX_IDLE_EXPIRY),
+			Ranges.duration(Duration.ZERO, ConfigValidation.MAX_IDLE_EXPIRY),
 			"A tenant child unused for this long is removed.", null, null),
 	TENANTS_MIN_FAILING(Scope.TENANTS, "minFailingChildren", "tenants.min-failing", Integer.class, 3,
-			Range.ints(1, BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN),
+			Ranges.ints(1, BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN),
 			"The breaker itself trips only when the failures behind its rule came from this many tenants.", null, null),
 	TENANTS_MAX_KEY_LENGTH(Scope.TENANTS, "maxKeyLength", "tenants.max-key-length", Integer.class,
-			ChildKeys.DEFAULT_MAX_LENGTH, Range.ints(ChildKeys.MIN_MAX_LENGTH, ChildKeys.MAX_MAX_LENGTH),
+			ChildKeys.DEFAULT_MAX_LENGTH, Ranges.ints(ChildKeys.MIN_MAX_LENGTH, ChildKeys.MAX_MAX_LENGTH),
 			"Longer tenant keys are shortened to a prefix, a tilde and a 16-digit hash.", null, null),
 
 	RECORD_EXCEPTIONS(Scope.CALL, "recordExceptions", "record-exceptions", List.class, List.of(),
-			Range.described("exception class names"),
+			Ranges.described("exception class names"),
 			"Exception classes that count as failures; when set, any other exception is ignored.", null, null),
 	IGNORE_EXCEPTIONS(Scope.CALL, "ignoreExceptions", "ignore-exceptions", List.class, List.of(),
-			Range.described("exception class names"),
+			Ranges.described("exception class names"),
 			"Exception classes that are the caller's fault: ignored, passed on unchanged, without fallback.", null,
 			null),
 	TIMEOUT(Scope.CALL, "timeout", "timeout", Duration.class, null,
-			Range.described(Range.POSITIVE_DURATION + ", or unset for no timeout"),
+			Ranges.described(Range.POSITIVE_DURATION + ", or unset for no timeout"),
 			"How long an asynchronous call may take before it completes with a TimeoutException.", null, null),
 	RETRY_INTERVALS(Scope.CALL, "retryIntervals", "retry.intervals", List.class, List.of(),
-			Range.described("durations from 0 to 24h"), "The pause before each retry: as many retries as intervals.",
+			Ranges.described("durations from 0 to 24h"), "The pause before each retry: as many retries as intervals.",
 			null, null),
-	RETRY_JITTER(Scope.CALL, "retryJitter", "retry.jitter", Double.class, 0.5, Range.fraction(0, 1, true, ""),
+	RETRY_JITTER(Scope.CALL, "retryJitter", "retry.jitter", Double.class, 0.5, Ranges.fraction(0, 1, true, ""),
 			"Random spread of each retry pause as a fraction of it.", null, null),
 	RETRY_ON(Scope.CALL, "retryOn", "retry.on", List.class, List.of(Outcome.FAILURE, Outcome.TIMEOUT),
-			Range.described("failure, timeout or throttled"), "The outcomes that retry; a rejection never retries.",
+			Ranges.described("failure, timeout or throttled"), "The outcomes that retry; a rejection never retries.",
 			null, null),
 	RETRY_RECORD_EACH_ATTEMPT(Scope.CALL, "retryRecordEachAttempt", "retry.record-each-attempt", Boolean.class, false,
-			Range.any(), "Whether every attempt asks the breaker and is recorded (breaker inside the retry).", null,
+			Ranges.any(), "Whether every attempt asks the breaker and is recorded (breaker inside the retry).", null,
 			null),
 	HEALTH_WHEN_OPEN(Scope.CALL, "healthWhenOpen", "health-when-open", String.class, "up",
-			Range.described("up, out-of-service or down"), "Health reported while this breaker is open.", null, null);
+			Ranges.described("up, out-of-service or down"), "Health reported while this breaker is open.", null, null);
 
 	/** What a setting configures. */
 	public enum Scope {
@@ -277,20 +278,11 @@ public enum BreakerSetting {
 	 */
 	public static final class Range {
 
-		private interface Check {
-
-			boolean holds(Object value);
-
-		}
-
-		private record Rule(Check check, String mustBe, String allowed) {
-		}
-
-		private final List<Rule> rules;
+		private final List<Ranges.Rule> rules;
 
 		private final String text;
 
-		private Range(String text, List<Rule> rules) {
+		Range(String text, List<Ranges.Rule> rules) {
 			this.text = text;
 			this.rules = rules;
 		}
@@ -311,60 +303,12 @@ public enum BreakerSetting {
 		}
 
 		/**
-		 * More than {@code min} when it is zero (positive), else at least {@code min}; at
-		 * most {@code max}.
-		 */
-		static Range duration(Duration min, Duration max) {
-			String atMost = "at most " + Numbers.format(max);
-			Rule low = min.isZero() ? new Rule((v) -> positive((Duration) v), POSITIVE_DURATION, POSITIVE_DURATION)
-					: new Rule((v) -> v != null && ((Duration) v).compareTo(min) >= 0,
-							"at least " + Numbers.format(min), "at least " + Numbers.format(min));
-			Rule high = new Rule((v) -> ((Duration) v).compareTo(max) <= 0, atMost, atMost);
-			String lowText = min.isZero() ? POSITIVE_DURATION : "at least " + Numbers.format(min);
-			return new Range(lowText + ", " + atMost, List.of(low, high));
-		}
-
-		static Range atLeast(int min, String note) {
-			return new Range(">= " + min + note,
-					List.of(new Rule((v) -> (Integer) v >= min, "at least " + min + note, ">= " + min + note)));
-		}
-
-		static Range ints(int min, int max) {
-			String range = "[" + min + ", " + max + "]";
-			return new Range(range,
-					List.of(new Rule((v) -> (Integer) v >= min && (Integer) v <= max, "in " + range, range)));
-		}
-
-		static Range fraction(double min, double max, boolean maxIncluded, String note) {
-			String range = "[" + Numbers.exact(min) + ", " + Numbers.exact(max) + (maxIncluded ? "]" : ")");
-			Check check = (v) -> {
-				double d = (Double) v;
-				return d >= min && (maxIncluded ? d <= max : d < max);
-			};
-			return new Range(range + note, List.of(new Rule(check, "in " + range, range + note)));
-		}
-
-		static Range percentOrOff() {
-			return new Range("(0, 100], or 0 = off", List.of(new Rule((v) -> (Double) v >= 0 && (Double) v <= 100,
-					"in (0, 100] (or 0 to turn the rule off)", "(0, 100], or 0 to turn the rule off")));
-		}
-
-		static Range any() {
-			return new Range("true or false", List.of());
-		}
-
-		/** Allowed values checked by the starter, which reads them; described here. */
-		static Range described(String text) {
-			return new Range(text, List.of());
-		}
-
-		/**
 		 * Checks one value of a setting.
 		 * @throws InvalidBreakerConfigException naming the setting, the value and what is
 		 * allowed
 		 */
 		void check(String setting, Object value) {
-			for (Rule rule : rules) {
+			for (Ranges.Rule rule : rules) {
 				if (!rule.check().holds(value)) {
 					throw new InvalidBreakerConfigException(setting, value, rule.mustBe(), rule.allowed());
 				}

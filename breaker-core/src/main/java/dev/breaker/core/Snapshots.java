@@ -11,8 +11,8 @@ final class Snapshots {
 	private Snapshots() {
 	}
 
-	static Snapshot of(Breaker breaker, BreakerState state, BucketWindow window, TripRules rules, Latencies latencies,
-			List<Transition> transitions, long now) {
+	static Snapshot of(Breaker breaker, BreakerState state, BucketWindow window, TripRules rules, TrafficPeaks peaks,
+			Latencies latencies, List<Transition> transitions, long now) {
 		Instant wallNow = breaker.config().clock().instant();
 		long current = window.epoch(now) + state.era;
 		long bucketNanos = window.bucketNanos();
@@ -42,7 +42,21 @@ final class Snapshots {
 				sums[BucketWindow.FAILURE], sums[BucketWindow.TIMEOUT], sums[BucketWindow.IGNORED],
 				sums[BucketWindow.THROTTLED], sums[BucketWindow.SLOW], failureRate, slowCallRate, latency, consecutive,
 				(int) Math.min(Integer.MAX_VALUE, breaker.inFlight()), probes, openUntil, breaker.totals().trips(),
-				transitions, breaker.config(), breaker.retryBudget(now), breaker.traffic(state, now));
+				transitions, breaker.config(), breaker.retryBudget(now), traffic(breaker, state, rules, peaks, now));
+	}
+
+	/**
+	 * The traffic thresholds now: peaks (when followed), the effective minimum calls and
+	 * probe count.
+	 */
+	private static Snapshot.Traffic traffic(Breaker breaker, BreakerState state, TripRules rules, TrafficPeaks peaks,
+			long now) {
+		int probes = state instanceof HalfOpenState halfOpen ? halfOpen.maxProbes() : breaker.maxProbes(now);
+		if (peaks == null) {
+			return new Snapshot.Traffic(false, 0, 0, rules.minimumCalls(now), probes);
+		}
+		return new Snapshot.Traffic(true, peaks.peakCallsPerWindow(now), peaks.peakConcurrentCalls(now),
+				rules.minimumCalls(now), probes);
 	}
 
 }

@@ -89,10 +89,9 @@ final class TripRules {
 		long calls = successes + failures + timeouts;
 		int minimum = minimumCalls(now);
 		// Below minimumCalls every success is checked (the one that reaches it may trip);
-		// between it
-		// and a minimum raised by traffic, once per tick: a raised minimum can be
-		// thousands of calls,
-		// and checking each of them would put a window read on the closed path.
+		// between it and a minimum raised by traffic, once per tick: a raised minimum can
+		// be thousands of calls, and checking each of them would put a window read on the
+		// closed path.
 		closed.rateChecked(now, calls < minimumCalls);
 		if (calls < minimum) {
 			return null;
@@ -125,7 +124,15 @@ final class TripRules {
 
 	/** Percent of weighted failures among weighted calls: (f + w t) / (s + f + w t). */
 	double failureRate(long successes, long failures, long timeouts) {
-		return BreakerConfig.failureRate(timeoutWeight, successes, failures, timeouts);
+		return failureRate(timeoutWeight, successes, failures, timeouts);
+	}
+
+	/**
+	 * As {@link #failureRate(long, long, long)}, with the weight {@code timeoutWeight}.
+	 */
+	static double failureRate(double timeoutWeight, long successes, long failures, long timeouts) {
+		double weighted = failures + timeoutWeight * timeouts;
+		return weighted == 0 ? 0 : 100 * weighted / (successes + weighted);
 	}
 
 	static double slowCallRate(long slow, long calls) {

@@ -65,8 +65,21 @@ final class Fixture {
 
 		private final Ticker ticker;
 
+		private final Runnable beforeEachRead;
+
 		TickerClock(Ticker ticker) {
+			this(ticker, () -> {
+			});
+		}
+
+		/**
+		 * One that runs {@code beforeEachRead} each time it is read: the engine reads the
+		 * wall clock between reading a state and acting on it, so a test can play a
+		 * racing thread there.
+		 */
+		TickerClock(Ticker ticker, Runnable beforeEachRead) {
 			this.ticker = ticker;
+			this.beforeEachRead = beforeEachRead;
 		}
 
 		@Override
@@ -81,6 +94,7 @@ final class Fixture {
 
 		@Override
 		public Instant instant() {
+			beforeEachRead.run();
 			return EPOCH.plusNanos(ticker.nanos());
 		}
 

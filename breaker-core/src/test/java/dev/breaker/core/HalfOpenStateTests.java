@@ -66,20 +66,27 @@ class HalfOpenStateTests {
 		assertThat(breaker.totals().probeSuccesses()).isEqualTo(5);
 	}
 
-	@Test
-	void oneUnluckyProbeDoesNotReopen() {
+	/**
+	 * Half-open (10 probes, 5 successes close, 3 failures reopen) after one failed and
+	 * one successful probe.
+	 */
+	private Breaker halfOpenAfterAFailureAndASuccess() {
 		Breaker breaker = halfOpen(10, 5, 3);
 		fail(breaker, 1);
 		succeed(breaker, 1);
+		return breaker;
+	}
+
+	@Test
+	void oneUnluckyProbeDoesNotReopen() {
+		Breaker breaker = halfOpenAfterAFailureAndASuccess();
 		fail(breaker, 1);
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
 	}
 
 	@Test
 	void reopensAfterEnoughProbesFail() {
-		Breaker breaker = halfOpen(10, 5, 3);
-		fail(breaker, 1);
-		succeed(breaker, 1);
+		Breaker breaker = halfOpenAfterAFailureAndASuccess();
 		fail(breaker, 2);
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 		assertThat(fixture.transitions).last().satisfies(t -> {

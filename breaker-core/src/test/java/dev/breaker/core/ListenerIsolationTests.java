@@ -27,16 +27,24 @@ class ListenerIsolationTests {
 		throw (E) e;
 	}
 
+	/**
+	 * A call through {@code breaker} that throws an {@code IOException}: the caller gets
+	 * that very exception, whatever the listeners do.
+	 */
+	private static void failedCallPassesItsExceptionOn(Breaker breaker, String message) {
+		IOException down = new IOException(message);
+		assertThatThrownBy(() -> breaker.call(() -> {
+			throw down;
+		})).isSameAs(down);
+	}
+
 	@Test
 	void aListenerThrowingAnErrorNeverReplacesTheDependencysException() {
 		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
 		breaker.onTransition(t -> {
 			throw new ListenerBug();
 		});
-		IOException down = new IOException("connection refused");
-		assertThatThrownBy(() -> breaker.call(() -> {
-			throw down;
-		})).isSameAs(down);
+		failedCallPassesItsExceptionOn(breaker, "connection refused");
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 	}
 
@@ -69,10 +77,7 @@ class ListenerIsolationTests {
 			seen.add(t);
 			breaker.reset();
 		});
-		IOException down = new IOException("down");
-		assertThatThrownBy(() -> breaker.call(() -> {
-			throw down;
-		})).isSameAs(down);
+		failedCallPassesItsExceptionOn(breaker, "down");
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 		assertThat(seen).extracting(Transition::to).containsExactly(State.OPEN, State.CLOSED);
 	}
@@ -105,22 +110,27 @@ class ListenerIsolationTests {
 		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
 	}
 
-	@Test
-	void aChildWhoseListenerThrowsStillReleasesItsParentsProbe() throws Exception {
-		BreakerRegistry registry = BreakerRegistry.builder()
+	/**
+	 * A registry whose "recommendations" breaker (one failure trips) has tenant children
+	 * that consult it.
+	 */
+	private BreakerRegistry recommendationsWithTenants() {
+		return BreakerRegistry.builder()
 			.defaults(fixture.config().consecutiveFailures(1).build())
 			.children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true))
 			.build();
+	}
+
+	@Test
+	void aChildWhoseListenerThrowsStillReleasesItsParentsProbe() throws Exception {
+		BreakerRegistry registry = recommendationsWithTenants();
 		Breaker parent = registry.breaker("recommendations");
 		Breaker child = registry.breaker("recommendations", "user-1");
 		child.onTransition(t -> {
 			throw new ListenerBug();
 		});
 		parent.halfOpen();
-		IOException down = new IOException("down");
-		assertThatThrownBy(() -> child.call(() -> {
-			throw down;
-		})).isSameAs(down);
+		failedCallPassesItsExceptionOn(child, "down");
 		assertThat(child.state()).isEqualTo(State.OPEN);
 		assertThat(parent.snapshot().probes().inFlight()).isZero();
 		assertThat(parent.totals().probeFailures()).isEqualTo(1);
@@ -128,10 +138,7 @@ class ListenerIsolationTests {
 
 	@Test
 	void aVirtualMachineErrorFromAListenerIsNotSwallowedButTheParentIsStillReleased() {
-		BreakerRegistry registry = BreakerRegistry.builder()
-			.defaults(fixture.config().consecutiveFailures(1).build())
-			.children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(5), true))
-			.build();
+		BreakerRegistry registry = recommendationsWithTenants();
 		Breaker parent = registry.breaker("recommendations");
 		Breaker child = registry.breaker("recommendations", "user-1");
 		child.onTransition(t -> {

@@ -136,20 +136,24 @@ class OpenStateTests {
 
 	@Test
 	void aFreshRetryAfterHintLengthensTheNextTrip() {
-		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).openWait(Duration.ofSeconds(30)));
-		breaker.retryAfter(Duration.ofSeconds(120));
-		fixture.advance(Duration.ofMillis(500));
-		fail(breaker, 1);
-		assertThat(openFor(breaker)).isEqualTo(Duration.ofSeconds(120));
+		assertThat(openWaitOfATripAfterAHint(Duration.ofMillis(500))).isEqualTo(Duration.ofSeconds(120));
 	}
 
 	@Test
 	void aRetryAfterHintOlderThanABucketIsForgotten() {
+		assertThat(openWaitOfATripAfterAHint(Duration.ofMillis(1001))).isEqualTo(Duration.ofSeconds(30));
+	}
+
+	/**
+	 * The open wait of a breaker (open wait 30 s) that trips {@code age} after a 120 s
+	 * Retry-After hint.
+	 */
+	private Duration openWaitOfATripAfterAHint(Duration age) {
 		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).openWait(Duration.ofSeconds(30)));
 		breaker.retryAfter(Duration.ofSeconds(120));
-		fixture.advance(Duration.ofMillis(1001));
+		fixture.advance(age);
 		fail(breaker, 1);
-		assertThat(openFor(breaker)).isEqualTo(Duration.ofSeconds(30));
+		return openFor(breaker);
 	}
 
 	private Duration openFor(Breaker breaker) {
@@ -165,11 +169,7 @@ class OpenStateTests {
 	@Test
 	void aRetryAfterHintExactlyOneBucketOldStillLengthensATrip() {
 		fixture.advance(Duration.ofSeconds(100));
-		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).openWait(Duration.ofSeconds(30)));
-		breaker.retryAfter(Duration.ofSeconds(120));
-		fixture.advance(Duration.ofSeconds(1));
-		fail(breaker, 1);
-		assertThat(openFor(breaker)).isEqualTo(Duration.ofSeconds(120));
+		assertThat(openWaitOfATripAfterAHint(Duration.ofSeconds(1))).isEqualTo(Duration.ofSeconds(120));
 	}
 
 	@Test

@@ -3,9 +3,6 @@ package dev.breaker.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -20,26 +17,12 @@ class RaceInjectionTests {
 
 	private final AtomicReference<Runnable> next = new AtomicReference<>();
 
-	private final Clock clock = new Clock() {
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
+	private final Clock clock = new Fixture.TickerClock(ticker, () -> {
+		Runnable action = next.getAndSet(null);
+		if (action != null) {
+			action.run();
 		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			Runnable action = next.getAndSet(null);
-			if (action != null) {
-				action.run();
-			}
-			return Fixture.EPOCH.plusNanos(ticker.nanos());
-		}
-	};
+	});
 
 	private Breaker breaker() {
 		return Breaker.of("race",

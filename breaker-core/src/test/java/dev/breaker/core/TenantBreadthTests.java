@@ -38,6 +38,16 @@ class TenantBreadthTests {
 		return IntStream.range(0, count).mapToObj(i -> registry.breaker("recommendations", prefix + i)).toList();
 	}
 
+	/** {@code failures} failed calls of tenant {@code key}. */
+	private static void failTenant(BreakerRegistry registry, String key, int failures) {
+		Fixture.fail(registry.breaker("recommendations", key), failures);
+	}
+
+	/** The state of the group breaker every tenant consults. */
+	private static State groupState(BreakerRegistry registry) {
+		return registry.breaker("recommendations").state();
+	}
+
 	/**
 	 * One call through the tenant when its breakers let it; returns whether it was let
 	 * through.
@@ -72,7 +82,7 @@ class TenantBreadthTests {
 			fixture.advance(Duration.ofMillis(100));
 		}
 		assertThat(loudCalls).as("the loud tenant's calls that were let through").isGreaterThanOrEqualTo(5);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.CLOSED);
+		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
 		assertThat(fixture.transitions).as("the group's transitions").isEmpty();
 		assertThat(healthyServed).isEqualTo(120 * 10);
 		assertThat(loud.state()).isIn(State.OPEN, State.HALF_OPEN);
@@ -121,59 +131,59 @@ class TenantBreadthTests {
 		BreakerRegistry registry = registry(3);
 		Breaker a = registry.breaker("recommendations", "a");
 		Fixture.fail(a, 4);
-		Fixture.fail(registry.breaker("recommendations", "b"), 1);
-		assertThat(registry.breaker("recommendations").state()).as("two tenants").isEqualTo(State.CLOSED);
-		Fixture.fail(registry.breaker("recommendations", "c"), 1);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		failTenant(registry, "b", 1);
+		assertThat(groupState(registry)).as("two tenants").isEqualTo(State.CLOSED);
+		failTenant(registry, "c", 1);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 		assertThat(fixture.transitions).extracting(Transition::reason).containsExactly("consecutive failures 6 >= 5");
 	}
 
 	@Test
 	void aMinimumOfOneTenantTripsTheGroupOnAnyFailuresAsBefore() {
 		BreakerRegistry registry = registry(1);
-		Fixture.fail(registry.breaker("recommendations", "loud"), 5);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		failTenant(registry, "loud", 5);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	@Test
 	void aTenantWhoseFailuresLeftTheWindowNoLongerCounts() {
 		BreakerRegistry registry = registry(3);
-		Fixture.fail(registry.breaker("recommendations", "a"), 1);
-		Fixture.fail(registry.breaker("recommendations", "b"), 1);
+		failTenant(registry, "a", 1);
+		failTenant(registry, "b", 1);
 		fixture.advance(Duration.ofSeconds(10)); // a and b leave the 10 s window
 		Breaker c = registry.breaker("recommendations", "c");
 		Fixture.fail(c, 4);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.CLOSED);
-		Fixture.fail(registry.breaker("recommendations", "d"), 1);
-		Fixture.fail(registry.breaker("recommendations", "e"), 1);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
+		failTenant(registry, "d", 1);
+		failTenant(registry, "e", 1);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	@Test
 	void aTenantFailingNineSecondsAgoStillCounts() {
 		BreakerRegistry registry = registry(3);
-		Fixture.fail(registry.breaker("recommendations", "a"), 1);
+		failTenant(registry, "a", 1);
 		fixture.advance(Duration.ofMillis(9999));
-		Fixture.fail(registry.breaker("recommendations", "b"), 1);
-		Fixture.fail(registry.breaker("recommendations", "c"), 3);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		failTenant(registry, "b", 1);
+		failTenant(registry, "c", 3);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	@Test
 	void callsMadeOnTheGroupWithoutATenantTripItAsBefore() {
 		BreakerRegistry registry = registry(3);
 		Fixture.fail(registry.breaker("recommendations"), 5);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	@Test
 	void callsWithoutATenantCountAsOneTenantOfTheirOwn() {
 		BreakerRegistry registry = registry(3);
-		Fixture.fail(registry.breaker("recommendations", "loud"), 4);
+		failTenant(registry, "loud", 4);
 		Fixture.fail(registry.breaker("recommendations"), 2);
-		assertThat(registry.breaker("recommendations").state()).as("loud and no tenant").isEqualTo(State.CLOSED);
-		Fixture.fail(registry.breaker("recommendations", "other"), 1);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		assertThat(groupState(registry)).as("loud and no tenant").isEqualTo(State.CLOSED);
+		failTenant(registry, "other", 1);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	@Test
@@ -213,10 +223,10 @@ class TenantBreadthTests {
 			Fixture.timed(slow, Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
 		}
 		assertThat(registry.breaker("recommendations").snapshot().slowCallRate()).isEqualTo(100);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.CLOSED);
+		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
 		Fixture.timed(registry.breaker("recommendations", "b"), Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
 		Fixture.timed(registry.breaker("recommendations", "c"), Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	@Test
@@ -225,10 +235,10 @@ class TenantBreadthTests {
 		BreakerRegistry registry = registry(3);
 		Fixture.fail(registry.breaker("recommendations", collision[0]), 2);
 		Fixture.fail(registry.breaker("recommendations", collision[1]), 2);
-		Fixture.fail(registry.breaker("recommendations", "b"), 1);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.CLOSED);
-		Fixture.fail(registry.breaker("recommendations", "c"), 1);
-		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.OPEN);
+		failTenant(registry, "b", 1);
+		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
+		failTenant(registry, "c", 1);
+		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
 	/**

@@ -38,6 +38,23 @@ class TrafficThresholdsTests {
 		}
 	}
 
+	/** The peak calls per window the snapshot shows, and the minimum it raises. */
+	private static void assertPeak(Breaker breaker, long peakCallsPerWindow, int minimumCalls) {
+		Snapshot.Traffic traffic = breaker.snapshot().traffic();
+		assertThat(traffic.peakCallsPerWindow()).isEqualTo(peakCallsPerWindow);
+		assertThat(traffic.minimumCalls()).isEqualTo(minimumCalls);
+	}
+
+	/**
+	 * {@code failures - 1} failures leave the breaker closed, the next one trips it.
+	 */
+	private static void tripsOnFailure(Breaker breaker, int failures) {
+		fail(breaker, failures - 1);
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+		fail(breaker, 1);
+		assertThat(breaker.state()).isEqualTo(State.OPEN);
+	}
+
 	@Test
 	void thePeakCallsPerWindowFollowTrafficUp() {
 		Breaker breaker = scaled(0.5);
@@ -52,8 +69,7 @@ class TrafficThresholdsTests {
 		Breaker breaker = scaled(0.5);
 		traffic(breaker, 250, 12, 0);
 		traffic(breaker, 100, 12, 0);
-		assertThat(breaker.snapshot().traffic().peakCallsPerWindow()).isEqualTo(2500);
-		assertThat(breaker.snapshot().traffic().minimumCalls()).isEqualTo(1250);
+		assertPeak(breaker, 2500, 1250);
 	}
 
 	@Test
@@ -68,8 +84,7 @@ class TrafficThresholdsTests {
 		for (int minute = 55; minute <= 61; minute++) {
 			traffic(breaker, 10, 60, 0);
 		}
-		assertThat(breaker.snapshot().traffic().peakCallsPerWindow()).isEqualTo(100);
-		assertThat(breaker.snapshot().traffic().minimumCalls()).isEqualTo(50);
+		assertPeak(breaker, 100, 50);
 	}
 
 	@Test
@@ -77,23 +92,19 @@ class TrafficThresholdsTests {
 		Breaker breaker = scaled(0.5);
 		traffic(breaker, 250, 12, 0);
 		fixture.advance(Duration.ofMinutes(61));
-		assertThat(breaker.snapshot().traffic().peakCallsPerWindow()).isZero();
-		assertThat(breaker.snapshot().traffic().minimumCalls()).isEqualTo(20);
+		assertPeak(breaker, 0, 20);
 	}
 
 	@Test
 	void aBusyServiceIsNotJudgedOnTheFirstFailuresOfANewEra() {
 		Breaker breaker = scaled(0.5);
-		traffic(breaker, 100, 12, 0); // peak 1000 calls per window: the rate rules need
-										// 500
-		breaker.reset(); // a fresh era: the window starts empty, as after a deploy or a
-							// recovery
+		// peak 1000 calls per window: the rate rules need 500
+		traffic(breaker, 100, 12, 0);
+		// a fresh era: the window starts empty, as after a deploy or a recovery
+		breaker.reset();
 		fail(breaker, 300);
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
-		fail(breaker, 199);
-		assertThat(breaker.state()).isEqualTo(State.CLOSED);
-		fail(breaker, 1);
-		assertThat(breaker.state()).isEqualTo(State.OPEN);
+		tripsOnFailure(breaker, 200);
 		assertThat(breaker.snapshot().transitions()).last()
 			.extracting(Transition::reason)
 			.isEqualTo("failure rate 100% >= 50% over 500 calls");
@@ -112,10 +123,7 @@ class TrafficThresholdsTests {
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 		breaker.reset();
 		succeed(breaker, 250);
-		fail(breaker, 249);
-		assertThat(breaker.state()).isEqualTo(State.CLOSED);
-		fail(breaker, 1);
-		assertThat(breaker.state()).isEqualTo(State.OPEN);
+		tripsOnFailure(breaker, 250);
 	}
 
 	@Test
@@ -131,13 +139,10 @@ class TrafficThresholdsTests {
 	@Test
 	void aQuietServiceStillTripsOnMinimumCalls() {
 		Breaker breaker = scaled(0.5);
-		traffic(breaker, 2, 12, 0); // peak 20 calls per window: half of it is below
-									// minimumCalls
+		// peak 20 calls per window: half of it is below minimumCalls
+		traffic(breaker, 2, 12, 0);
 		breaker.reset();
-		fail(breaker, 19);
-		assertThat(breaker.state()).isEqualTo(State.CLOSED);
-		fail(breaker, 1);
-		assertThat(breaker.state()).isEqualTo(State.OPEN);
+		tripsOnFailure(breaker, 20);
 	}
 
 	@Test
@@ -210,10 +215,7 @@ class TrafficThresholdsTests {
 		assertThat(breaker.snapshot().traffic().tracked()).isTrue();
 		assertThat(breaker.snapshot().traffic().minimumCalls()).isEqualTo(20);
 		breaker.reset();
-		fail(breaker, 19);
-		assertThat(breaker.state()).isEqualTo(State.CLOSED);
-		fail(breaker, 1);
-		assertThat(breaker.state()).isEqualTo(State.OPEN);
+		tripsOnFailure(breaker, 20);
 	}
 
 	@Test
@@ -234,8 +236,8 @@ class TrafficThresholdsTests {
 	@Test
 	void autoProbesRoundUp() {
 		Breaker breaker = autoProbes();
-		traffic(breaker, 200, 3, Duration.ofMillis(61).toNanos()); // 12.2 in flight on
-																	// average
+		// 12.2 in flight on average
+		traffic(breaker, 200, 3, Duration.ofMillis(61).toNanos());
 		assertThat(breaker.snapshot().traffic().peakConcurrentCalls()).isEqualTo(12.2);
 		assertThat(breaker.snapshot().traffic().maxProbes()).isEqualTo(2);
 	}
@@ -311,8 +313,8 @@ class TrafficThresholdsTests {
 	void theDurationOfTheFirstCallOfEachTickIsTheSample() {
 		Breaker breaker = autoProbes();
 		long step = Duration.ofMillis(10).toNanos();
-		for (int tick = 0; tick < 300; tick++) { // 3 seconds; two calls a tick, the first
-													// of 100ms, then 900ms
+		// 3 seconds; two calls a tick, the first of 100ms, then 900ms
+		for (int tick = 0; tick < 300; tick++) {
 			timed(breaker, Outcome.SUCCESS, Duration.ofMillis(100).toNanos());
 			timed(breaker, Outcome.SUCCESS, Duration.ofMillis(900).toNanos());
 			fixture.ticker.advanceNanos(step);
@@ -357,8 +359,8 @@ class TrafficThresholdsTests {
 		fixture.advance(Duration.ofSeconds(11));
 		succeed(breaker, 1); // closes second 0: 1000
 		fixture.advance(Duration.ofSeconds(1));
-		succeed(breaker, 1); // closes second 11: its window holds that one call, not
-								// second 0's
+		// closes second 11: its window holds that one call, not second 0's
+		succeed(breaker, 1);
 		assertThat(breaker.snapshot().traffic().peakCallsPerWindow()).isEqualTo(1000);
 	}
 

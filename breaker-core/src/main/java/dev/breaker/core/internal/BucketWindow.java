@@ -20,15 +20,14 @@ public final class BucketWindow {
 	 * state lands in epochs that the later state's window never covers, whatever it
 	 * races. Eras are multiples of `buckets`, so they move the tag, never the slot.
 	 *
-	 * Each cell is one long: a 31-bit tag (the epoch's low 31 bits, high bit set so a
-	 * live tag is never 0) above a 32-bit signed count. Ring slot i holds epochs e with e
-	 * mod buckets == i. A writer CASes the whole word: if the tag is its epoch it adds;
-	 * if the word is older (or 0) it replaces it with tag|delta and hands the displaced
-	 * count to `folded`; if the word is newer (the writer is late), it leaves the word
-	 * alone and folds its own delta. Because the epoch and the count change in one CAS
-	 * there is no "zero, then add" window in which another writer's increment could be
-	 * wiped (the race of a window that checks "is this bucket stale?", zeroes it, then
-	 * adds), and a late writer never erases fresher counts.
+	 * Each cell is one long, a tag above a count (see CellWords). Ring slot i holds
+	 * epochs e with e mod buckets == i. A writer CASes the whole word: if the tag is its
+	 * epoch it adds; if the word is older (or 0) it replaces it with tag|delta and hands
+	 * the displaced count to `folded`; if the word is newer (the writer is late), it
+	 * leaves the word alone and folds its own delta. Because the epoch and the count
+	 * change in one CAS there is no "zero, then add" window in which another writer's
+	 * increment could be wiped (the race of a window that checks "is this bucket stale?",
+	 * zeroes it, then adds), and a late writer never erases fresher counts.
 	 *
 	 * Tags wrap after 2^31 epochs, so the window keeps every live tag within 2^28 +
 	 * buckets epochs of each other: epochs are grouped in regions of 2^28; the first
@@ -72,12 +71,6 @@ public final class BucketWindow {
 	static final int REGION_BITS = 28;
 
 	private static final long NONE = Long.MIN_VALUE;
-
-	private static final long TAG_MASK = 0xFFFF_FFFF_0000_0000L;
-
-	private static final long COUNT_MASK = 0xFFFF_FFFFL;
-
-	private static final long EPOCH_BITS = 0x7FFF_FFFFL;
 
 	private static final int SLOT_BITS = 12;
 
@@ -199,21 +192,21 @@ public final class BucketWindow {
 			return;
 		}
 		int i = cell(stripe(), slot, kind);
-		long tag = tag(epoch);
+		long tag = CellWords.tag(epoch);
 		for (;;) {
 			long w = (long) CELLS.getVolatile(cells, i);
 			long next;
 			int displaced;
-			if ((w & TAG_MASK) == tag) {
-				next = tag | ((int) w + delta) & COUNT_MASK;
+			if ((w & CellWords.TAG_MASK) == tag) {
+				next = tag | ((int) w + delta) & CellWords.COUNT_MASK;
 				displaced = 0;
 			}
-			else if (w != 0 && newer(w, tag)) {
+			else if (w != 0 && CellWords.newer(w, tag)) {
 				FOLDED.getAndAdd(folded, kind, (long) delta);
 				return;
 			}
 			else {
-				next = tag | delta & COUNT_MASK;
+				next = tag | delta & CellWords.COUNT_MASK;
 				displaced = (int) w;
 			}
 			if (CELLS.compareAndSet(cells, i, w, next)) {
@@ -263,11 +256,11 @@ public final class BucketWindow {
 	public long count(int kind, long epoch) {
 		readRegion(epoch);
 		int slot = (int) Math.floorMod(epoch, (long) buckets);
-		long tag = tag(epoch);
+		long tag = CellWords.tag(epoch);
 		long sum = 0;
 		for (int s = 0; s <= stripeMask; s++) {
 			long w = (long) CELLS.getVolatile(cells, cell(s, slot, kind));
-			if ((w & TAG_MASK) == tag) {
+			if ((w & CellWords.TAG_MASK) == tag) {
 				sum += (int) w;
 			}
 		}
@@ -291,7 +284,7 @@ public final class BucketWindow {
 				if (w == 0) {
 					continue;
 				}
-				long e = decode(w, current);
+				long e = CellWords.decode(w, current);
 				if (e < oldest || e <= current && e + 1 <= Math.floorDiv(cutoff, bucketNanos)) {
 					sum += (int) w;
 				}
@@ -306,25 +299,6 @@ public final class BucketWindow {
 
 	private int cell(int stripe, int slot, int kind) {
 		return (stripe * buckets + slot) * kinds + kind;
-	}
-
-	private static long tag(long epoch) {
-		return ((epoch & EPOCH_BITS) | 0x8000_0000L) << 32;
-	}
-
-	/**
-	 * Whether word {@code w} holds a later epoch than tag {@code tag} (live tags are
-	 * within 2^30 of each other).
-	 */
-	private static boolean newer(long w, long tag) {
-		long d = ((w >>> 32) - (tag >>> 32)) & EPOCH_BITS;
-		return d != 0 && d < 1L << 30;
-	}
-
-	/** The epoch of word {@code w}, a live tag near {@code reference} (within 2^30). */
-	private static long decode(long w, long reference) {
-		long d = ((reference & EPOCH_BITS) - ((w >>> 32) & EPOCH_BITS)) & EPOCH_BITS;
-		return d < 1L << 30 ? reference - d : reference + ((1L << 31) - d);
 	}
 
 	/**
@@ -366,7 +340,7 @@ public final class BucketWindow {
 		for (int i = 0; i < cells.length; i++) {
 			for (;;) {
 				long w = (long) CELLS.getVolatile(cells, i);
-				if (w == 0 || decode(w, newest) > epoch - buckets) {
+				if (w == 0 || CellWords.decode(w, newest) > epoch - buckets) {
 					break;
 				}
 				if (CELLS.compareAndSet(cells, i, w, 0L)) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,34 +32,14 @@ class LatencyRolloverStressTests {
 	void noDurationIsLostFromTheTotalsWhenWritersRollSlotsOverTogether() throws Exception {
 		LatencyWindow window = new LatencyWindow(MS, SLOTS);
 		AtomicLong now = new AtomicLong();
-		AtomicInteger round = new AtomicInteger();
-		AtomicInteger arrived = new AtomicInteger();
-		List<Thread> threads = new ArrayList<>();
-		for (int w = 0; w < WRITERS; w++) {
-			int writer = w;
-			threads.add(new Thread(() -> {
-				for (int r = 0; r < ROUNDS; r++) {
-					while (round.get() < r) {
-						Thread.onSpinWait();
-					}
-					long t = now.get();
-					for (int i = 0; i < PER_ROUND; i++) {
-						// every other writer also reports a call that finished a whole
-						// ring ago: late
-						long at = writer % 2 == 1 && i == 0 ? t - SLOTS * MS : t;
-						window.record(DURATIONS[i % DURATIONS.length], at, 0);
-					}
-					if (arrived.incrementAndGet() == WRITERS * (r + 1)) {
-						now.addAndGet(MS);
-						round.incrementAndGet();
-					}
-				}
-			}));
-		}
-		threads.forEach(Thread::start);
-		for (Thread t : threads) {
-			t.join();
-		}
+		Lockstep.run(WRITERS, ROUNDS, now, MS, (writer, t) -> {
+			for (int i = 0; i < PER_ROUND; i++) {
+				// every other writer also reports a call that finished a whole ring ago:
+				// late
+				long at = writer % 2 == 1 && i == 0 ? t - SLOTS * MS : t;
+				window.record(DURATIONS[i % DURATIONS.length], at, 0);
+			}
+		});
 		long recorded = (long) WRITERS * ROUNDS * PER_ROUND;
 		long total = 0;
 		for (int b = 0; b < LatencyWindow.BINS; b++) {
@@ -87,9 +66,9 @@ class LatencyRolloverStressTests {
 	@Test
 	void noDurationIsLostWhileOneThreadKeepsDrainingTheSlotTheOthersWriteTo() throws Exception {
 		// One slot: every new epoch drains the very slot the writers add to, as fast as
-		// the roller can,
-		// for a while (a lost count needs a writer's add between a drain's read and reset
-		// of one bin).
+		// the
+		// roller can, for a while (a lost count needs a writer's add between a drain's
+		// read and reset of one bin).
 		LatencyWindow window = new LatencyWindow(MS, 1);
 		AtomicLong now = new AtomicLong();
 		AtomicLong written = new AtomicLong();
@@ -99,8 +78,8 @@ class LatencyRolloverStressTests {
 		threads.add(new Thread(() -> {
 			long n = 0;
 			while (!stop.get()) {
-				window.record(20 * MS, now.addAndGet(MS), 0); // drains the slot, then
-																// writes
+				// drains the slot, then writes
+				window.record(20 * MS, now.addAndGet(MS), 0);
 				n++;
 			}
 			written.addAndGet(n);

@@ -15,6 +15,28 @@ class LatencyWindowTests {
 
 	private static final long S = 1_000 * MS;
 
+	/** The bin of a 20 ms call, the duration most of these tests record. */
+	private static final int BIN_20MS = LatencyWindow.bin(20 * MS);
+
+	/**
+	 * A window of ten 1 s buckets, era 0, with a 20 ms call finished at each of
+	 * {@code times}, recorded in that order.
+	 */
+	private static LatencyWindow twentyMsCallsAt(long... times) {
+		LatencyWindow window = new LatencyWindow(S, 10);
+		for (long time : times) {
+			window.record(20 * MS, time, 0);
+		}
+		return window;
+	}
+
+	/** The calls in the 20 ms bin of the window of {@code era} ending at {@code now}. */
+	private static long twentyMsCalls(LatencyWindow window, long now, long era) {
+		long[] bins = new long[LatencyWindow.BINS];
+		window.read(now, era, bins);
+		return bins[BIN_20MS];
+	}
+
 	@Test
 	void everyDurationFromTenMicrosecondsToAnHourReadsBackWithinTenPercent() {
 		for (double v = 10_000; v <= 3_600 * 1e9; v *= 1.0123) {
@@ -61,16 +83,10 @@ class LatencyWindowTests {
 
 	@Test
 	void aCallCountsInItsBucketUntilThatBucketLeavesTheWindow() {
-		LatencyWindow window = new LatencyWindow(S, 10);
-		int bin = LatencyWindow.bin(20 * MS);
-		window.record(20 * MS, 0, 0);
-		long[] bins = new long[LatencyWindow.BINS];
-		window.read(9 * S + S - 1, 0, bins);
-		assertThat(bins[bin]).isEqualTo(1);
-		bins = new long[LatencyWindow.BINS];
-		window.read(10 * S, 0, bins);
-		assertThat(bins[bin]).isZero();
-		assertThat(window.total(bin)).isEqualTo(1);
+		LatencyWindow window = twentyMsCallsAt(0);
+		assertThat(twentyMsCalls(window, 9 * S + S - 1, 0)).isEqualTo(1);
+		assertThat(twentyMsCalls(window, 10 * S, 0)).isZero();
+		assertThat(window.total(BIN_20MS)).isEqualTo(1);
 	}
 
 	@Test
@@ -86,44 +102,27 @@ class LatencyWindowTests {
 
 	@Test
 	void aBucketReusedForALaterEpochStartsEmptyAndKeepsTheEarlierCountsInTheTotal() {
-		LatencyWindow window = new LatencyWindow(S, 10);
-		int bin = LatencyWindow.bin(20 * MS);
-		for (int i = 0; i < 5; i++) {
-			window.record(20 * MS, 3 * S, 0);
-		}
-		window.record(20 * MS, 13 * S, 0);
-		long[] bins = new long[LatencyWindow.BINS];
-		window.read(13 * S, 0, bins);
-		assertThat(bins[bin]).isEqualTo(1);
-		assertThat(window.total(bin)).isEqualTo(6);
+		LatencyWindow window = twentyMsCallsAt(3 * S, 3 * S, 3 * S, 3 * S, 3 * S, 13 * S);
+		assertThat(twentyMsCalls(window, 13 * S, 0)).isEqualTo(1);
+		assertThat(window.total(BIN_20MS)).isEqualTo(6);
 	}
 
 	@Test
 	void aLateWriterOfABucketAlreadyReusedCountsInTheTotalOnly() {
-		LatencyWindow window = new LatencyWindow(S, 10);
-		int bin = LatencyWindow.bin(20 * MS);
-		window.record(20 * MS, 13 * S, 0);
-		window.record(20 * MS, 3 * S, 0); // the call that finished at 3s reports after
-											// 13s began
-		long[] bins = new long[LatencyWindow.BINS];
-		window.read(13 * S, 0, bins);
-		assertThat(bins[bin]).isEqualTo(1);
-		assertThat(window.total(bin)).isEqualTo(2);
+		// the call that finished at 3s reports after 13s began
+		LatencyWindow window = twentyMsCallsAt(13 * S, 3 * S);
+		assertThat(twentyMsCalls(window, 13 * S, 0)).isEqualTo(1);
+		assertThat(window.total(BIN_20MS)).isEqualTo(2);
 	}
 
 	@Test
 	void anEraSeesOnlyItsOwnCalls() {
 		LatencyWindow window = new LatencyWindow(S, 10);
-		int bin = LatencyWindow.bin(20 * MS);
 		window.record(20 * MS, 5 * S, 0);
 		window.record(20 * MS, 5 * S, 20);
 		window.record(20 * MS, 5 * S, 20);
-		long[] era0 = new long[LatencyWindow.BINS];
-		long[] era20 = new long[LatencyWindow.BINS];
-		window.read(5 * S, 0, era0);
-		window.read(5 * S, 20, era20);
-		assertThat(era20[bin]).isEqualTo(2);
-		assertThat(window.total(bin)).isEqualTo(3);
+		assertThat(twentyMsCalls(window, 5 * S, 20)).isEqualTo(2);
+		assertThat(window.total(BIN_20MS)).isEqualTo(3);
 	}
 
 	@Test
@@ -139,14 +138,12 @@ class LatencyWindowTests {
 
 	@Test
 	void aWindowOfManyBucketsGroupsThemIntoAtMostTwentySlotsAndStillCoversTheWholeWindow() {
-		LatencyWindow window = new LatencyWindow(100 * MS, 100); // 10 s of 100 ms buckets
+		// 10 s of 100 ms buckets
+		LatencyWindow window = new LatencyWindow(100 * MS, 100);
 		assertThat(window.slots()).isEqualTo(LatencyWindow.MAX_SLOTS);
 		assertThat(window.slotNanos()).isEqualTo(500 * MS);
-		int bin = LatencyWindow.bin(20 * MS);
 		window.record(20 * MS, 0, 0);
-		long[] bins = new long[LatencyWindow.BINS];
-		window.read(10 * S - 1, 0, bins);
-		assertThat(bins[bin]).isEqualTo(1);
+		assertThat(twentyMsCalls(window, 10 * S - 1, 0)).isEqualTo(1);
 		LatencyWindow odd = new LatencyWindow(S, 37);
 		assertThat(odd.slots()).isEqualTo(19);
 		assertThat(odd.slots() * odd.slotNanos()).isGreaterThanOrEqualTo(37 * S);
@@ -162,12 +159,8 @@ class LatencyWindowTests {
 
 	@Test
 	void negativeTickerTimesAreBucketedLikeAnyOther() {
-		LatencyWindow window = new LatencyWindow(S, 10);
-		int bin = LatencyWindow.bin(20 * MS);
-		window.record(20 * MS, -S / 2, 0);
-		long[] bins = new long[LatencyWindow.BINS];
-		window.read(-1, 0, bins);
-		assertThat(bins[bin]).isEqualTo(1);
+		LatencyWindow window = twentyMsCallsAt(-S / 2);
+		assertThat(twentyMsCalls(window, -1, 0)).isEqualTo(1);
 	}
 
 }

@@ -2,9 +2,6 @@ package dev.breaker.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,7 +28,8 @@ class WindowRolloverStressTests {
 	@Test
 	void noCountIsLostWhenWritersEnterANewBucketTogether() throws Exception {
 		// One stripe, so every writer updates the same words: the worst case for a
-		// rollover race.
+		// rollover
+		// race.
 		BucketWindow window = new BucketWindow(MS, BUCKETS, BucketWindow.FINISHED_KINDS, 1);
 		AtomicLong now = new AtomicLong();
 		// Fill every slot with an older epoch, so each new bucket must displace a stale
@@ -40,31 +38,11 @@ class WindowRolloverStressTests {
 			window.record(BucketWindow.SUCCESS, now.getAndAdd(MS));
 		}
 		long start = now.get();
-		AtomicInteger round = new AtomicInteger();
-		AtomicInteger arrived = new AtomicInteger();
-		List<Thread> threads = new ArrayList<>();
-		for (int w = 0; w < WRITERS; w++) {
-			threads.add(new Thread(() -> {
-				for (int r = 0; r < ROUNDS; r++) {
-					while (round.get() < r) {
-						Thread.onSpinWait();
-					}
-					long t = now.get();
-					for (int i = 0; i < PER_ROUND; i++) {
-						window.record(BucketWindow.SUCCESS, t);
-					}
-					if (arrived.incrementAndGet() == WRITERS * (r + 1)) {
-						now.addAndGet(MS); // the last writer of the round rolls the
-											// window over
-						round.incrementAndGet();
-					}
-				}
-			}));
-		}
-		threads.forEach(Thread::start);
-		for (Thread t : threads) {
-			t.join();
-		}
+		Lockstep.run(WRITERS, ROUNDS, now, MS, (writer, t) -> {
+			for (int i = 0; i < PER_ROUND; i++) {
+				window.record(BucketWindow.SUCCESS, t);
+			}
+		});
 		long current = window.epoch(start) + ROUNDS;
 		for (int r = 0; r < ROUNDS; r++) {
 			assertThat(window.count(BucketWindow.SUCCESS, current - ROUNDS + r)).as("bucket of round %d", r)
