@@ -162,13 +162,13 @@ public class BreakerProperties {
 		private Duration bucket = Duration.ofSeconds(1);
 
 		/**
-		 * Trip after this many consecutive failures.
+		 * Trip after this many consecutive failures; 0 turns the rule off.
 		 */
 		private Integer consecutiveFailures = 5;
 
 		/**
 		 * Trip when this percentage of the calls in the window failed (timeouts
-		 * weighted), with at least minimum-calls calls.
+		 * weighted), with at least minimum-calls calls; 0 turns the rule off.
 		 */
 		private Double failureRateThreshold = 50.0;
 
@@ -180,7 +180,7 @@ public class BreakerProperties {
 
 		/**
 		 * Raises minimum-calls to this share of the peak calls per window of the last
-		 * hour.
+		 * hour; 0 turns it off.
 		 */
 		private Double minimumCallsRatio = 0.0;
 
@@ -192,13 +192,13 @@ public class BreakerProperties {
 
 		/**
 		 * Trip when this percentage of the calls in the window were slow, with at least
-		 * minimum-calls calls.
+		 * minimum-calls calls; 0 turns the rule off.
 		 */
 		private Double slowCallRateThreshold = 0.0;
 
 		/**
 		 * Trip when at least this many calls are in flight for longer than
-		 * slow-call-duration.
+		 * slow-call-duration (a wedged dependency); 0 turns the rule off.
 		 */
 		private Integer stallCalls = 0;
 
@@ -209,7 +209,8 @@ public class BreakerProperties {
 		private Boolean trackInFlight = false;
 
 		/**
-		 * Whether call durations are kept (latency percentiles, the duration histogram).
+		 * Whether call durations are kept (latency percentiles, the duration histogram);
+		 * costs each breaker about 6.5 KiB.
 		 */
 		private Boolean recordLatency = true;
 
@@ -235,7 +236,7 @@ public class BreakerProperties {
 
 		/**
 		 * Random spread of the open wait as a fraction of it, so replicas do not return
-		 * in lockstep.
+		 * in lockstep; 0 for none.
 		 */
 		private Double openWaitJitter = 0.2;
 
@@ -247,19 +248,20 @@ public class BreakerProperties {
 
 		/**
 		 * Exception classes that count as failures; when set, any other exception is
-		 * ignored.
+		 * ignored. Timeouts always count.
 		 */
 		private List<String> recordExceptions = new ArrayList<>();
 
 		/**
 		 * Exception classes that are the caller's fault: ignored, passed on unchanged,
-		 * without fallback.
+		 * without fallback. Wins over record-exceptions.
 		 */
 		private List<String> ignoreExceptions = new ArrayList<>();
 
 		/**
 		 * How long an asynchronous call may take before it completes with a
-		 * TimeoutException.
+		 * TimeoutException; synchronous calls are not interrupted (the slow-call and
+		 * stall rules cover them).
 		 */
 		private Duration timeout;
 
@@ -559,7 +561,7 @@ public class BreakerProperties {
 	public static class Retry extends Inheriting {
 
 		/**
-		 * The pause before each retry: as many retries as intervals.
+		 * The pause before each retry: as many retries as intervals, none when empty.
 		 */
 		private List<Duration> intervals = new ArrayList<>();
 
@@ -575,7 +577,7 @@ public class BreakerProperties {
 
 		/**
 		 * Whether every attempt asks the breaker and is recorded (breaker inside the
-		 * retry).
+		 * retry); by default the whole sequence is recorded once.
 		 */
 		private Boolean recordEachAttempt = false;
 
@@ -688,12 +690,13 @@ public class BreakerProperties {
 
 		/**
 		 * The breaker itself trips only when the failures behind its rule came from this
-		 * many tenants.
+		 * many tenants; 1 lets any tenant's failures trip it.
 		 */
 		private Integer minFailing = 3;
 
 		/**
-		 * Longer tenant keys are shortened to a prefix, a tilde and a 16-digit hash.
+		 * Longer tenant keys are shortened to a prefix, a tilde and a 16-digit hash of
+		 * the whole key, the same on every replica.
 		 */
 		private Integer maxKeyLength = 128;
 
