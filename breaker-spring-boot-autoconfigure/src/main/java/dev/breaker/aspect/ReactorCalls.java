@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
+import dev.breaker.core.ReleaseOnce;
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -37,7 +39,7 @@ final class ReactorCalls {
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, invocation, GuardedMethod.rejection(breaker));
+				return fallback(method, invocation, Rejections.of(breaker));
 			}
 			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
 		});
@@ -57,7 +59,7 @@ final class ReactorCalls {
 			if (eachAttempt) {
 				permit = breaker.acquire();
 				if (!permit.granted()) {
-					return fallback(method, invocation, GuardedMethod.rejection(breaker));
+					return fallback(method, invocation, Rejections.of(breaker));
 				}
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
@@ -91,18 +93,8 @@ final class ReactorCalls {
 	}
 
 	private static Flux<Object> record(Breaker breaker, Permit permit, Flux<Object> source) {
-		long start = breaker.nanos();
-		AtomicBoolean released = new AtomicBoolean();
-		return source.doOnComplete(() -> release(breaker, permit, start, released, Outcome.SUCCESS))
-			.doOnError((error) -> release(breaker, permit, start, released,
-					breaker.config().classifier().classify(null, error)))
-			.doOnCancel(() -> release(breaker, permit, start, released, Outcome.IGNORED));
-	}
-
-	private static void release(Breaker breaker, Permit permit, long start, AtomicBoolean released, Outcome outcome) {
-		if (released.compareAndSet(false, true)) {
-			breaker.release(permit, outcome, breaker.nanos() - start);
-		}
+		ReleaseOnce release = ReleaseOnce.started(breaker, permit);
+		return source.doOnComplete(release::succeeded).doOnError(release::failed).doOnCancel(release::cancelled);
 	}
 
 	@SuppressWarnings("unchecked")

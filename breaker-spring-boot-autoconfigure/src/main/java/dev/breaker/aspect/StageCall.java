@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
 import org.aopalliance.intercept.MethodInvocation;
 
 /**
@@ -67,7 +68,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(GuardedMethod.rejection(this.breaker));
+			fallback(Rejections.of(this.breaker));
 			return false;
 		}
 		this.start = this.breaker.nanos();

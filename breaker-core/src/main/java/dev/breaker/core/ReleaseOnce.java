@@ -1,0 +1,81 @@
+package dev.breaker.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A granted permit handed back at most once, for a call whose end may be signalled more
+ * than once or from several threads (a publisher that fails while its subscriber
+ * cancels): the first signal is recorded, every later one is dropped. Timed on the
+ * breaker's ticker from {@link #started}.
+ *
+ * <p>
+ * A cancelled call counts as {@link Outcome#IGNORED}: the dependency did not fail, and a
+ * half-open probe's permit is never held forever.
+ */
+public final class ReleaseOnce {
+
+	private static final VarHandle RELEASED;
+
+	static {
+		try {
+			RELEASED = MethodHandles.lookup().findVarHandle(ReleaseOnce.class, "released", boolean.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final Breaker breaker;
+
+	private final Permit permit;
+
+	private final long start;
+
+	private volatile boolean released;
+
+	private ReleaseOnce(Breaker breaker, Permit permit) {
+		this.breaker = breaker;
+		this.permit = permit;
+		this.start = breaker.nanos();
+	}
+
+	/**
+	 * Starts timing a call that was granted {@code permit}.
+	 * @param breaker the breaker that granted it
+	 * @param permit the granted permit
+	 * @return the call's one release
+	 */
+	public static ReleaseOnce started(Breaker breaker, Permit permit) {
+		return new ReleaseOnce(breaker, permit);
+	}
+
+	/** The call completed normally: recorded as {@link Outcome#SUCCESS}. */
+	public void succeeded() {
+		release(Outcome.SUCCESS);
+	}
+
+	/**
+	 * The call failed: recorded as the breaker's classifier classifies {@code error}.
+	 * @param error what it failed with
+	 */
+	public void failed(Throwable error) {
+		release(this.breaker.config().classifier().classify(null, error));
+	}
+
+	/** The caller gave up: recorded as {@link Outcome#IGNORED}. */
+	public void cancelled() {
+		release(Outcome.IGNORED);
+	}
+
+	/**
+	 * Records the call with {@code outcome}, unless it was recorded already.
+	 * @param outcome the call's outcome
+	 */
+	public void release(Outcome outcome) {
+		if (RELEASED.compareAndSet(this, false, true)) {
+			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+		}
+	}
+
+}
