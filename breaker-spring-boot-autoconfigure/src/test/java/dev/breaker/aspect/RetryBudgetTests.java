@@ -6,8 +6,6 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -15,11 +13,12 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.breaker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -143,22 +142,9 @@ class RetryBudgetTests {
 		});
 	}
 
-	private static Breaker breaker(AssertableApplicationContext context, String name) {
-		return context.getBean(BreakerRegistry.class).breaker(name);
-	}
-
 	@Configuration(proxyBeanMethods = false)
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
-
-		@Bean
-		ManualDelays delays() {
-			return new ManualDelays();
-		}
 
 		@Bean
 		Failing failing() {
