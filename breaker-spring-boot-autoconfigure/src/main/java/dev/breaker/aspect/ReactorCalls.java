@@ -3,7 +3,6 @@ package dev.breaker.aspect;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.core.Breaker;
@@ -114,8 +113,8 @@ final class ReactorCalls {
 		if (timeout == null) {
 			return source;
 		}
-		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono
-			.error(() -> new TimeoutException("breaker '" + method.name() + "': did not complete within " + timeout)));
+		Mono<Object> expiry = delay(method.delays(), timeout)
+			.then(Mono.error(() -> CallPolicy.timedOut(method.name(), timeout)));
 		return source.takeUntilOther(expiry);
 	}
 

@@ -97,8 +97,7 @@ final class StageCall {
 		Future<?> timer = (this.timeout != null)
 				? this.method.delays()
 					.schedule(this.timeout,
-							() -> attempt.completeExceptionally(new TimeoutException(
-									"breaker '" + this.method.name() + "': did not complete within " + this.timeout)))
+							() -> attempt.completeExceptionally(CallPolicy.timedOut(this.method.name(), this.timeout)))
 				: null;
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {

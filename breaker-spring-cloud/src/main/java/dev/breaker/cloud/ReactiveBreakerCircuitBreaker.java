@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
+import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Permit;
 import dev.breaker.core.Rejections;
@@ -85,7 +86,7 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 	}
 
 	private TimeoutException timedOut(Duration timeout) {
-		return new TimeoutException("breaker '" + this.breaker.name() + "': did not complete within " + timeout);
+		return CallPolicy.timedOut(this.breaker.name(), timeout);
 	}
 
 	@Override
