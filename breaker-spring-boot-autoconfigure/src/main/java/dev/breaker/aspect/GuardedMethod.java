@@ -18,7 +18,9 @@ import org.springframework.expression.Expression;
 
 /**
  * One {@code @CircuitGuarded} method, resolved at start-up: its breaker, tenant
- * expression, fallbacks and call policy; runs a synchronous call.
+ * expression, fallbacks and call policy. Each call goes to the adapter of its return type
+ * ({@link PlainCall}, {@link StageCall}, {@link ReactorCalls}); what they share is here:
+ * the retry decision, which outcomes fall back, and the fallback tiers.
  *
  * <p>
  * The closed path of a synchronous call without tenant or retries allocates nothing: the
