@@ -2,6 +2,7 @@ package dev.breaker.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A granted permit handed back at most once, for a call whose end may be signalled more
@@ -15,11 +16,11 @@ import java.lang.invoke.VarHandle;
  */
 public final class ReleaseOnce {
 
-	private static final VarHandle RELEASED;
+	private static final VarHandle PERMIT;
 
 	static {
 		try {
-			RELEASED = MethodHandles.lookup().findVarHandle(ReleaseOnce.class, "released", boolean.class);
+			PERMIT = MethodHandles.lookup().findVarHandle(ReleaseOnce.class, "permit", Permit.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -28,16 +29,15 @@ public final class ReleaseOnce {
 
 	private final Breaker breaker;
 
-	private final Permit permit;
-
 	private final long start;
 
-	private volatile boolean released;
+	/** The permit until it is handed back, then null. */
+	private volatile @Nullable Permit permit;
 
 	private ReleaseOnce(Breaker breaker, Permit permit) {
 		this.breaker = breaker;
-		this.permit = permit;
 		this.start = breaker.nanos();
+		this.permit = permit;
 	}
 
 	/**
@@ -73,8 +73,9 @@ public final class ReleaseOnce {
 	 * @param outcome the call's outcome
 	 */
 	public void release(Outcome outcome) {
-		if (RELEASED.compareAndSet(this, false, true)) {
-			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+		@Nullable Permit held = (Permit) PERMIT.getAndSet(this, (Permit) null);
+		if (held != null) {
+			this.breaker.release(held, outcome, this.breaker.nanos() - this.start);
 		}
 	}
 

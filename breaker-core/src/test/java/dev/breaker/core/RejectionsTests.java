@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What a caller refused by an open breaker gets: the exception of the breaker that
@@ -26,23 +28,18 @@ class RejectionsTests {
 		assertThat(Rejections.of(breaker)).isSameAs(breaker.rejection());
 	}
 
-	@Test
-	void aClosedChildRefusedByItsParentGetsTheParentsException() {
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void aClosedOrDisabledChildRefusedByItsParentGetsTheParentsException(boolean disabled) {
 		Breaker child = registry.breaker("recommendations", "user-1");
+		if (disabled) {
+			child.disable();
+		}
 		Breaker parent = registry.breaker("recommendations");
 		parent.forceOpen();
 		assertThat(child.acquire().granted()).isFalse();
 		assertThat(Rejections.of(child)).isSameAs(parent.rejection());
 		assertThat(Rejections.of(child).breaker()).isEqualTo("recommendations");
-	}
-
-	@Test
-	void aDisabledChildRefusedByItsParentGetsTheParentsException() {
-		Breaker child = registry.breaker("recommendations", "user-1");
-		child.disable();
-		registry.breaker("recommendations").forceOpen();
-		assertThat(child.acquire().granted()).isFalse();
-		assertThat(Rejections.of(child)).isSameAs(registry.breaker("recommendations").rejection());
 	}
 
 	@Test
