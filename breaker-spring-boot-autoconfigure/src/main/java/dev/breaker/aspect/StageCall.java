@@ -137,8 +137,15 @@ final class StageCall {
 			return;
 		}
 		Outcome outcome = this.breaker.config().classifier().classify(value, error);
+		// inside the retries, the attempt is recorded before the budget is asked for the
+		// next one (as for plain and Reactor calls): it is one of the calls the budget is
+		// a share of
+		boolean eachAttempt = this.retry.recordEachAttempt();
+		if (eachAttempt) {
+			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+		}
 		boolean again = GuardedMethod.retryAgain(this.breaker, this.retry, this.retries, outcome);
-		if (this.retry.recordEachAttempt() || !again) {
+		if (!eachAttempt && !again) {
 			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
 		}
 		if (again) {

@@ -120,6 +120,34 @@ class RetryBudgetTests {
 		});
 	}
 
+	/**
+	 * With the breaker inside the retries, a failed attempt is recorded before the budget
+	 * is asked for its retry, on every path: with a budget of one retry per recorded
+	 * first attempt and no floor, the first failure has earned exactly one retry.
+	 */
+	@Test
+	void everyPathRecordsTheFailedAttemptBeforeAskingTheBudget() {
+		String[] budget = { "breaker.defaults.retry.record-each-attempt=true", "breaker.defaults.retry.budget.ratio=1",
+				"breaker.defaults.retry.budget.min-per-second=0" };
+		this.runner.withPropertyValues(budget).run((context) -> {
+			Failing failing = context.getBean(Failing.class);
+			ManualDelays delays = context.getBean(ManualDelays.class);
+			assertThat(failing.each()).isEqualTo("fallback after IOException");
+			assertThat(failing.script().calls()).as("plain").isEqualTo(2);
+			CompletableFuture<String> stage = failing.stage();
+			delays.runPending();
+			assertThat(stage).isCompletedWithValue("fallback after IOException");
+			assertThat(failing.script().calls()).as("CompletionStage").isEqualTo(4);
+			CompletableFuture<String> mono = failing.mono().toFuture();
+			delays.runPending();
+			assertThat(mono).isCompletedWithValue("fallback after IOException");
+			assertThat(failing.script().calls()).as("Mono").isEqualTo(6);
+			for (String name : new String[] { "each", "stage", "mono" }) {
+				assertThat(breaker(context, name).totals().retries()).as(name).isEqualTo(1);
+			}
+		});
+	}
+
 	@Test
 	void tenantsShareTheirGroupsBudget() {
 		this.runner.run((context) -> {
