@@ -2,15 +2,11 @@ package dev.breaker.aspect;
 
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.OutcomeClassifier;
-import dev.breaker.core.Permit;
-import dev.breaker.core.State;
 import dev.breaker.observation.CallObserver;
 import org.aopalliance.intercept.MethodInvocation;
 
@@ -22,7 +18,9 @@ import org.springframework.expression.Expression;
 
 /**
  * One {@code @CircuitGuarded} method, resolved at start-up: its breaker, tenant
- * expression, fallbacks and call policy; runs a synchronous call.
+ * expression, fallbacks and call policy. Each call goes to the adapter of its return type
+ * ({@link PlainCall}, {@link StageCall}, {@link ReactorCalls}); what they share is here:
+ * the retry decision, which outcomes fall back, and the fallback tiers.
  *
  * <p>
  * The closed path of a synchronous call without tenant or retries allocates nothing: the
@@ -121,7 +119,7 @@ final class GuardedMethod implements CompiledMethod {
 	Object invoke(MethodInvocation invocation) throws Throwable {
 		this.calls.onCall(this.name, this.breaker);
 		return switch (this.kind) {
-			case PLAIN -> invokePlain(invocation);
+			case PLAIN -> PlainCall.invoke(this, invocation, breakerFor(invocation));
 			case STAGE -> new StageCall(this, invocation, breakerFor(invocation)).start();
 			case MONO -> ReactorCalls.mono(this, invocation);
 			case FLUX -> ReactorCalls.flux(this, invocation);
@@ -154,70 +152,6 @@ final class GuardedMethod implements CompiledMethod {
 		return (key != null) ? this.registry.breaker(this.name, key.toString()) : this.breaker;
 	}
 
-	private Object invokePlain(MethodInvocation invocation) throws Throwable {
-		Breaker breaker = breakerFor(invocation);
-		RetryPolicy retry = this.policy.retry();
-		if (retry.recordEachAttempt() && retry.maxRetries() > 0) {
-			return invokeRecordingEachAttempt(invocation, breaker, retry);
-		}
-		Permit permit = breaker.acquire();
-		if (!permit.granted()) {
-			return fallback(invocation, rejection(breaker));
-		}
-		// one attempt proceeds with the invocation itself: no copy, nothing allocated
-		boolean once = retry.maxRetries() == 0;
-		OutcomeClassifier classifier = breaker.config().classifier();
-		long start = breaker.nanos();
-		Object result;
-		Throwable error;
-		Outcome outcome;
-		int retries = 0;
-		while (true) {
-			try {
-				result = once ? invocation.proceed() : attempt(invocation);
-				error = null;
-			}
-			catch (Throwable ex) {
-				result = null;
-				error = ex;
-			}
-			outcome = classifier.classify(result, error);
-			if (!retryAgain(breaker, retry, retries, outcome) || !pause(retry, retries++)) {
-				break;
-			}
-		}
-		breaker.release(permit, outcome, breaker.nanos() - start);
-		return finish(invocation, result, error, outcome);
-	}
-
-	private Object invokeRecordingEachAttempt(MethodInvocation invocation, Breaker breaker, RetryPolicy retry)
-			throws Throwable {
-		OutcomeClassifier classifier = breaker.config().classifier();
-		int retries = 0;
-		while (true) {
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return fallback(invocation, rejection(breaker));
-			}
-			long start = breaker.nanos();
-			Object result;
-			Throwable error;
-			try {
-				result = attempt(invocation);
-				error = null;
-			}
-			catch (Throwable ex) {
-				result = null;
-				error = ex;
-			}
-			Outcome outcome = classifier.classify(result, error);
-			breaker.release(permit, outcome, breaker.nanos() - start);
-			if (!retryAgain(breaker, retry, retries, outcome) || !pause(retry, retries++)) {
-				return finish(invocation, result, error, outcome);
-			}
-		}
-	}
-
 	/**
 	 * Whether an attempt that ended with {@code outcome} is followed by another: retries
 	 * left, an outcome that retries, and the breaker's retry budget allows one (asked
@@ -228,44 +162,6 @@ final class GuardedMethod implements CompiledMethod {
 	 */
 	static boolean retryAgain(Breaker breaker, RetryPolicy retry, int retries, Outcome outcome) {
 		return retries < retry.maxRetries() && retry.retries(outcome) && breaker.tryRetry(retry.recordEachAttempt());
-	}
-
-	private boolean pause(RetryPolicy retry, int retries) {
-		try {
-			this.delays.sleep(retry.pause(retries, ThreadLocalRandom.current().nextDouble()));
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	private Object finish(MethodInvocation invocation, Object result, Throwable error, Outcome outcome)
-			throws Throwable {
-		if (error == null) {
-			return result;
-		}
-		if (counted(outcome)) {
-			return fallback(invocation, error);
-		}
-		throw error;
-	}
-
-	/**
-	 * The exception for a rejected call: the tenant child's own, or its parent's when the
-	 * parent rejected (a child that is closed or disabled cannot have rejected the call
-	 * itself).
-	 */
-	static BreakerOpenException rejection(Breaker breaker) {
-		Breaker parent = breaker.parent();
-		if (parent != null) {
-			State own = breaker.state();
-			if (own == State.CLOSED || own == State.DISABLED) {
-				return parent.rejection();
-			}
-		}
-		return breaker.rejection();
 	}
 
 	/**

@@ -3,12 +3,13 @@ package dev.breaker.aspect;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
+import dev.breaker.core.ReleaseOnce;
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -37,7 +38,7 @@ final class ReactorCalls {
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, invocation, GuardedMethod.rejection(breaker));
+				return fallback(method, invocation, Rejections.of(breaker));
 			}
 			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
 		});
@@ -57,7 +58,7 @@ final class ReactorCalls {
 			if (eachAttempt) {
 				permit = breaker.acquire();
 				if (!permit.granted()) {
-					return fallback(method, invocation, GuardedMethod.rejection(breaker));
+					return fallback(method, invocation, Rejections.of(breaker));
 				}
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
@@ -91,18 +92,8 @@ final class ReactorCalls {
 	}
 
 	private static Flux<Object> record(Breaker breaker, Permit permit, Flux<Object> source) {
-		long start = breaker.nanos();
-		AtomicBoolean released = new AtomicBoolean();
-		return source.doOnComplete(() -> release(breaker, permit, start, released, Outcome.SUCCESS))
-			.doOnError((error) -> release(breaker, permit, start, released,
-					breaker.config().classifier().classify(null, error)))
-			.doOnCancel(() -> release(breaker, permit, start, released, Outcome.IGNORED));
-	}
-
-	private static void release(Breaker breaker, Permit permit, long start, AtomicBoolean released, Outcome outcome) {
-		if (released.compareAndSet(false, true)) {
-			breaker.release(permit, outcome, breaker.nanos() - start);
-		}
+		ReleaseOnce release = ReleaseOnce.started(breaker, permit);
+		return source.doOnComplete(release::succeeded).doOnError(release::failed).doOnCancel(release::cancelled);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -122,8 +113,8 @@ final class ReactorCalls {
 		if (timeout == null) {
 			return source;
 		}
-		Mono<Object> expiry = delay(method.delays(), timeout).then(Mono
-			.error(() -> new TimeoutException("breaker '" + method.name() + "': did not complete within " + timeout)));
+		Mono<Object> expiry = delay(method.delays(), timeout)
+			.then(Mono.error(() -> CallPolicy.timedOut(method.name(), timeout)));
 		return source.takeUntilOther(expiry);
 	}
 

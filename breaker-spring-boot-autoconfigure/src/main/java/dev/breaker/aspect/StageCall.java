@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
 import org.aopalliance.intercept.MethodInvocation;
 
 /**
@@ -67,7 +68,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(GuardedMethod.rejection(this.breaker));
+			fallback(Rejections.of(this.breaker));
 			return false;
 		}
 		this.start = this.breaker.nanos();
@@ -96,8 +97,7 @@ final class StageCall {
 		Future<?> timer = (this.timeout != null)
 				? this.method.delays()
 					.schedule(this.timeout,
-							() -> attempt.completeExceptionally(new TimeoutException(
-									"breaker '" + this.method.name() + "': did not complete within " + this.timeout)))
+							() -> attempt.completeExceptionally(CallPolicy.timedOut(this.method.name(), this.timeout)))
 				: null;
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {
@@ -137,8 +137,15 @@ final class StageCall {
 			return;
 		}
 		Outcome outcome = this.breaker.config().classifier().classify(value, error);
+		// inside the retries, the attempt is recorded before the budget is asked for the
+		// next one (as for plain and Reactor calls): it is one of the calls the budget is
+		// a share of
+		boolean eachAttempt = this.retry.recordEachAttempt();
+		if (eachAttempt) {
+			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
+		}
 		boolean again = GuardedMethod.retryAgain(this.breaker, this.retry, this.retries, outcome);
-		if (this.retry.recordEachAttempt() || !again) {
+		if (!eachAttempt && !again) {
 			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
 		}
 		if (again) {

@@ -2,29 +2,25 @@ package dev.breaker.aspect;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.breaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -173,27 +169,9 @@ class CompletionStageTests {
 		});
 	}
 
-	private static Breaker breaker(AssertableApplicationContext context, String name) {
-		return context.getBean(BreakerRegistry.class).breaker(name);
-	}
-
 	@Configuration(proxyBeanMethods = false)
+	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
-
-		@Bean
-		ManualDelays delays() {
-			return new ManualDelays();
-		}
-
-		@Bean
-		RecordingObserver observer() {
-			return new RecordingObserver();
-		}
 
 		@Bean
 		Search search() {
@@ -204,9 +182,7 @@ class CompletionStageTests {
 
 	static class Search {
 
-		private final Queue<Object> answers = new ConcurrentLinkedQueue<>();
-
-		private final AtomicInteger calls = new AtomicInteger();
+		private final Script answers = new Script();
 
 		@CircuitGuarded(name = "search", fallbackMethod = "cached")
 		public CompletableFuture<String> search(String query) throws Exception {
@@ -232,27 +208,25 @@ class CompletionStageTests {
 			return CompletableFuture.completedFuture("cached " + query + " after " + cause.getClass().getSimpleName());
 		}
 
+		/** The next answer: a future, a thrown exception, or "live" once they run out. */
 		@SuppressWarnings("unchecked")
 		private CompletableFuture<String> next() throws Exception {
-			this.calls.incrementAndGet();
-			Object answer = this.answers.poll();
-			if (answer instanceof Exception ex) {
-				throw ex;
-			}
-			return (answer != null) ? (CompletableFuture<String>) answer : CompletableFuture.completedFuture("live");
+			Object answer = this.answers.next();
+			return (answer instanceof CompletableFuture<?> future) ? (CompletableFuture<String>) future
+					: CompletableFuture.completedFuture((String) answer);
 		}
 
 		CompletableFuture<String> answerWith(CompletableFuture<String> answer) {
-			this.answers.add(answer);
+			this.answers.then(answer);
 			return answer;
 		}
 
 		void throwNext(Exception ex) {
-			this.answers.add(ex);
+			this.answers.then(ex);
 		}
 
 		int calls() {
-			return this.calls.get();
+			return this.answers.calls();
 		}
 
 	}

@@ -2,16 +2,11 @@ package dev.breaker.aspect;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
@@ -20,11 +15,12 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.breaker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ReactorTests {
@@ -129,27 +125,9 @@ class ReactorTests {
 		});
 	}
 
-	private static Breaker breaker(AssertableApplicationContext context, String name) {
-		return context.getBean(BreakerRegistry.class).breaker(name);
-	}
-
 	@Configuration(proxyBeanMethods = false)
+	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
-
-		@Bean
-		ManualDelays delays() {
-			return new ManualDelays();
-		}
-
-		@Bean
-		RecordingObserver observer() {
-			return new RecordingObserver();
-		}
 
 		@Bean
 		Prices prices() {
@@ -160,31 +138,28 @@ class ReactorTests {
 
 	static class Prices {
 
-		private final Queue<Object> answers = new ConcurrentLinkedQueue<>();
-
-		private final AtomicInteger calls = new AtomicInteger();
+		private final Script answers = new Script();
 
 		@CircuitGuarded(name = "prices", fallbackMethod = "cachedPrice")
-		public Mono<String> price(String sku) {
+		public Mono<String> price(String sku) throws Exception {
 			return nextMono();
 		}
 
 		@CircuitGuarded(name = "quotes", fallbackMethod = "cachedPrice")
-		public Mono<String> quote(String sku) {
+		public Mono<String> quote(String sku) throws Exception {
 			return nextMono();
 		}
 
 		@CircuitGuarded(name = "retried")
-		public Mono<String> retried(String sku) {
+		public Mono<String> retried(String sku) throws Exception {
 			return nextMono();
 		}
 
 		@CircuitGuarded(name = "feed", fallbackMethod = "cachedFeed")
 		@SuppressWarnings("unchecked")
-		public Flux<String> feed(String topic) {
-			this.calls.incrementAndGet();
-			Object answer = this.answers.poll();
-			return (answer != null) ? (Flux<String>) answer : Flux.just("live");
+		public Flux<String> feed(String topic) throws Exception {
+			Object answer = this.answers.next();
+			return (answer instanceof Flux<?> flux) ? (Flux<String>) flux : Flux.just((String) answer);
 		}
 
 		Mono<String> cachedPrice(String sku, Throwable cause) {
@@ -195,19 +170,19 @@ class ReactorTests {
 			return Flux.fromIterable(List.of("cached " + topic, cause.getClass().getSimpleName()));
 		}
 
+		/** The next answer: a publisher, or "live" once they run out. */
 		@SuppressWarnings("unchecked")
-		private Mono<String> nextMono() {
-			this.calls.incrementAndGet();
-			Object answer = this.answers.poll();
-			return (answer != null) ? (Mono<String>) answer : Mono.just("live");
+		private Mono<String> nextMono() throws Exception {
+			Object answer = this.answers.next();
+			return (answer instanceof Mono<?> mono) ? (Mono<String>) mono : Mono.just((String) answer);
 		}
 
 		void answerWith(Object publisher) {
-			this.answers.add(publisher);
+			this.answers.then(publisher);
 		}
 
 		int calls() {
-			return this.calls.get();
+			return this.answers.calls();
 		}
 
 	}

@@ -6,8 +6,6 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
-import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -15,11 +13,12 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.breaker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -121,6 +120,34 @@ class RetryBudgetTests {
 		});
 	}
 
+	/**
+	 * With the breaker inside the retries, a failed attempt is recorded before the budget
+	 * is asked for its retry, on every path: with a budget of one retry per recorded
+	 * first attempt and no floor, the first failure has earned exactly one retry.
+	 */
+	@Test
+	void everyPathRecordsTheFailedAttemptBeforeAskingTheBudget() {
+		String[] budget = { "breaker.defaults.retry.record-each-attempt=true", "breaker.defaults.retry.budget.ratio=1",
+				"breaker.defaults.retry.budget.min-per-second=0" };
+		this.runner.withPropertyValues(budget).run((context) -> {
+			Failing failing = context.getBean(Failing.class);
+			ManualDelays delays = context.getBean(ManualDelays.class);
+			assertThat(failing.each()).isEqualTo("fallback after IOException");
+			assertThat(failing.script().calls()).as("plain").isEqualTo(2);
+			CompletableFuture<String> stage = failing.stage();
+			delays.runPending();
+			assertThat(stage).isCompletedWithValue("fallback after IOException");
+			assertThat(failing.script().calls()).as("CompletionStage").isEqualTo(4);
+			CompletableFuture<String> mono = failing.mono().toFuture();
+			delays.runPending();
+			assertThat(mono).isCompletedWithValue("fallback after IOException");
+			assertThat(failing.script().calls()).as("Mono").isEqualTo(6);
+			for (String name : new String[] { "each", "stage", "mono" }) {
+				assertThat(breaker(context, name).totals().retries()).as(name).isEqualTo(1);
+			}
+		});
+	}
+
 	@Test
 	void tenantsShareTheirGroupsBudget() {
 		this.runner.run((context) -> {
@@ -143,22 +170,9 @@ class RetryBudgetTests {
 		});
 	}
 
-	private static Breaker breaker(AssertableApplicationContext context, String name) {
-		return context.getBean(BreakerRegistry.class).breaker(name);
-	}
-
 	@Configuration(proxyBeanMethods = false)
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
-
-		@Bean
-		ManualDelays delays() {
-			return new ManualDelays();
-		}
 
 		@Bean
 		Failing failing() {

@@ -45,11 +45,7 @@ public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerC
 
 	@Override
 	public void configure(Consumer<BreakerConfigBuilder> consumer, String... ids) {
-		for (String id : ids) {
-			BreakerConfigBuilder builder = configBuilder(id);
-			consumer.accept(builder);
-			this.breakers.configure(id, builder.build());
-		}
+		this.breakers.configure(this::configBuilder, consumer, ids);
 	}
 
 	@Override

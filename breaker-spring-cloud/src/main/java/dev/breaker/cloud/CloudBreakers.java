@@ -3,14 +3,13 @@ package dev.breaker.cloud;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
-import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.State;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,9 +63,18 @@ public final class CloudBreakers {
 		return new BreakerConfigBuilder(this.configured.apply(id).toBuilder());
 	}
 
-	void configure(String id, BreakerConfig config) {
+	/**
+	 * What both factories' {@code configure} does: each id's configuration, from the
+	 * factory's {@code configBuilder(id)}, changed by {@code consumer}.
+	 */
+	void configure(Function<String, BreakerConfigBuilder> builders, Consumer<BreakerConfigBuilder> consumer,
+			String... ids) {
 		requireNotSealed("configure");
-		this.configurations.put(id, config);
+		for (String id : ids) {
+			BreakerConfigBuilder builder = builders.apply(id);
+			consumer.accept(builder);
+			this.configurations.put(id, builder.build());
+		}
 	}
 
 	void configureDefault(Function<String, BreakerConfig> defaultConfiguration) {
@@ -96,22 +104,6 @@ public final class CloudBreakers {
 			throw new IllegalStateException(method + "(...) on breaker's Spring Cloud factory after the breaker "
 					+ "registry was built: call it from a Customizer bean, or configure breaker.instances.<id>");
 		}
-	}
-
-	/**
-	 * The exception for a rejected call: the child's own, or its parent's when the parent
-	 * rejected (a child that is closed or disabled cannot have rejected the call itself).
-	 * The same rule as {@code @CircuitGuarded}'s.
-	 */
-	static BreakerOpenException rejection(Breaker breaker) {
-		Breaker parent = breaker.parent();
-		if (parent != null) {
-			State own = breaker.state();
-			if (own == State.CLOSED || own == State.DISABLED) {
-				return parent.rejection();
-			}
-		}
-		return breaker.rejection();
 	}
 
 }

@@ -2,12 +2,13 @@ package dev.breaker.cloud;
 
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
+import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.Breaker;
-import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
+import dev.breaker.core.ReleaseOnce;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -46,13 +47,12 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 		return Mono.defer(() -> {
 			Permit permit = this.breaker.acquire();
 			if (!permit.granted()) {
-				return fallback.apply(CloudBreakers.rejection(this.breaker));
+				return fallback.apply(Rejections.of(this.breaker));
 			}
-			long start = this.breaker.nanos();
-			AtomicBoolean released = new AtomicBoolean();
-			return withTimeout(toRun).doOnSuccess((value) -> release(permit, start, released, Outcome.SUCCESS))
-				.doOnError((error) -> release(permit, start, released, classify(error)))
-				.doOnCancel(() -> release(permit, start, released, Outcome.IGNORED))
+			ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
+			return withTimeout(toRun).doOnSuccess((value) -> release.succeeded())
+				.doOnError(release::failed)
+				.doOnCancel(release::cancelled)
 				.onErrorResume(fallback);
 		});
 	}
@@ -62,28 +62,15 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 		return Flux.defer(() -> {
 			Permit permit = this.breaker.acquire();
 			if (!permit.granted()) {
-				return fallback.apply(CloudBreakers.rejection(this.breaker));
+				return fallback.apply(Rejections.of(this.breaker));
 			}
 			return recorded(withTimeout(toRun), permit).onErrorResume(fallback);
 		});
 	}
 
 	private <T> Flux<T> recorded(Flux<T> source, Permit permit) {
-		long start = this.breaker.nanos();
-		AtomicBoolean released = new AtomicBoolean();
-		return source.doOnComplete(() -> release(permit, start, released, Outcome.SUCCESS))
-			.doOnError((error) -> release(permit, start, released, classify(error)))
-			.doOnCancel(() -> release(permit, start, released, Outcome.IGNORED));
-	}
-
-	private Outcome classify(Throwable error) {
-		return this.breaker.config().classifier().classify(null, error);
-	}
-
-	private void release(Permit permit, long start, AtomicBoolean released, Outcome outcome) {
-		if (released.compareAndSet(false, true)) {
-			this.breaker.release(permit, outcome, this.breaker.nanos() - start);
-		}
+		ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
+		return source.doOnComplete(release::succeeded).doOnError(release::failed).doOnCancel(release::cancelled);
 	}
 
 	private <T> Mono<T> withTimeout(Mono<T> source) {
@@ -99,7 +86,7 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 	}
 
 	private TimeoutException timedOut(Duration timeout) {
-		return new TimeoutException("breaker '" + this.breaker.name() + "': did not complete within " + timeout);
+		return CallPolicy.timedOut(this.breaker.name(), timeout);
 	}
 
 	@Override
