@@ -1,25 +1,18 @@
 package dev.breaker.benchmarks.aspect;
 
-import java.util.concurrent.TimeUnit;
-
+import dev.breaker.benchmarks.Measured;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.springframework.aop.support.AopUtils;
@@ -36,13 +29,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * and closed.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 2, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Threads(1)
-public class AspectCall {
+public class AspectCall extends Measured {
 
 	/** The breaker name both annotations use. */
 	static final String BREAKER = "bench";
