@@ -52,6 +52,22 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	/**
 	 * @param breakers the per-host breakers and how their requests are judged and retried
 	 * @param delays where the pause before a retry is scheduled
+	 */
+	public HttpBreakerFilter(HostBreakers breakers, DelayScheduler delays) {
+		this(breakers, delays, CallObserver.NONE);
+	}
+
+	/**
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param calls told of every guarded request and every rejection (tracing)
+	 */
+	public HttpBreakerFilter(HostBreakers breakers, CallObserver calls) {
+		this(breakers, DelayScheduler.shared(), calls);
+	}
+
+	/**
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param delays where the pause before a retry is scheduled
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerFilter(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {

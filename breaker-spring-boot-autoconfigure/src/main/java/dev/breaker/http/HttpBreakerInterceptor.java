@@ -48,6 +48,22 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 	/**
 	 * @param breakers the per-host breakers and how their requests are judged and retried
 	 * @param delays how the pause before a retry is waited for
+	 */
+	public HttpBreakerInterceptor(HostBreakers breakers, DelayScheduler delays) {
+		this(breakers, delays, CallObserver.NONE);
+	}
+
+	/**
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param calls told of every guarded request and every rejection (tracing)
+	 */
+	public HttpBreakerInterceptor(HostBreakers breakers, CallObserver calls) {
+		this(breakers, DelayScheduler.shared(), calls);
+	}
+
+	/**
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param delays how the pause before a retry is waited for
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerInterceptor(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
