@@ -32,9 +32,9 @@ final class Overrides {
 				return;
 			}
 			if (s.state == to && TransitionLog.delivering(s)) {
-				return; // a listener asking for the state it is being told about: already
-						// there, so a
-						// listener that resets (or probes) on every transition terminates
+				// a listener asking for the state it is being told about: already there,
+				// so a listener that resets (or probes) on every transition terminates
+				return;
 			}
 			long now = breaker.nanos();
 			Instant wallNow = breaker.config().clock().instant();

@@ -158,8 +158,8 @@ final class RetryBudget {
 			if (ahead == 0) {
 				return least(epoch);
 			}
-			CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g, recorded.get())); // then
-																										// re-read
+			// then re-read
+			CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g, recorded.get()));
 		}
 	}
 

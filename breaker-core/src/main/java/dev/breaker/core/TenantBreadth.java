@@ -137,8 +137,9 @@ final class TenantBreadth {
 				continue;
 			}
 			if (free < 0) {
-				return; // every word fresh and another child's: minFailing children
-						// failed within the window
+				// every word fresh and another child's: minFailing children failed within
+				// the window
+				return;
 			}
 			if (WORDS.compareAndSet(words, free, freeWord, word)) {
 				VERSION.getAndAdd(this, 1L);

@@ -35,8 +35,8 @@ class ApiBoundaryTests {
 			.collect(Collectors.toSet());
 
 		assertThat(publicMethods).doesNotContain("openFromPeer", "closeFromPeer", "limitProbes", "tripNow");
-		assertThat(publicMethods).contains("retryAfter"); // a server's Retry-After hint
-															// stays public
+		// a server's Retry-After hint stays public
+		assertThat(publicMethods).contains("retryAfter");
 	}
 
 }

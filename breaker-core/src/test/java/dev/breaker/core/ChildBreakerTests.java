@@ -119,8 +119,8 @@ class ChildBreakerTests {
 		Breaker a = registry.breaker("tenants", "a");
 		fixture.advance(Duration.ofMinutes(10).minusMillis(500));
 		registry.breaker("tenants", "b"); // a sweep: a is still fresh
-		fixture.advance(Duration.ofMillis(500)); // a is idle for exactly its expiry; the
-													// next sweep is not due
+		// a is idle for exactly its expiry; the next sweep is not due
+		fixture.advance(Duration.ofMillis(500));
 		assertThat(registry.breaker("tenants", "a")).isNotSameAs(a);
 		assertThat(removed).containsExactly("a");
 	}
@@ -135,9 +135,8 @@ class ChildBreakerTests {
 		Breaker a = registry.breaker("tenants", "a");
 		fixture.advance(Duration.ofMinutes(9));
 		assertThat(registry.find("tenants:a")).containsSame(a);
-		assertThat(registry.breaker("tenants", "a")).isSameAs(a); // a sweep is due: the
-																	// slow path keeps it
-																	// too
+		// a sweep is due: the slow path keeps it too
+		assertThat(registry.breaker("tenants", "a")).isSameAs(a);
 		registry.breaker("tenants", "b");
 		assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("a", "b");
 	}

@@ -160,19 +160,19 @@ class ClosedStateTests {
 	void opensWhileCallsAreStillHangingWhenTheStallRuleIsOn() {
 		Breaker breaker = fixture.breaker(c -> c.stallCalls(3).slowCallDuration(Duration.ofSeconds(2)));
 		for (int i = 0; i < 3; i++) {
-			assertThat(breaker.acquire().granted()).isTrue(); // never released: the
-																// dependency is wedged
+			// never released: the dependency is wedged
+			assertThat(breaker.acquire().granted()).isTrue();
 		}
 		fixture.advance(Duration.ofMillis(2500));
 		breaker.acquire();
-		assertThat(breaker.currentState()).isEqualTo(State.CLOSED); // started in a bucket
-																	// not yet 2s old
+		// started in a bucket not yet 2s old
+		assertThat(breaker.currentState()).isEqualTo(State.CLOSED);
 		fixture.advance(Duration.ofMillis(600));
 		Permit rejectedOrNot = breaker.acquire();
 		assertThat(breaker.currentState()).isEqualTo(State.OPEN);
 		assertThat(fixture.transitions.get(0).reason()).isEqualTo("stall: 3 calls in flight longer than 2s");
-		assertThat(rejectedOrNot.granted()).isTrue(); // the call that noticed the stall
-														// was already let in
+		// the call that noticed the stall was already let in
+		assertThat(rejectedOrNot.granted()).isTrue();
 	}
 
 	@Test

@@ -83,8 +83,8 @@ class ConcurrencyStressTests {
 		});
 		long all = (long) THREADS * perThread;
 		assertThat(breaker.totals().calls(Outcome.SUCCESS) + breaker.totals().calls(Outcome.FAILURE)).isEqualTo(all);
-		assertThat(breaker.snapshot().calls()).isEqualTo(all); // 25 x 100ms: still inside
-																// the 10s window
+		// 25 x 100ms: still inside the 10s window
+		assertThat(breaker.snapshot().calls()).isEqualTo(all);
 	}
 
 }

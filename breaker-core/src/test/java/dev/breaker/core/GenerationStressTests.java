@@ -122,8 +122,8 @@ class GenerationStressTests {
 			assertThat(granted).as("permits granted in round %d", round).isGreaterThan(0);
 			for (int i = 0; i < PERMITS; i++) {
 				if (permits[i] == null) {
-					permits[i] = breaker.acquire(); // a rejected permit is ignored on
-													// release
+					// a rejected permit is ignored on release
+					permits[i] = breaker.acquire();
 				}
 			}
 		}, round -> {

@@ -76,8 +76,8 @@ class HalfOpenMaxWaitTests {
 		assertThat(second.granted()).isTrue();
 		fixture.advance(Duration.ofSeconds(10));
 		breaker.release(first, Outcome.SUCCESS, Duration.ofSeconds(50).toNanos());
-		fixture.advance(Duration.ofSeconds(45)); // 95s since HALF_OPEN, 55s since the
-													// oldest probe in flight
+		// 95s since HALF_OPEN, 55s since the oldest probe in flight
+		fixture.advance(Duration.ofSeconds(45));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
 		fixture.advance(Duration.ofSeconds(5));
 		assertThat(breaker.state()).isEqualTo(State.OPEN);

@@ -137,9 +137,8 @@ class HalfOpenStateTests {
 		breaker.release(old, Outcome.SUCCESS, 0);
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
 		assertThat(breaker.snapshot().probes().successes()).isZero();
-		assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1); // still in the
-																			// cumulative
-																			// totals
+		// still in the cumulative totals
+		assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 	}
 
 	@Test

@@ -67,8 +67,8 @@ class LatencyTests {
 	@Test
 	void callsTooFastToTimeReadAsZero() {
 		Breaker breaker = breaker();
-		Fixture.record(breaker, Outcome.SUCCESS, 60); // the cached ticker did not move
-														// during these calls
+		// the cached ticker did not move during these calls
+		Fixture.record(breaker, Outcome.SUCCESS, 60);
 		for (int i = 0; i < 40; i++) {
 			Fixture.timed(breaker, Outcome.SUCCESS, 20 * MS);
 		}

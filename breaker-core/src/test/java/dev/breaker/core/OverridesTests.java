@@ -136,8 +136,8 @@ class OverridesTests {
 		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).halfOpenFailuresToReopen(1));
 		breaker.openFromPeer(Duration.ofSeconds(5), "peer");
 		fixture.advance(Duration.ofSeconds(5));
-		fail(breaker, 1); // the probe fails: the second consecutive trip doubles the open
-							// wait
+		// the probe fails: the second consecutive trip doubles the open wait
+		fail(breaker, 1);
 		assertThat(Duration.between(fixture.clock.instant(), breaker.snapshot().openUntil()))
 			.isEqualTo(Duration.ofSeconds(60));
 	}

@@ -62,8 +62,8 @@ class RaceInjectionTests {
 	void anAcquireThatFindsTheHalfOpenStateJustLeftAsksTheNewState() {
 		Breaker breaker = breaker();
 		breaker.halfOpen();
-		next.set(breaker::reset); // runs while the acquire is settling the HALF_OPEN
-									// state it read
+		// runs while the acquire is settling the HALF_OPEN state it read
+		next.set(breaker::reset);
 		Permit permit = breaker.acquire();
 		assertThat(permit.granted()).isTrue();
 		assertThat(permit.probe()).isFalse();

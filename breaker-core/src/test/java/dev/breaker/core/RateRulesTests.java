@@ -60,8 +60,8 @@ class RateRulesTests {
 		Fixture.fail(breaker, 2); // 3 calls, 67%, below the minimum
 		Fixture.succeed(breaker, 1); // 4 calls, 50%: the rule holds now
 		fixture.advance(Duration.ofNanos(1));
-		breaker.release(later, Outcome.SUCCESS, 0); // would make it 40%: the held
-													// condition still trips
+		// would make it 40%: the held condition still trips
+		breaker.release(later, Outcome.SUCCESS, 0);
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 		assertThat(fixture.transitions).singleElement()
 			.extracting(Transition::reason)

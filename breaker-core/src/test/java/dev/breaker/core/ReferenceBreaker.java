@@ -43,8 +43,8 @@ final class ReferenceBreaker {
 
 	private final List<Held> probesInFlight = new ArrayList<>();
 
-	private final List<long[]> outcomes = new ArrayList<>(); // {time, outcome ordinal,
-																// slow}
+	// {time, outcome ordinal, slow}
+	private final List<long[]> outcomes = new ArrayList<>();
 
 	ReferenceBreaker(BreakerConfig config) {
 		this.config = config;

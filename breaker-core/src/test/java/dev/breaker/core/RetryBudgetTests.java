@@ -89,8 +89,8 @@ class RetryBudgetTests {
 		assertThat(retries(breaker, 4)).isEqualTo(4);
 		fixture.advance(Duration.ofSeconds(5));
 		assertThat(retries(breaker, 6)).isEqualTo(6);
-		fixture.advance(Duration.ofSeconds(5)); // the first four left, the six of second
-												// 5 remain
+		// the first four left, the six of second 5 remain
+		fixture.advance(Duration.ofSeconds(5));
 		assertThat(retries(breaker, 10)).isEqualTo(4);
 		assertThat(breaker.snapshot().retryBudget().retries()).isEqualTo(10);
 	}
@@ -169,8 +169,8 @@ class RetryBudgetTests {
 		Breaker breaker = breaker(0, 10);
 		fixture.ticker.set(Duration.ofSeconds(20).toNanos());
 		assertThat(breaker.tryRetry(false)).isTrue();
-		fixture.ticker.set(Duration.ofSeconds(10).toNanos()); // the slot of second 10
-																// holds second 20 now
+		// the slot of second 10 holds second 20 now
+		fixture.ticker.set(Duration.ofSeconds(10).toNanos());
 		assertThat(breaker.tryRetry(false)).isFalse();
 		fixture.ticker.set(Duration.ofSeconds(21).toNanos());
 		assertThat(breaker.tryRetry(false)).isTrue();
@@ -221,8 +221,8 @@ class RetryBudgetTests {
 		fixture.advance(Duration.ofSeconds(5));
 		succeed(breaker, 100);
 		assertThat(recordedRetries(breaker, 100)).isEqualTo(50);
-		fixture.advance(Duration.ofSeconds(5)); // second 0 leaves: 100 + 50 calls of
-												// second 5 remain
+		// second 0 leaves: 100 + 50 calls of second 5 remain
+		fixture.advance(Duration.ofSeconds(5));
 		succeed(breaker, 100);
 		// 200 first attempts now (the 50 recorded retries of second 5 left out): 100
 		// allowed, 50 made

@@ -23,8 +23,8 @@ class StallRuleTests {
 		fixture.ticker.set(999_999_000L);
 		Permit p = breaker.acquire();
 		fixture.advance(Duration.ofNanos(2_000));
-		breaker.release(p, Outcome.SUCCESS, 1_000); // the caller's own timing started a
-													// microsecond after acquire
+		// the caller's own timing started a microsecond after acquire
+		breaker.release(p, Outcome.SUCCESS, 1_000);
 		assertThat(breaker.snapshot().inFlight()).isZero();
 		fixture.ticker.set(3_000_000_000L);
 		breaker.acquire();
@@ -53,8 +53,8 @@ class StallRuleTests {
 		fixture.advance(Duration.ofSeconds(3));
 		breaker.acquire();
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
-		fixture.advance(Duration.ofSeconds(30)); // older than the window: it must not
-													// come back as "ancient"
+		// older than the window: it must not come back as "ancient"
+		fixture.advance(Duration.ofSeconds(30));
 		breaker.reset();
 		fixture.advance(Duration.ofSeconds(3));
 		breaker.acquire();
@@ -84,8 +84,8 @@ class StallRuleTests {
 		Breaker breaker = fixture
 			.breaker(c -> c.stallCalls(2).slowCallDuration(Duration.ofSeconds(2)).consecutiveFailures(0));
 		breaker.acquire();
-		fixture.advance(Duration.ofSeconds(25)); // the bucket it started in has long left
-													// the window
+		// the bucket it started in has long left the window
+		fixture.advance(Duration.ofSeconds(25));
 		breaker.acquire();
 		fixture.advance(Duration.ofMillis(3100));
 		breaker.acquire();
@@ -103,8 +103,8 @@ class StallRuleTests {
 			.consecutiveFailures(0));
 		fixture.advance(Duration.ofMillis(900));
 		breaker.acquire(); // started at 0.9s
-		fixture.advance(Duration.ofMillis(9600)); // 10.5s: in flight 9.6s, its bucket has
-													// left the window
+		// 10.5s: in flight 9.6s, its bucket has left the window
+		fixture.advance(Duration.ofMillis(9600));
 		breaker.acquire();
 		assertThat(breaker.currentState()).isEqualTo(State.CLOSED);
 		fixture.advance(Duration.ofMillis(500)); // 11s: its bucket ended 10s ago

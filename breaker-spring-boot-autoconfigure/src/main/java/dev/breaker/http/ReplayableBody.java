@@ -86,8 +86,8 @@ final class ReplayableBody implements BodyInserter<Object, ClientHttpRequest> {
 
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-			ReplayableBody.this.started = true; // a stream flushed part by part: never
-												// replayed
+			// a stream flushed part by part: never replayed
+			ReplayableBody.this.started = true;
 			return super.writeAndFlushWith(body);
 		}
 

@@ -72,8 +72,8 @@ final class FleetPublisher {
 		Optional<Breaker> found = sync.registry().find(name);
 		if (found.isEmpty() || found.get().state() != State.OPEN) {
 			entry.tripUnpublished(false);
-			return CompletableFuture.completedFuture(null); // moved on already; its own
-															// transition follows
+			// moved on already; its own transition follows
+			return CompletableFuture.completedFuture(null);
 		}
 		Breaker breaker = found.get();
 		long ttl = Math.max(1, ProbeShare.openMillis(breaker));
@@ -94,8 +94,8 @@ final class FleetPublisher {
 				int votes = genuineVotes(name, reply.votes());
 				int quorum = sync.settings().quorum();
 				if (votes < quorum) {
-					return CompletableFuture.completedFuture(null); // stays local until
-																	// more replicas trip
+					// stays local until more replicas trip
+					return CompletableFuture.completedFuture(null);
 				}
 				String stale = current != null && entry.ended(current.episode()) ? current.episode() : null;
 				return open(breaker, entry, reason + " (" + votes + " replicas tripped, quorum " + quorum + ")", ttl,
@@ -118,13 +118,12 @@ final class FleetPublisher {
 			}
 			FleetMessage current = reply.current().circuit();
 			if (entry.changedSince(sent)) {
-				return CompletableFuture.completedFuture(null); // an announcement newer
-																// than this reply came
-																// meanwhile
+				// an announcement newer than this reply came meanwhile
+				return CompletableFuture.completedFuture(null);
 			}
 			if (!entry.ended(current.episode()) && sync.trust().acceptStored(current)) {
-				sync.applyStored(reply.current(), sent); // another episode is open:
-															// follow it
+				// another episode is open: follow it
+				sync.applyStored(reply.current(), sent);
 				return CompletableFuture.completedFuture(null);
 			}
 			// what is stored is not a genuine open (forged, unsigned, or an episode heard

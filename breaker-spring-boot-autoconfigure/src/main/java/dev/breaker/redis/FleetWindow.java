@@ -172,8 +172,9 @@ public final class FleetWindow implements AutoCloseable {
 		store.window(batch.keys.toArray(String[]::new), batch.args.toArray(String[]::new))
 			.whenComplete((rows, error) -> {
 				if (error != null) {
-					return; // these counts reach the fleet window with the next flush;
-							// the local window counted them
+					// these counts reach the fleet window with the next flush; the local
+					// window counted them
+					return;
 				}
 				sync.thread().submit(() -> {
 					for (int i = 0; i < breakers.size(); i++) {

@@ -64,8 +64,8 @@ final class PeerMessages {
 		}
 		boolean own = message.replica().equals(sync.replicaId());
 		if (own && channel) {
-			found = Optional.empty(); // its breaker took part already; only the mirror
-										// learns, in channel order
+			// its breaker took part already; only the mirror learns, in channel order
+			found = Optional.empty();
 		}
 		switch (message.kind()) {
 			case OPEN -> opened(message, entry, found, own, sequence, remainingMillis);
@@ -162,8 +162,8 @@ final class PeerMessages {
 	private void closed(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence) {
 		entry.closed(message, sequence);
 		if (found.isEmpty() || !message.episode().equals(entry.tied())) {
-			return; // a close ends only the episode it names, on the replicas that follow
-					// it
+			// a close ends only the episode it names, on the replicas that follow it
+			return;
 		}
 		Breaker breaker = found.get();
 		State state = breaker.state();

@@ -154,8 +154,8 @@ class RetryBudgetTests {
 			Failing failing = context.getBean(Failing.class);
 			assertThat(failing.forTenant("loud")).isEqualTo("fallback after IOException");
 			assertThat(failing.forTenant("quiet")).isEqualTo("fallback after IOException");
-			assertThat(failing.script().calls()).isEqualTo(3); // one retry in all, the
-																// loud tenant's
+			// one retry in all, the loud tenant's
+			assertThat(failing.script().calls()).isEqualTo(3);
 			assertThat(breaker(context, "tenants").totals().retries()).isEqualTo(1);
 			assertThat(breaker(context, "tenants").totals().retriesRefused()).isEqualTo(2);
 		});

@@ -129,8 +129,8 @@ class ConfigurationMetadataTests {
 			.containsExactly("FAILURE", "TIMEOUT");
 		assertThat(defaults.get("breaker.http.retry.on")).isEqualTo(List.of("failure", "timeout"));
 		assertThat(((Number) defaults.get("breaker.http.retry.jitter")).doubleValue())
-			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue()); // HostsPolicy uses
-																	// the same default
+			// HostsPolicy uses the same default
+			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue());
 		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
 			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}

@@ -131,8 +131,8 @@ class RestClientRetryTests {
 		this.runner.withInitializer(host("retry.intervals", "1s", "retry.on", "500")).run((context) -> {
 			this.server.failNext(5, 503, null);
 			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
-			assertThat(this.server.requests()).isEqualTo(1); // 503 is not in this host's
-																// retry.on
+			// 503 is not in this host's retry.on
+			assertThat(this.server.requests()).isEqualTo(1);
 			this.server.failNext(5, 500, null);
 			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(HttpServerErrorException.class);
 			assertThat(this.server.requests()).isEqualTo(3); // one retry, after 1s

@@ -52,8 +52,8 @@ class RetryAfterTests {
 		assertThat(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", this.clock)).isPositive();
 		assertThat(RetryAfter.parse("1".repeat(RetryAfter.MAX_LENGTH + 1), this.clock)).isNull();
 		assertThat(RetryAfter.parse(" ".repeat(10_000) + "5", this.clock)).isNull();
-		assertThat(RetryAfter.parse("\u0661\u0662\u0660", this.clock)).isNull(); // Arabic-Indic
-																					// 120
+		// Arabic-Indic 120
+		assertThat(RetryAfter.parse("\u0661\u0662\u0660", this.clock)).isNull();
 		assertThat(RetryAfter.parse("12\n0", this.clock)).isNull();
 	}
 

@@ -107,8 +107,9 @@ class TracingEndToEndTests {
 	@Test
 	void theTripIsAnEventOfTheSpanOfTheRequestThatCausedIt() {
 		get("/charge?fail=true");
-		finished(1); // the first request's span ends just after its response: let it end
-						// before forgetting it
+		// the first request's span ends just after its response: let it end before
+		// forgetting it
+		finished(1);
 		SPANS.reset();
 
 		assertThat(get("/charge?fail=true")).isEqualTo("queued");

@@ -118,17 +118,8 @@ public final class RedisClusterSet implements AutoCloseable {
 		int bus = RedisProcess.freePort();
 		List<String> config = new ArrayList<>(
 				List.of("cluster-enabled yes", "cluster-config-file nodes.conf", "cluster-node-timeout 1000",
-						"cluster-port " + bus, "cluster-replica-validity-factor 0", "repl-diskless-sync-delay 0")); // a
-																													// replica
-																													// syncs
-																													// at
-																													// once,
-																													// not
-																													// after
-																													// the
-																													// default
-																													// 5
-																													// s
+						// a replica syncs at once, not after the default 5 s
+						"cluster-port " + bus, "cluster-replica-validity-factor 0", "repl-diskless-sync-delay 0"));
 		config.addAll(List.of(nodeConfig));
 		RedisProcess process = RedisProcess.server(dir.resolve(name), config.toArray(String[]::new));
 		return new Node(process, bus, admin(process.port()).clusterMyId());

@@ -112,8 +112,8 @@ public final class RedisProcess implements AutoCloseable {
 			return;
 		}
 		try {
-			shell.getOutputStream().close(); // the shell then kills the server with
-												// SIGKILL
+			// the shell then kills the server with SIGKILL
+			shell.getOutputStream().close();
 			if (!shell.waitFor(10, TimeUnit.SECONDS)) {
 				shell.destroyForcibly();
 			}

@@ -70,17 +70,8 @@ public final class RedisSentinelSet implements AutoCloseable {
 
 	private void startAll(String... dataNodeConfig) {
 		List<String> node = new ArrayList<>(
-				List.of("requirepass " + ADMIN_PASSWORD, "masterauth " + ADMIN_PASSWORD, "repl-diskless-sync-delay 0")); // the
-																															// replica
-																															// syncs
-																															// at
-																															// once,
-																															// not
-																															// after
-																															// the
-																															// default
-																															// 5
-																															// s
+				// the replica syncs at once, not after the default 5 s
+				List.of("requirepass " + ADMIN_PASSWORD, "masterauth " + ADMIN_PASSWORD, "repl-diskless-sync-delay 0"));
 		node.addAll(List.of(dataNodeConfig));
 		RedisProcess primary = RedisProcess.server(dir.resolve("primary"), node.toArray(String[]::new));
 		servers.add(primary);

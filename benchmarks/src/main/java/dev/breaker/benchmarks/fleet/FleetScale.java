@@ -103,11 +103,8 @@ public final class FleetScale {
 		for (int i = -warmUp; i < rounds; i++) {
 			fleet.clearStamps();
 			fail(fleet.breaker(0));
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // the first vote
-																		// reaches Redis:
-																		// the second trip
-																		// completes the
-																		// quorum
+			// the first vote reaches Redis: the second trip completes the quorum
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
 			long tripAt = System.nanoTime();
 			fail(fleet.breaker(1));
 			fleet.awaitOpen(2);

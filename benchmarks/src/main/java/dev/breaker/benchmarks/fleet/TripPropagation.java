@@ -105,8 +105,9 @@ public final class TripPropagation {
 			long[] closeMicros = new long[rounds];
 			for (int i = -warmUp; i < rounds; i++) {
 				fail(first);
-				LocalRedis.pause(5); // let the first vote reach Redis: the second trip is
-										// the one that completes the quorum
+				// let the first vote reach Redis: the second trip is the one that
+				// completes the quorum
+				LocalRedis.pause(5);
 				long tripAt = System.nanoTime();
 				fail(second);
 				long open = await(opened, "open");

@@ -317,8 +317,8 @@ public final class BucketWindow {
 				region = wanted;
 				return true;
 			}
-			return wanted >= r - 1; // the region before still decodes: the scrub kept its
-									// window
+			// the region before still decodes: the scrub kept its window
+			return wanted >= r - 1;
 		}
 	}
 

@@ -108,11 +108,8 @@ class BucketWindowTests {
 		w.record(BucketWindow.FAILURE, later);
 		assertThat(w.sum(BucketWindow.FAILURE, later)).isEqualTo(1);
 		assertThat(w.total(BucketWindow.FAILURE)).isEqualTo(20);
-		assertThat(inFlight.sumEndedBy(0, later - 100 * MS, later)).isEqualTo(1); // still
-																					// in
-																					// flight,
-																					// and
-																					// long
+		// still in flight, and long
+		assertThat(inFlight.sumEndedBy(0, later - 100 * MS, later)).isEqualTo(1);
 		assertThat(inFlight.total(0)).isEqualTo(1);
 	}
 
@@ -181,8 +178,8 @@ class BucketWindowTests {
 	void aWriteFromTwoRegionsBackIsFoldedAndOneFromTheRegionBeforeIsKept() {
 		BucketWindow w = new BucketWindow(1, 10, 1, 1);
 		w.add(0, 3 * REGION, 1);
-		w.add(0, 3 * REGION - 21, 1); // the region before: still decodes, kept (out of
-										// the window)
+		// the region before: still decodes, kept (out of the window)
+		w.add(0, 3 * REGION - 21, 1);
 		w.add(0, REGION + 3, 1); // two regions back: folded at once
 		assertThat(w.count(0, 3 * REGION - 21)).isEqualTo(1);
 		assertThat(w.count(0, REGION + 3)).isZero();

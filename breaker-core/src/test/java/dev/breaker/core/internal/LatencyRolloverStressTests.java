@@ -66,9 +66,8 @@ class LatencyRolloverStressTests {
 	@Test
 	void noDurationIsLostWhileOneThreadKeepsDrainingTheSlotTheOthersWriteTo() throws Exception {
 		// One slot: every new epoch drains the very slot the writers add to, as fast as
-		// the
-		// roller can, for a while (a lost count needs a writer's add between a drain's
-		// read and reset of one bin).
+		// the roller can, for a while (a lost count needs a writer's add between a
+		// drain's read and reset of one bin).
 		LatencyWindow window = new LatencyWindow(MS, 1);
 		AtomicLong now = new AtomicLong();
 		AtomicLong written = new AtomicLong();

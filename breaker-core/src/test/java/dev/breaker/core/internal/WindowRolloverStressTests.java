@@ -28,8 +28,7 @@ class WindowRolloverStressTests {
 	@Test
 	void noCountIsLostWhenWritersEnterANewBucketTogether() throws Exception {
 		// One stripe, so every writer updates the same words: the worst case for a
-		// rollover
-		// race.
+		// rollover race.
 		BucketWindow window = new BucketWindow(MS, BUCKETS, BucketWindow.FINISHED_KINDS, 1);
 		AtomicLong now = new AtomicLong();
 		// Fill every slot with an older epoch, so each new bucket must displace a stale

@@ -141,8 +141,8 @@ final class SharedRedisSettings {
 			throw new InvalidBreakerPropertyException("spring.data.redis.sentinel.nodes", "",
 					"at least one host:port of a Sentinel");
 		}
-		return fleet(uri, timeout).build(); // after the Sentinels: their URIs take the
-											// name and timeout too
+		// after the Sentinels: their URIs take the name and timeout too
+		return fleet(uri, timeout).build();
 	}
 
 	private static RedisURI.Builder credentials(RedisURI.Builder uri, String username, String password) {

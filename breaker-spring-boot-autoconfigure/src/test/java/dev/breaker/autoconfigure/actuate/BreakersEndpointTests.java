@@ -193,9 +193,8 @@ class BreakersEndpointTests extends RunningActuator {
 		assertThat(traffic.get("maxProbes").asInt()).isEqualTo(10);
 		JsonNode budget = snapshot.get("retryBudget");
 		assertThat(budget.get("breaker").asString()).isEqualTo("busy");
-		long firstAttempts = budget.get("firstAttempts").asLong(); // the last 10s: 9 or
-																	// 10 seconds of
-																	// traffic
+		// the last 10s: 9 or 10 seconds of traffic
+		long firstAttempts = budget.get("firstAttempts").asLong();
 		assertThat(firstAttempts).isBetween(3600L, 4000L);
 		assertThat(budget.get("allowed").asLong()).isEqualTo((long) Math.floor(0.2 * firstAttempts + 100));
 		assertThat(budget.get("retries").asLong()).isEqualTo(2);

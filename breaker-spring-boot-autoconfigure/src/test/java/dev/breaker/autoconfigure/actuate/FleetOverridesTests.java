@@ -113,10 +113,8 @@ class FleetOverridesTests {
 		assertThat(response.status()).isEqualTo(200);
 		await().atMost(PROPAGATION).until(() -> breaker(r1, "reset").state() == State.CLOSED);
 		assertThat(last(breaker(r1, "reset")).reason()).isEqualTo("operator on r2: CLOSED on every replica");
-		assertThat(admin.redis().exists(KEYS.override("reset"))).isZero(); // replicas
-																			// started
-																			// later start
-																			// CLOSED
+		// replicas started later start CLOSED
+		assertThat(admin.redis().exists(KEYS.override("reset"))).isZero();
 	}
 
 	@Test

@@ -128,8 +128,8 @@ class PrometheusScrapeTests extends RunningActuator {
 		Breaker shipping = this.registry.breaker("shipping");
 		assertThat(scrape().value("breaker_retries_total", "name", "shipping", "result", "retried")).hasValue(0);
 		for (int i = 0; i < 103; i++) {
-			shipping.tryRetry(false); // quiet: the floor of 10 a second over 10s allows
-										// 100
+			// quiet: the floor of 10 a second over 10s allows 100
+			shipping.tryRetry(false);
 		}
 
 		Scrape after = scrape();

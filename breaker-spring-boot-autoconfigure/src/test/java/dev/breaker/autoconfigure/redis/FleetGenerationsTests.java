@@ -77,8 +77,8 @@ class FleetGenerationsTests {
 		replicas.admin()
 			.publish("breaker:transitions",
 					Forgery.closeFromTheFuture("payments", Forgery.currentEpisode(replicas.admin(), "payments")));
-		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED); // unsigned:
-																								// believed
+		// unsigned: believed
+		await().atMost(PROPAGATION).until(() -> b.breaker("payments").state() == State.CLOSED);
 		a.breaker("payments").reset();
 		await().pollDelay(Duration.ofMillis(300)).atMost(PROPAGATION).until(() -> true);
 

@@ -53,8 +53,8 @@ class FleetSigningTests {
 		a.breaker("payments").reset();
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
 
-		replicas.admin().publish("breaker:transitions", announced.get(0)); // the signed
-																			// open,
+		// the signed open,
+		replicas.admin().publish("breaker:transitions", announced.get(0));
 		// captured off the
 		// channel
 

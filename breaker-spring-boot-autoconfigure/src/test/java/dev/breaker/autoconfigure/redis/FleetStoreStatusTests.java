@@ -78,8 +78,8 @@ class FleetStoreStatusTests {
 		RedisAdmin.freeze(pid);
 		frozen = true;
 		await().atMost(TRUTH).until(() -> !a.status().up());
-		failTimes(a.breaker("payments"), 3); // tripped while Redis hangs: its publish
-												// times out
+		// tripped while Redis hangs: its publish times out
+		failTimes(a.breaker("payments"), 3);
 
 		await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> true);
 		RedisAdmin.thaw(pid);

@@ -57,10 +57,8 @@ class FleetStressTests {
 			third.breaker("quorum").onTransition(seenByThird::add);
 			for (int round = 0; round < ROUNDS / 2; round++) {
 				failTimes(first.breaker("quorum"), 1);
-				await().pollDelay(Duration.ofMillis(5)).until(() -> true); // so that the
-																			// second trip
-																			// completes
-																			// the quorum
+				// so that the second trip completes the quorum
+				await().pollDelay(Duration.ofMillis(5)).until(() -> true);
 				failTimes(second.breaker("quorum"), 1);
 				Transition opened = seenByThird.poll(5, TimeUnit.SECONDS);
 				assertThat(opened).as("round %d: open", round)

@@ -93,8 +93,8 @@ public final class FleetDemo {
 			ExecutionException failed = null;
 			for (Future<FleetReplica> other : others) {
 				try {
-					fleet.add(other.get()); // the caller closes those that started,
-											// whatever happens
+					// the caller closes those that started, whatever happens
+					fleet.add(other.get());
 				}
 				catch (ExecutionException ex) {
 					failed = ex;

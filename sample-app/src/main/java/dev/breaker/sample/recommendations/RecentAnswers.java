@@ -32,8 +32,8 @@ final class RecentAnswers {
 		if (this.answers.size() >= this.maxUsers && !this.answers.containsKey(answer.userId())) {
 			evictExpired();
 			if (this.answers.size() >= this.maxUsers) {
-				return; // full of fresh answers: keep those rather than grow without
-						// bound
+				// full of fresh answers: keep those rather than grow without bound
+				return;
 			}
 		}
 		this.answers.put(answer.userId(), new Entry(answer, this.clock.instant()));
