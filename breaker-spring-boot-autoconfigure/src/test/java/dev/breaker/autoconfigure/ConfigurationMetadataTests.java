@@ -105,6 +105,26 @@ class ConfigurationMetadataTests {
 			.containsExactlyInAnyOrderElementsOf(builderSettings);
 		assertThat(BreakerSetting.of(Scope.ENGINE)).allSatisfy(
 				(setting) -> assertThat(names).contains(BreakerProperties.DEFAULTS_PREFIX + "." + setting.property()));
+		// the table's keys and accessors checked against the builder's names, not against
+		// the table itself
+		BreakerConfig engine = BreakerConfig.builder().halfOpenMaxProbes(7).build();
+		assertThat(BreakerSetting.of(Scope.ENGINE)).allSatisfy((setting) -> {
+			assertThat(setting.property()).as(setting.settingName()).isEqualTo(property(setting.settingName()));
+			Object getter = BreakerConfig.class.getMethod(setting.settingName()).invoke(engine);
+			assertThat(setting.read(engine)).as(setting.settingName()).isEqualTo(getter);
+		});
+	}
+
+	/**
+	 * {@code halfOpenMaxProbes} is {@code half-open.max-probes}, {@code retryBudgetRatio}
+	 * is {@code retry.budget.ratio}, {@code openWait} is {@code open-wait}.
+	 */
+	private static String property(String setting) {
+		String kebab = setting.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+		if (kebab.startsWith("retry-budget-")) {
+			return "retry.budget." + kebab.substring("retry-budget-".length());
+		}
+		return kebab.startsWith("half-open-") ? "half-open." + kebab.substring("half-open-".length()) : kebab;
 	}
 
 	@Test
