@@ -25,12 +25,11 @@ public enum BreakerSetting {
 			Ranges.duration(ConfigValidation.MIN_BUCKET, ConfigValidation.MAX_BUCKET),
 			"Length of one bucket of the window.", BreakerConfig::bucket, (b, v) -> b.bucket((Duration) v)),
 	CONSECUTIVE_FAILURES(Scope.ENGINE, "consecutiveFailures", "consecutive-failures", Integer.class, 5,
-			Ranges.atLeast(0, " (0 turns the rule off)"),
-			"Trip after this many consecutive failures; 0 turns the rule off.", BreakerConfig::consecutiveFailures,
-			(b, v) -> b.consecutiveFailures((Integer) v)),
+			Ranges.atLeast(0, " (0 turns the rule off)"), "Trip after this many consecutive failures.",
+			BreakerConfig::consecutiveFailures, (b, v) -> b.consecutiveFailures((Integer) v)),
 	FAILURE_RATE_THRESHOLD(Scope.ENGINE, "failureRateThreshold", "failure-rate-threshold", Double.class, 50.0,
 			Ranges.percentOrOff(),
-			"Trip when this percentage of the calls in the window failed (timeouts weighted), with at least minimum-calls calls; 0 turns the rule off.",
+			"Trip when this percentage of the calls in the window failed (timeouts weighted), with at least minimum-calls calls.",
 			BreakerConfig::failureRateThreshold, (b, v) -> b.failureRateThreshold((Double) v)),
 	MINIMUM_CALLS(Scope.ENGINE, "minimumCalls", "minimum-calls", Integer.class, 20, Ranges.atLeast(1, ""),
 			"Calls the window must hold before the failure-rate and slow-call-rate rules apply.",
@@ -41,11 +40,11 @@ public enum BreakerSetting {
 			BreakerConfig::slowCallDuration, (b, v) -> b.slowCallDuration((Duration) v)),
 	SLOW_CALL_RATE_THRESHOLD(Scope.ENGINE, "slowCallRateThreshold", "slow-call-rate-threshold", Double.class, 0.0,
 			Ranges.percentOrOff(),
-			"Trip when this percentage of the calls in the window were slow, with at least minimum-calls calls; 0 turns the rule off.",
+			"Trip when this percentage of the calls in the window were slow, with at least minimum-calls calls.",
 			BreakerConfig::slowCallRateThreshold, (b, v) -> b.slowCallRateThreshold((Double) v)),
 	STALL_CALLS(Scope.ENGINE, "stallCalls", "stall-calls", Integer.class, 0,
 			Ranges.atLeast(0, " (0 turns the rule off)"),
-			"Trip when at least this many calls are in flight for longer than slow-call-duration (a wedged dependency); 0 turns the rule off.",
+			"Trip when at least this many calls are in flight for longer than slow-call-duration (a wedged dependency).",
 			BreakerConfig::stallCalls, (b, v) -> b.stallCalls((Integer) v)),
 	TRACK_IN_FLIGHT(Scope.ENGINE, "trackInFlight", "track-in-flight", Boolean.class, false, Ranges.any(),
 			"Whether calls in flight are counted (one more atomic update per call); always on with the stall rule.",
@@ -70,7 +69,7 @@ public enum BreakerSetting {
 			(b, v) -> b.maxOpenWait((Duration) v)),
 	OPEN_WAIT_JITTER(Scope.ENGINE, "openWaitJitter", "open-wait-jitter", Double.class, 0.2,
 			Ranges.fraction(0, 1, false, ""),
-			"Random spread of the open wait as a fraction of it, so replicas do not return in lockstep; 0 for none.",
+			"Random spread of the open wait as a fraction of it, so replicas do not return in lockstep.",
 			BreakerConfig::openWaitJitter, (b, v) -> b.openWaitJitter((Double) v)),
 	HALF_OPEN_MAX_PROBES(Scope.ENGINE, "halfOpenMaxProbes", "half-open.max-probes", Integer.class, 10,
 			Ranges.ints(1, ConfigValidation.MAX_PROBES),
@@ -89,7 +88,7 @@ public enum BreakerSetting {
 			(b, v) -> b.halfOpenMaxWait((Duration) v)),
 	MINIMUM_CALLS_RATIO(Scope.ENGINE, "minimumCallsRatio", "minimum-calls-ratio", Double.class, 0.0,
 			Ranges.fraction(0, 1, false, " (0 turns it off)"),
-			"Raises minimum-calls to this share of the peak calls per window of the last hour; 0 turns it off.",
+			"Raises minimum-calls to this share of the peak calls per window of the last hour.",
 			BreakerConfig::minimumCallsRatio, (b, v) -> b.minimumCallsRatio((Double) v)),
 	RETRY_BUDGET_RATIO(Scope.ENGINE, "retryBudgetRatio", "retry.budget.ratio", Double.class, 0.2,
 			Ranges.fraction(0, ConfigValidation.MAX_RETRY_RATIO, true, ""),
@@ -234,6 +233,15 @@ public enum BreakerSetting {
 	/** What the setting does, in one line. */
 	public String description() {
 		return description;
+	}
+
+	/**
+	 * What an IDE shows for the property: the description, then the allowed values unless
+	 * the type already says them (a flag is true or false).
+	 */
+	public String hint() {
+		return (range.toString().equals(Ranges.any().toString())) ? description
+				: description + " Allowed: " + range + ".";
 	}
 
 	/**

@@ -152,53 +152,54 @@ public class BreakerProperties {
 
 		/**
 		 * Length of the sliding window the rates are computed over; a whole multiple of
-		 * bucket.
+		 * bucket. Allowed: a positive duration, at most 24h.
 		 */
 		private Duration window = Duration.ofSeconds(10);
 
 		/**
-		 * Length of one bucket of the window.
+		 * Length of one bucket of the window. Allowed: at least 1ms, at most 1h.
 		 */
 		private Duration bucket = Duration.ofSeconds(1);
 
 		/**
-		 * Trip after this many consecutive failures; 0 turns the rule off.
+		 * Trip after this many consecutive failures. Allowed: >= 0 (0 turns the rule
+		 * off).
 		 */
 		private Integer consecutiveFailures = 5;
 
 		/**
 		 * Trip when this percentage of the calls in the window failed (timeouts
-		 * weighted), with at least minimum-calls calls; 0 turns the rule off.
+		 * weighted), with at least minimum-calls calls. Allowed: (0, 100], or 0 = off.
 		 */
 		private Double failureRateThreshold = 50.0;
 
 		/**
 		 * Calls the window must hold before the failure-rate and slow-call-rate rules
-		 * apply.
+		 * apply. Allowed: >= 1.
 		 */
 		private Integer minimumCalls = 20;
 
 		/**
 		 * Raises minimum-calls to this share of the peak calls per window of the last
-		 * hour; 0 turns it off.
+		 * hour. Allowed: [0, 1) (0 turns it off).
 		 */
 		private Double minimumCallsRatio = 0.0;
 
 		/**
 		 * A call taking longer is slow; also the age at which a call in flight counts
-		 * toward the stall rule.
+		 * toward the stall rule. Allowed: a positive duration, at most 24h.
 		 */
 		private Duration slowCallDuration = Duration.ofSeconds(2);
 
 		/**
 		 * Trip when this percentage of the calls in the window were slow, with at least
-		 * minimum-calls calls; 0 turns the rule off.
+		 * minimum-calls calls. Allowed: (0, 100], or 0 = off.
 		 */
 		private Double slowCallRateThreshold = 0.0;
 
 		/**
 		 * Trip when at least this many calls are in flight for longer than
-		 * slow-call-duration (a wedged dependency); 0 turns the rule off.
+		 * slow-call-duration (a wedged dependency). Allowed: >= 0 (0 turns the rule off).
 		 */
 		private Integer stallCalls = 0;
 
@@ -216,27 +217,30 @@ public class BreakerProperties {
 
 		/**
 		 * How much a TIMEOUT counts toward the failure rate, relative to a FAILURE.
+		 * Allowed: [0, 100].
 		 */
 		private Double timeoutWeight = 1.0;
 
 		/**
-		 * How long the breaker stays open after its first trip before probing.
+		 * How long the breaker stays open after its first trip before probing. Allowed: a
+		 * positive duration, at most 24h.
 		 */
 		private Duration openWait = Duration.ofSeconds(30);
 
 		/**
-		 * Factor applied to the open wait on each consecutive trip.
+		 * Factor applied to the open wait on each consecutive trip. Allowed: [1, 1000].
 		 */
 		private Double openWaitMultiplier = 2.0;
 
 		/**
-		 * Cap on the growing open wait; at least open-wait.
+		 * Cap on the growing open wait; at least open-wait. Allowed: a positive duration,
+		 * at most 24h.
 		 */
 		private Duration maxOpenWait = Duration.ofMinutes(5);
 
 		/**
 		 * Random spread of the open wait as a fraction of it, so replicas do not return
-		 * in lockstep; 0 for none.
+		 * in lockstep. Allowed: [0, 1).
 		 */
 		private Double openWaitJitter = 0.2;
 
@@ -248,20 +252,20 @@ public class BreakerProperties {
 
 		/**
 		 * Exception classes that count as failures; when set, any other exception is
-		 * ignored. Timeouts always count.
+		 * ignored. Timeouts always count. Allowed: exception class names.
 		 */
 		private List<String> recordExceptions = new ArrayList<>();
 
 		/**
 		 * Exception classes that are the caller's fault: ignored, passed on unchanged,
-		 * without fallback. Wins over record-exceptions.
+		 * without fallback. Wins over record-exceptions. Allowed: exception class names.
 		 */
 		private List<String> ignoreExceptions = new ArrayList<>();
 
 		/**
 		 * How long an asynchronous call may take before it completes with a
 		 * TimeoutException; synchronous calls are not interrupted (the slow-call and
-		 * stall rules cover them).
+		 * stall rules cover them). Allowed: a positive duration, or unset for no timeout.
 		 */
 		private Duration timeout;
 
@@ -278,7 +282,8 @@ public class BreakerProperties {
 		private Tenants tenants = new Tenants();
 
 		/**
-		 * Health reported while this breaker is open.
+		 * Health reported while this breaker is open. Allowed: up, out-of-service or
+		 * down.
 		 */
 		private OpenHealth healthWhenOpen = OpenHealth.UP;
 
@@ -498,22 +503,23 @@ public class BreakerProperties {
 
 		/**
 		 * Most probes in flight at once (ramping 1, 2, 4, ...), or auto: 10% of the peak
-		 * concurrency of the last hour.
+		 * concurrency of the last hour. Allowed: [1, 32].
 		 */
 		private String maxProbes = "10";
 
 		/**
-		 * Successful probes that close the breaker.
+		 * Successful probes that close the breaker. Allowed: >= 1.
 		 */
 		private Integer successesToClose = 5;
 
 		/**
-		 * Failed probes that reopen the breaker.
+		 * Failed probes that reopen the breaker. Allowed: >= 1.
 		 */
 		private Integer failuresToReopen = 3;
 
 		/**
 		 * Reopen when the oldest probe in flight has had no verdict for this long.
+		 * Allowed: a positive duration, at most 24h.
 		 */
 		private Duration maxWait = Duration.ofMinutes(1);
 
@@ -562,16 +568,18 @@ public class BreakerProperties {
 
 		/**
 		 * The pause before each retry: as many retries as intervals, none when empty.
+		 * Allowed: durations from 0 to 24h.
 		 */
 		private List<Duration> intervals = new ArrayList<>();
 
 		/**
-		 * Random spread of each retry pause as a fraction of it.
+		 * Random spread of each retry pause as a fraction of it. Allowed: [0, 1].
 		 */
 		private Double jitter = 0.5;
 
 		/**
-		 * The outcomes that retry; a rejection never retries.
+		 * The outcomes that retry; a rejection never retries. Allowed: failure, timeout
+		 * or throttled.
 		 */
 		private List<String> on = new ArrayList<>(List.of("failure", "timeout"));
 
@@ -643,12 +651,14 @@ public class BreakerProperties {
 	public static class Budget extends Inheriting {
 
 		/**
-		 * Retries may add this share of the first attempts in the window.
+		 * Retries may add this share of the first attempts in the window. Allowed: [0,
+		 * 1000].
 		 */
 		private Double ratio = 0.2;
 
 		/**
 		 * Retries per second of the window the budget allows whatever the traffic.
+		 * Allowed: [0, 1000000].
 		 */
 		private Double minPerSecond = 10.0;
 
@@ -679,24 +689,25 @@ public class BreakerProperties {
 
 		/**
 		 * Most tenant children kept per breaker; the least recently used is evicted
-		 * beyond this.
+		 * beyond this. Allowed: >= 1.
 		 */
 		private Integer max = 10000;
 
 		/**
-		 * A tenant child unused for this long is removed.
+		 * A tenant child unused for this long is removed. Allowed: a positive duration,
+		 * at most 168h.
 		 */
 		private Duration idleExpiry = Duration.ofMinutes(10);
 
 		/**
 		 * The breaker itself trips only when the failures behind its rule came from this
-		 * many tenants; 1 lets any tenant's failures trip it.
+		 * many tenants; 1 lets any tenant's failures trip it. Allowed: [1, 100].
 		 */
 		private Integer minFailing = 3;
 
 		/**
 		 * Longer tenant keys are shortened to a prefix, a tilde and a 16-digit hash of
-		 * the whole key, the same on every replica.
+		 * the whole key, the same on every replica. Allowed: [32, 1024].
 		 */
 		private Integer maxKeyLength = 128;
 

@@ -65,7 +65,7 @@ class ConfigurationMetadataTests {
 		}
 		assertThat(BreakerSetting.values()).allSatisfy((setting) -> {
 			String name = BreakerProperties.DEFAULTS_PREFIX + "." + setting.property();
-			assertThat(descriptions.get(name)).as("description of %s", name).isEqualTo(setting.description());
+			assertThat(descriptions.get(name)).as("description of %s", name).isEqualTo(setting.hint());
 		});
 	}
 
