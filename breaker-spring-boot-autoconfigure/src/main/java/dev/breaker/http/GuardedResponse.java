@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import dev.breaker.core.Outcome;
+import dev.breaker.core.ReleaseOnce;
 
 import org.springframework.http.client.ClientHttpResponse;
 
@@ -16,13 +17,13 @@ final class GuardedResponse extends ResponseDecorator {
 
 	private final HttpRetryLoop.Attempts attempts;
 
-	private final HttpRetryLoop.Attempt attempt;
+	private final ReleaseOnce attempt;
 
 	private volatile Outcome outcome;
 
 	private InputStream body;
 
-	GuardedResponse(ClientHttpResponse response, HttpRetryLoop.Attempts attempts, HttpRetryLoop.Attempt attempt,
+	GuardedResponse(ClientHttpResponse response, HttpRetryLoop.Attempts attempts, ReleaseOnce attempt,
 			Outcome outcome) {
 		super(response);
 		this.attempts = attempts;

@@ -5,6 +5,7 @@ import java.util.concurrent.Future;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
 import reactor.core.publisher.Mono;
 
@@ -111,7 +112,7 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	/** One guarded exchange, or the breaker's rejection. */
 	private Mono<ClientResponse> attempt(HttpRetryLoop.Attempts attempts, ClientRequest request,
 			ExchangeFunction next) {
-		HttpRetryLoop.Attempt attempt = attempts.acquire();
+		ReleaseOnce attempt = attempts.acquire();
 		if (attempt == null) {
 			return Mono.error(attempts.rejected());
 		}
@@ -156,11 +157,11 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 
 		private final HttpRetryLoop.Attempts attempts;
 
-		private final HttpRetryLoop.Attempt attempt;
+		private final ReleaseOnce attempt;
 
 		private volatile boolean answered;
 
-		Exchange(HttpRetryLoop.Attempts attempts, HttpRetryLoop.Attempt attempt) {
+		Exchange(HttpRetryLoop.Attempts attempts, ReleaseOnce attempt) {
 			this.attempts = attempts;
 			this.attempt = attempt;
 		}

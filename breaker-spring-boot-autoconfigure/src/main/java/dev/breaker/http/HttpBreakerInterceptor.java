@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
 
 import org.springframework.http.HttpRequest;
@@ -78,7 +79,7 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			return execution.execute(request, body);
 		}
 		for (;;) {
-			HttpRetryLoop.Attempt attempt = attempts.acquire();
+			ReleaseOnce attempt = attempts.acquire();
 			if (attempt == null) {
 				throw attempts.rejected();
 			}

@@ -2,12 +2,12 @@ package dev.breaker.http;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
 
 import org.jspecify.annotations.Nullable;
@@ -92,7 +92,7 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		 * it refuses (then {@link #rejected()} is what the request fails with, and no
 		 * retry follows).
 		 */
-		@Nullable Attempt acquire() {
+		@Nullable ReleaseOnce acquire() {
 			HttpRetryLoop.this.calls.onCall(this.breaker.name(), this.breaker);
 			Permit permit = this.breaker.acquire();
 			this.admitted = permit.granted();
@@ -101,7 +101,7 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 				HttpRetryLoop.this.calls.onRejected(this.breaker.name(), this.breaker.rejection());
 				return null;
 			}
-			return new Attempt(this.breaker, permit);
+			return ReleaseOnce.started(this.breaker, permit);
 		}
 
 		/** What a request the breaker refused fails with. */
@@ -162,34 +162,4 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		}
 
 	}
-
-	/**
-	 * One attempt the breaker let through, timed from its permit; the permit is released
-	 * exactly once, whichever end comes first.
-	 */
-	static final class Attempt {
-
-		private final Breaker breaker;
-
-		private final Permit permit;
-
-		private final long start;
-
-		private final AtomicBoolean released = new AtomicBoolean();
-
-		private Attempt(Breaker breaker, Permit permit) {
-			this.breaker = breaker;
-			this.permit = permit;
-			this.start = breaker.nanos();
-		}
-
-		/** Records the attempt as {@code outcome}, unless it was recorded already. */
-		void release(Outcome outcome) {
-			if (this.released.compareAndSet(false, true)) {
-				this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
-			}
-		}
-
-	}
-
 }
