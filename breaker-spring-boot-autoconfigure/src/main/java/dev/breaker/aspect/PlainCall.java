@@ -30,7 +30,7 @@ final class PlainCall {
 	static Object invoke(GuardedMethod method, MethodInvocation invocation, Breaker breaker) throws Throwable {
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {
-			return method.fallback(invocation, Rejections.of(breaker));
+			return method.fallback(invocation, Rejections.of(permit));
 		}
 		RetryPolicy retry = method.policy().retry();
 		boolean eachAttempt = retry.recordEachAttempt();
@@ -63,7 +63,7 @@ final class PlainCall {
 			if (eachAttempt) {
 				permit = breaker.acquire();
 				if (!permit.granted()) {
-					return method.fallback(invocation, Rejections.of(breaker));
+					return method.fallback(invocation, Rejections.of(permit));
 				}
 				start = breaker.nanos();
 			}

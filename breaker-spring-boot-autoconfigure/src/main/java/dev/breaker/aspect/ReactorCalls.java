@@ -38,7 +38,7 @@ final class ReactorCalls {
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, invocation, Rejections.of(breaker));
+				return fallback(method, invocation, Rejections.of(permit));
 			}
 			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
 		});
@@ -58,7 +58,7 @@ final class ReactorCalls {
 			if (eachAttempt) {
 				permit = breaker.acquire();
 				if (!permit.granted()) {
-					return fallback(method, invocation, Rejections.of(breaker));
+					return fallback(method, invocation, Rejections.of(permit));
 				}
 			}
 			AtomicBoolean emitted = new AtomicBoolean();

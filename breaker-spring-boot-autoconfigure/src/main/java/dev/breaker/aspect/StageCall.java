@@ -68,7 +68,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(Rejections.of(this.breaker));
+			fallback(Rejections.of(this.permit));
 			return false;
 		}
 		this.start = this.breaker.nanos();
