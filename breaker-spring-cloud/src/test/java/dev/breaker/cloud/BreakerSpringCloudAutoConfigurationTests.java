@@ -157,6 +157,33 @@ class BreakerSpringCloudAutoConfigurationTests {
 	}
 
 	@Test
+	void aHalfOpenReactiveChildRefusedByItsForcedOpenGroupFallsBackWithTheGroupsRejection() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait-jitter=0").run((context) -> {
+			ReactiveBreakerCircuitBreaker charge = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("charge", "payments");
+			for (int i = 0; i < 2; i++) {
+				charge.run(Mono.<String>error(new IOException("reset")), (cause) -> Mono.just("queued")).block();
+			}
+			assertThat(charge.breaker().state()).isEqualTo(State.OPEN);
+			context.getBean(ManualTicker.class).advance(Duration.ofSeconds(8));
+			assertThat(charge.breaker().state()).isEqualTo(State.HALF_OPEN);
+			Breaker payments = context.getBean(BreakerRegistry.class).breaker("payments");
+			payments.forceOpen();
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			assertThat(charge.run(Mono.just("paid"), (cause) -> {
+				seen.set(cause);
+				return Mono.just("queued");
+			}).block()).isEqualTo("queued");
+			assertThat(seen.get()).as("what the fallback was told").isSameAs(payments.rejection());
+			assertThat(charge.run(Flux.just("paid"), (cause) -> {
+				seen.set(cause);
+				return Flux.just("queued");
+			}).collectList().block()).containsExactly("queued");
+			assertThat(seen.get()).as("what the Flux fallback was told").isSameAs(payments.rejection());
+		});
+	}
+
+	@Test
 	void aCancelledSubscriptionIsIgnored() {
 		this.runner.run((context) -> {
 			ReactiveBreakerCircuitBreaker payments = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
