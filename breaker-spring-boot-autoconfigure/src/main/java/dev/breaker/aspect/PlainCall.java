@@ -4,7 +4,6 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Permit;
 import dev.breaker.core.Rejections;
 import org.aopalliance.intercept.MethodInvocation;
@@ -36,7 +35,6 @@ final class PlainCall {
 		boolean eachAttempt = retry.recordEachAttempt();
 		// one attempt proceeds with the invocation itself: no copy, nothing allocated
 		boolean once = retry.maxRetries() == 0;
-		OutcomeClassifier classifier = breaker.config().classifier();
 		long start = breaker.nanos();
 		int retries = 0;
 		while (true) {
@@ -50,7 +48,7 @@ final class PlainCall {
 				result = null;
 				error = ex;
 			}
-			Outcome outcome = classifier.classify(result, error);
+			Outcome outcome = breaker.classify(result, error);
 			if (eachAttempt) {
 				breaker.release(permit, outcome, breaker.nanos() - start);
 			}

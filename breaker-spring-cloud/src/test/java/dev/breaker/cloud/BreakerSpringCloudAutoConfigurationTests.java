@@ -13,6 +13,7 @@ import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -180,6 +181,30 @@ class BreakerSpringCloudAutoConfigurationTests {
 				return Flux.just("queued");
 			}).collectList().block()).containsExactly("queued");
 			assertThat(seen.get()).as("what the Flux fallback was told").isSameAs(payments.rejection());
+		});
+	}
+
+	@Test
+	void aClassifierThatThrowsNeitherReachesTheFallbackNorKeepsTheCallInFlight() {
+		this.runner.withBean("throwingClassifier", OutcomeClassifier.class, () -> (result, error) -> {
+			throw new IllegalArgumentException("bug in the application's classifier");
+		}).withPropertyValues("breaker.instances.payments.track-in-flight=true").run((context) -> {
+			ReactiveBreakerCircuitBreaker payments = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("payments");
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			IOException reset = new IOException("reset");
+			assertThat(payments.run(Mono.<String>error(reset), (cause) -> {
+				seen.set(cause);
+				return Mono.just("queued");
+			}).block()).isEqualTo("queued");
+			assertThat(seen.get()).as("what the Mono fallback was told").isSameAs(reset);
+			assertThat(payments.run(Flux.<String>error(reset), (cause) -> {
+				seen.set(cause);
+				return Flux.just("queued");
+			}).collectList().block()).containsExactly("queued");
+			assertThat(seen.get()).as("what the Flux fallback was told").isSameAs(reset);
+			assertThat(payments.breaker().snapshot().inFlight()).as("calls in flight").isZero();
+			assertThat(payments.breaker().totals().calls(Outcome.FAILURE)).isEqualTo(2);
 		});
 	}
 
