@@ -203,6 +203,21 @@ public final class Breaker {
 	}
 
 	/**
+	 * The outcome of a call that returned {@code result} or threw {@code error}, as this
+	 * breaker's classifier decides it; what {@link #call} records, for callers that
+	 * {@link #acquire()} and {@link #release} themselves. A classifier that throws
+	 * (anything but a {@link VirtualMachineError}) or answers null is logged, and the
+	 * default classifier decides that call: a buggy classifier never reaches the caller,
+	 * and the call's permit is still released.
+	 * @param result what the call returned (null when it threw)
+	 * @param error what the call threw, null when it returned normally
+	 * @return the outcome to {@link #release} the call's permit with
+	 */
+	public Outcome classify(@Nullable Object result, @Nullable Throwable error) {
+		return Classification.of(config.classifier(), name, result, error);
+	}
+
+	/**
 	 * Runs {@code callable} if the breaker lets it, and records its outcome.
 	 * @throws BreakerOpenException when the breaker (or its parent) rejects the call
 	 * @throws Exception whatever the callable threw, unchanged
@@ -218,10 +233,10 @@ public final class Breaker {
 			result = callable.call();
 		}
 		catch (Exception | Error e) {
-			release(permit, Classification.of(config.classifier(), name, null, e), ticker.nanos() - start);
+			release(permit, classify(null, e), ticker.nanos() - start);
 			throw e;
 		}
-		release(permit, Classification.of(config.classifier(), name, result, null), ticker.nanos() - start);
+		release(permit, classify(result, null), ticker.nanos() - start);
 		return result;
 	}
 

@@ -27,14 +27,15 @@ final class Classification {
 			if (outcome != null) {
 				return outcome;
 			}
-			LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + name + "' returned null");
+			LOG.log(System.Logger.Level.WARNING,
+					"the classifier of breaker '" + BreakerNames.printable(name) + "' returned null");
 		}
 		catch (VirtualMachineError e) {
 			throw e;
 		}
 		catch (Throwable e) {
-			LOG.log(System.Logger.Level.WARNING,
-					"the classifier of breaker '" + name + "' threw; the default classifier decides this call", e);
+			LOG.log(System.Logger.Level.WARNING, "the classifier of breaker '" + BreakerNames.printable(name)
+					+ "' threw; the default classifier decides this call", e);
 		}
 		return OutcomeClassifier.defaults().classify(result, error);
 	}

@@ -56,11 +56,12 @@ public final class ReleaseOnce {
 	}
 
 	/**
-	 * The call failed: recorded as the breaker's classifier classifies {@code error}.
+	 * The call failed: recorded as {@link Breaker#classify} classifies {@code error} (the
+	 * default classifier decides when the breaker's classifier throws).
 	 * @param error what it failed with
 	 */
 	public void failed(Throwable error) {
-		release(this.breaker.config().classifier().classify(null, error));
+		release(this.breaker.classify(null, error));
 	}
 
 	/** The caller gave up: recorded as {@link Outcome#IGNORED}. */

@@ -1,6 +1,8 @@
 package dev.breaker.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -24,8 +26,9 @@ class RejectionsTests {
 	void aTopLevelBreakerRejectsWithItsOwnException() {
 		Breaker breaker = registry.breaker("payments");
 		breaker.forceOpen();
-		assertThat(breaker.acquire().granted()).isFalse();
-		assertThat(Rejections.of(breaker)).isSameAs(breaker.rejection());
+		Permit refused = breaker.acquire();
+		assertThat(refused.granted()).isFalse();
+		assertThat(Rejections.of(refused)).isSameAs(breaker.rejection());
 	}
 
 	@ParameterizedTest
@@ -37,9 +40,10 @@ class RejectionsTests {
 		}
 		Breaker parent = registry.breaker("recommendations");
 		parent.forceOpen();
-		assertThat(child.acquire().granted()).isFalse();
-		assertThat(Rejections.of(child)).isSameAs(parent.rejection());
-		assertThat(Rejections.of(child).breaker()).isEqualTo("recommendations");
+		Permit refused = child.acquire();
+		assertThat(refused.granted()).isFalse();
+		assertThat(Rejections.of(refused)).isSameAs(parent.rejection());
+		assertThat(Rejections.of(refused).breaker()).isEqualTo("recommendations");
 	}
 
 	@Test
@@ -47,9 +51,34 @@ class RejectionsTests {
 		Breaker child = registry.breaker("recommendations", "user-1");
 		child.forceOpen();
 		registry.breaker("recommendations").forceOpen();
-		assertThat(child.acquire().granted()).isFalse();
-		assertThat(Rejections.of(child)).isSameAs(child.rejection());
-		assertThat(Rejections.of(child).breaker()).isEqualTo("recommendations:user-1");
+		Permit refused = child.acquire();
+		assertThat(refused.granted()).isFalse();
+		assertThat(Rejections.of(refused)).isSameAs(child.rejection());
+		assertThat(Rejections.of(refused).breaker()).isEqualTo("recommendations:user-1");
+	}
+
+	@Test
+	void aGrantedPermitIsNoRejection() {
+		Breaker breaker = registry.breaker("payments");
+		Permit granted = breaker.acquire();
+		assertThatIllegalArgumentException().isThrownBy(() -> Rejections.of(granted));
+		breaker.release(granted, Outcome.SUCCESS, 0);
+	}
+
+	@Test
+	void aHalfOpenChildWhoseProbeItsParentRefusedGetsTheParentsException() throws Exception {
+		Breaker child = registry.breaker("recommendations", "user-1");
+		Fixture.fail(child, 5);
+		fixture.advance(Duration.ofSeconds(31));
+		assertThat(child.state()).isEqualTo(State.HALF_OPEN);
+		Breaker parent = registry.breaker("recommendations");
+		parent.forceOpen();
+		Permit refused = child.acquire();
+		assertThat(refused.granted()).isFalse();
+		assertThat(Rejections.of(refused)).as("message: %s", Rejections.of(refused).getMessage())
+			.isSameAs(parent.rejection());
+		assertThatExceptionOfType(BreakerOpenException.class).isThrownBy(() -> child.call(() -> "x"))
+			.isSameAs(parent.rejection());
 	}
 
 }

@@ -36,6 +36,17 @@ class ReleaseOnceTests {
 	}
 
 	@Test
+	void aClassifierThatThrowsLeavesTheFailureToTheDefaultClassifierAndTheCallOutOfFlight() {
+		Breaker guarded = fixture.breaker((config) -> config.trackInFlight(true).classifier((result, error) -> {
+			throw new IllegalArgumentException("bug in the application's classifier");
+		}));
+		ReleaseOnce release = ReleaseOnce.started(guarded, guarded.acquire());
+		release.failed(new IOException("connection reset"));
+		assertThat(guarded.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		assertThat(guarded.snapshot().inFlight()).isZero();
+	}
+
+	@Test
 	void theCallIsTimedFromTheStart() {
 		ReleaseOnce release = ReleaseOnce.started(breaker, breaker.acquire());
 		fixture.advance(Duration.ofSeconds(2));

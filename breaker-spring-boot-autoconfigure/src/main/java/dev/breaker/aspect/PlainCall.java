@@ -4,7 +4,6 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Permit;
 import dev.breaker.core.Rejections;
 import org.aopalliance.intercept.MethodInvocation;
@@ -30,13 +29,12 @@ final class PlainCall {
 	static Object invoke(GuardedMethod method, MethodInvocation invocation, Breaker breaker) throws Throwable {
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {
-			return method.fallback(invocation, Rejections.of(breaker));
+			return method.fallback(invocation, Rejections.of(permit));
 		}
 		RetryPolicy retry = method.policy().retry();
 		boolean eachAttempt = retry.recordEachAttempt();
 		// one attempt proceeds with the invocation itself: no copy, nothing allocated
 		boolean once = retry.maxRetries() == 0;
-		OutcomeClassifier classifier = breaker.config().classifier();
 		long start = breaker.nanos();
 		int retries = 0;
 		while (true) {
@@ -50,7 +48,7 @@ final class PlainCall {
 				result = null;
 				error = ex;
 			}
-			Outcome outcome = classifier.classify(result, error);
+			Outcome outcome = breaker.classify(result, error);
 			if (eachAttempt) {
 				breaker.release(permit, outcome, breaker.nanos() - start);
 			}
@@ -63,7 +61,7 @@ final class PlainCall {
 			if (eachAttempt) {
 				permit = breaker.acquire();
 				if (!permit.granted()) {
-					return method.fallback(invocation, Rejections.of(breaker));
+					return method.fallback(invocation, Rejections.of(permit));
 				}
 				start = breaker.nanos();
 			}

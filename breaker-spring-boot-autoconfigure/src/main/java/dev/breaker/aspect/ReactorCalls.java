@@ -38,7 +38,7 @@ final class ReactorCalls {
 			}
 			Permit permit = breaker.acquire();
 			if (!permit.granted()) {
-				return fallback(method, invocation, Rejections.of(breaker));
+				return fallback(method, invocation, Rejections.of(permit));
 			}
 			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
 		});
@@ -58,7 +58,7 @@ final class ReactorCalls {
 			if (eachAttempt) {
 				permit = breaker.acquire();
 				if (!permit.granted()) {
-					return fallback(method, invocation, Rejections.of(breaker));
+					return fallback(method, invocation, Rejections.of(permit));
 				}
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
@@ -67,7 +67,7 @@ final class ReactorCalls {
 				attempt = record(breaker, permit, attempt);
 			}
 			return attempt.onErrorResume((error) -> {
-				Outcome outcome = breaker.config().classifier().classify(null, error);
+				Outcome outcome = breaker.classify(null, error);
 				RetryPolicy retry = method.policy().retry();
 				if (!emitted.get() && GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
 					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
@@ -86,7 +86,7 @@ final class ReactorCalls {
 	private static Flux<Object> recorded(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
 			Permit permit, Flux<Object> attempts) {
 		return record(breaker, permit, attempts).onErrorResume((error) -> {
-			Outcome outcome = breaker.config().classifier().classify(null, error);
+			Outcome outcome = breaker.classify(null, error);
 			return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
 		});
 	}

@@ -68,7 +68,7 @@ final class StageCall {
 	private boolean acquire() {
 		this.permit = this.breaker.acquire();
 		if (!this.permit.granted()) {
-			fallback(Rejections.of(this.breaker));
+			fallback(Rejections.of(this.permit));
 			return false;
 		}
 		this.start = this.breaker.nanos();
@@ -136,7 +136,7 @@ final class StageCall {
 			this.breaker.release(this.permit, Outcome.IGNORED, this.breaker.nanos() - this.start);
 			return;
 		}
-		Outcome outcome = this.breaker.config().classifier().classify(value, error);
+		Outcome outcome = this.breaker.classify(value, error);
 		// inside the retries, the attempt is recorded before the budget is asked for the
 		// next one (as for plain and Reactor calls): it is one of the calls the budget is
 		// a share of

@@ -11,6 +11,7 @@ import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +50,23 @@ class CircuitGuardedFallbackTests {
 			quotes.script().then(new IOException("connection reset"));
 			assertThat(quotes.quote("AAPL")).isEqualTo("cached AAPL (IOException)");
 			assertThat(calls(context, "quotes", Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aClassifierThatThrowsNeitherReachesTheCallerNorKeepsTheCallInFlight() {
+		this.runner.withBean("throwingClassifier", OutcomeClassifier.class, () -> (result, error) -> {
+			throw new IllegalArgumentException("bug in the application's classifier");
+		}).withPropertyValues("breaker.instances.catalog.track-in-flight=true").run((context) -> {
+			Catalog catalog = context.getBean(Catalog.class);
+			IllegalStateException down = new IllegalStateException("catalog is down");
+			catalog.script().then(down);
+			assertThat(catchThrowable(() -> catalog.item("42"))).as("what the caller got").isSameAs(down);
+			assertThat(catalog.item("43")).isEqualTo("live");
+			BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+			assertThat(registry.breaker("catalog").snapshot().inFlight()).isZero();
+			assertThat(calls(context, "catalog", Outcome.FAILURE)).isEqualTo(1);
+			assertThat(calls(context, "catalog", Outcome.SUCCESS)).isEqualTo(1);
 		});
 	}
 

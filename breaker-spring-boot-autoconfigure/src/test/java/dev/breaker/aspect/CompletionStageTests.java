@@ -11,6 +11,7 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -47,6 +48,29 @@ class CompletionStageTests {
 			assertThat(result).isCompletedWithValue("12 boots");
 			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 			assertThat(breaker.snapshot().inFlight()).isZero();
+		});
+	}
+
+	@Test
+	void aClassifierThatThrowsNeitherReachesTheCallerNorKeepsTheCallInFlight() {
+		this.runner.withBean("throwingClassifier", OutcomeClassifier.class, () -> (result, error) -> {
+			throw new IllegalArgumentException("bug in the application's classifier");
+		}).withPropertyValues("breaker.instances.bare.track-in-flight=true").run((context) -> {
+			Search search = context.getBean(Search.class);
+			IllegalStateException down = new IllegalStateException("index offline");
+			search.answerWith(CompletableFuture.failedFuture(down));
+			CompletableFuture<String> result = search.bare("boots");
+			assertThat(result).as("the caller's future").isCompletedExceptionally();
+			assertThat(result).as("what the caller got")
+				.failsWithin(Duration.ZERO)
+				.withThrowableThat()
+				.havingCause()
+				.isSameAs(down);
+			assertThat(search.bare("boots")).isCompletedWithValue("live");
+			Breaker breaker = breaker(context, "bare");
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 		});
 	}
 

@@ -8,6 +8,7 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -122,6 +123,22 @@ class ReactorTests {
 			subscription.dispose();
 			assertThat(breaker.snapshot().inFlight()).isZero();
 			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aClassifierThatThrowsNeitherReachesTheCallerNorKeepsTheCallInFlight() {
+		this.runner.withBean("throwingClassifier", OutcomeClassifier.class, () -> (result, error) -> {
+			throw new IllegalArgumentException("bug in the application's classifier");
+		}).withPropertyValues("breaker.instances.prices.track-in-flight=true").run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Mono.error(new IllegalStateException("quotes are down")));
+			assertThat(prices.price("sku-1").block()).isEqualTo("cached sku-1 after IllegalStateException");
+			assertThat(prices.price("sku-1").block()).isEqualTo("live");
+			Breaker breaker = breaker(context, "prices");
+			assertThat(breaker.snapshot().inFlight()).isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 		});
 	}
 

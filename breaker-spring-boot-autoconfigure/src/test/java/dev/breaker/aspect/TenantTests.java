@@ -1,6 +1,7 @@
 package dev.breaker.aspect;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +60,23 @@ class TenantTests {
 			assertThat(recommendations.recommend("bob")).isEqualTo("popular after recommendations rejected");
 			assertThat(recommendations.calls("alice")).isEqualTo(1);
 			assertThat(recommendations.calls("bob")).isZero();
+		});
+	}
+
+	@Test
+	void aHalfOpenTenantRefusedByTheDependencysBreakerIsToldTheDependencysBreakerRejected() {
+		this.runner.withPropertyValues("breaker.instances.recommendations.open-wait-jitter=0").run((context) -> {
+			Recommendations recommendations = context.getBean(Recommendations.class);
+			BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+			recommendations.failFor("alice");
+			for (int i = 0; i < 3; i++) {
+				recommendations.recommend("alice");
+			}
+			context.getBean(ManualTicker.class).advance(Duration.ofSeconds(31));
+			assertThat(registry.find("recommendations:alice").orElseThrow().state()).isEqualTo(State.HALF_OPEN);
+			registry.breaker("recommendations").forceOpen();
+			assertThat(recommendations.recommend("alice")).isEqualTo("popular after recommendations rejected");
+			assertThat(recommendations.calls("alice")).isEqualTo(3);
 		});
 	}
 

@@ -47,7 +47,7 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 		return Mono.defer(() -> {
 			Permit permit = this.breaker.acquire();
 			if (!permit.granted()) {
-				return fallback.apply(Rejections.of(this.breaker));
+				return fallback.apply(Rejections.of(permit));
 			}
 			ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
 			return withTimeout(toRun).doOnSuccess((value) -> release.succeeded())
@@ -62,7 +62,7 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 		return Flux.defer(() -> {
 			Permit permit = this.breaker.acquire();
 			if (!permit.granted()) {
-				return fallback.apply(Rejections.of(this.breaker));
+				return fallback.apply(Rejections.of(permit));
 			}
 			return recorded(withTimeout(toRun), permit).onErrorResume(fallback);
 		});

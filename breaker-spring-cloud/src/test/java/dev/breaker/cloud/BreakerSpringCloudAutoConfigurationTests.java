@@ -13,6 +13,7 @@ import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -153,6 +154,57 @@ class BreakerSpringCloudAutoConfigurationTests {
 			assertThat(seen.get()).isInstanceOf(TimeoutException.class)
 				.hasMessage("breaker 'slow': did not complete within PT0.05S");
 			assertThat(slow.breaker().totals().calls(Outcome.TIMEOUT)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aHalfOpenReactiveChildRefusedByItsForcedOpenGroupFallsBackWithTheGroupsRejection() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait-jitter=0").run((context) -> {
+			ReactiveBreakerCircuitBreaker charge = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("charge", "payments");
+			for (int i = 0; i < 2; i++) {
+				charge.run(Mono.<String>error(new IOException("reset")), (cause) -> Mono.just("queued")).block();
+			}
+			assertThat(charge.breaker().state()).isEqualTo(State.OPEN);
+			context.getBean(ManualTicker.class).advance(Duration.ofSeconds(8));
+			assertThat(charge.breaker().state()).isEqualTo(State.HALF_OPEN);
+			Breaker payments = context.getBean(BreakerRegistry.class).breaker("payments");
+			payments.forceOpen();
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			assertThat(charge.run(Mono.just("paid"), (cause) -> {
+				seen.set(cause);
+				return Mono.just("queued");
+			}).block()).isEqualTo("queued");
+			assertThat(seen.get()).as("what the fallback was told").isSameAs(payments.rejection());
+			assertThat(charge.run(Flux.just("paid"), (cause) -> {
+				seen.set(cause);
+				return Flux.just("queued");
+			}).collectList().block()).containsExactly("queued");
+			assertThat(seen.get()).as("what the Flux fallback was told").isSameAs(payments.rejection());
+		});
+	}
+
+	@Test
+	void aClassifierThatThrowsNeitherReachesTheFallbackNorKeepsTheCallInFlight() {
+		this.runner.withBean("throwingClassifier", OutcomeClassifier.class, () -> (result, error) -> {
+			throw new IllegalArgumentException("bug in the application's classifier");
+		}).withPropertyValues("breaker.instances.payments.track-in-flight=true").run((context) -> {
+			ReactiveBreakerCircuitBreaker payments = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
+				.create("payments");
+			AtomicReference<Throwable> seen = new AtomicReference<>();
+			IOException reset = new IOException("reset");
+			assertThat(payments.run(Mono.<String>error(reset), (cause) -> {
+				seen.set(cause);
+				return Mono.just("queued");
+			}).block()).isEqualTo("queued");
+			assertThat(seen.get()).as("what the Mono fallback was told").isSameAs(reset);
+			assertThat(payments.run(Flux.<String>error(reset), (cause) -> {
+				seen.set(cause);
+				return Flux.just("queued");
+			}).collectList().block()).containsExactly("queued");
+			assertThat(seen.get()).as("what the Flux fallback was told").isSameAs(reset);
+			assertThat(payments.breaker().snapshot().inFlight()).as("calls in flight").isZero();
+			assertThat(payments.breaker().totals().calls(Outcome.FAILURE)).isEqualTo(2);
 		});
 	}
 
