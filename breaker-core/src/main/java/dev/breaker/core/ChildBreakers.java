@@ -72,8 +72,7 @@ final class ChildBreakers {
 					entry.lastUsed = now;
 					return entry.breaker;
 				}
-				// idle, but not reached by expire(): touch() made it the most recently
-				// accessed entry
+				// idle, yet missed by expire(): touch() made it the latest entry used
 				entries.remove(key);
 				removedOut.add(entry.breaker);
 			}

@@ -137,8 +137,7 @@ final class TenantBreadth {
 				continue;
 			}
 			if (free < 0) {
-				// every word fresh and another child's: minFailing children failed within
-				// the window
+				// every word fresh and another child's: minFailing children just failed
 				return;
 			}
 			if (WORDS.compareAndSet(words, free, freeWord, word)) {

@@ -90,8 +90,7 @@ final class TripRules {
 		int minimum = minimumCalls(now);
 		// Below minimumCalls every success is checked (the one that reaches it may trip);
 		// between it and a minimum raised by traffic, once per tick: a raised minimum can
-		// be thousands of calls, and checking each of them would put a window read on the
-		// closed path.
+		// be thousands of calls; checking each would put a window read on the hot path.
 		closed.rateChecked(now, calls < minimumCalls);
 		if (calls < minimum) {
 			return null;

@@ -168,8 +168,7 @@ class AllocationTests {
 
 	@Test
 	void lookingUpAnExistingChildAllocatesNothing() {
-		// A manual ticker keeps the once-a-second idle sweep out of the measurement on a
-		// slow machine.
+		// A manual ticker keeps the once-a-second idle sweep out of the measurement.
 		BreakerRegistry registry = BreakerRegistry.builder()
 			.defaults(BreakerConfig.builder().ticker(new ManualTicker()).build())
 			.children("tenants", new BreakerRegistry.Children(10, Duration.ofHours(1), true))
@@ -188,10 +187,9 @@ class AllocationTests {
 
 	@Test
 	void aLoudTenantsFailuresHeldBackByTheGroupsBreadthRuleAllocateNothing() {
-		// The loud tenant's own rules are off, so each of its failures reaches the group,
-		// whose
-		// consecutive-failures rule fires every time and is held back: one tenant is not
-		// breadth.
+		// The loud tenant's own rules are off, so each of its failures reaches the group:
+		// its consecutive-failures rule fires each time and is held back (one tenant is
+		// not breadth), which must allocate nothing.
 		BreakerConfig defaults = BreakerConfig.builder().ticker(new ManualTicker()).build();
 		BreakerRegistry registry = BreakerRegistry.builder()
 			.defaults(defaults)

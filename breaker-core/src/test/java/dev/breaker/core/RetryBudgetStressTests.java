@@ -28,8 +28,7 @@ class RetryBudgetStressTests {
 		int rounds = Rounds.count(200);
 		AtomicInteger granted = new AtomicInteger();
 		int perThread = 1_000;
-		// each round a whole window later, with 5000 calls in it: 0.2 x 5000 + 10 x 10 =
-		// 1100 retries
+		// each round a window later, 5000 calls: 0.2 x 5000 + 10 x 10 = 1100 retries
 		Rounds.run(rounds, round -> {
 			fixture.advance(Duration.ofSeconds(10));
 			Fixture.succeed(breaker, 5_000);
@@ -53,8 +52,7 @@ class RetryBudgetStressTests {
 
 	@Test
 	void withTimeMovingNoWindowEverHoldsMoreRetriesThanTheBudget() {
-		// a floor of 10 a second, nothing else: 100 per 10-second window; each round is
-		// one bucket
+		// a floor of 10 a second only: 100 per 10-second window; each round is one bucket
 		Breaker breaker = fixture.breaker(
 				c -> c.consecutiveFailures(0).failureRateThreshold(0).retryBudgetRatio(0).retryBudgetMinPerSecond(10));
 		int rounds = Rounds.count(300);

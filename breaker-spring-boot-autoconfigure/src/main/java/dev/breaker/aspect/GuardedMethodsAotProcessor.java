@@ -56,8 +56,7 @@ public final class GuardedMethodsAotProcessor implements BeanRegistrationAotProc
 				hints.reflection().registerMethod(fallback, ExecutableMode.INVOKE);
 			}
 			if (StringUtils.hasText(annotation.tenant())) {
-				// the expression's root object is the bean; its variables are the
-				// arguments
+				// the expression's root object is the bean, its variables the arguments
 				hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 				for (Class<?> parameter : method.getParameterTypes()) {
 					if (!parameter.isPrimitive() && !parameter.getName().startsWith("java.")) {

@@ -50,8 +50,7 @@ final class GuardedResponse extends ResponseDecorator {
 	}
 
 	private void bodyFailed(IOException ex) {
-		// A timeout or reset half way through the body is the host's fault, whatever the
-		// status said.
+		// A timeout or reset half way through the body is the host's fault, any status.
 		Outcome failed = this.attempts.judge(ex);
 		if (failed != Outcome.IGNORED) {
 			this.outcome = failed;

@@ -54,8 +54,7 @@ final class RetryAfter {
 		}
 	}
 
-	// Character.isDigit (and Long.parseLong) take any script's digits; RFC 9110 means
-	// 0-9.
+	// Character.isDigit and Long.parseLong take any script's digits; RFC 9110 means 0-9.
 	private static boolean isAsciiDigit(char c) {
 		return c >= '0' && c <= '9';
 	}

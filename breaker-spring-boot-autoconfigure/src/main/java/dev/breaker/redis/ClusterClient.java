@@ -70,8 +70,7 @@ final class ClusterClient implements StoreClient {
 		StatefulRedisClusterConnection<String, String> connection = client.connect(StringCodec.UTF8);
 		for (Script script : FleetScripts.ALL) {
 			try {
-				// on every node; one that is down now gets the body with its first
-				// NOSCRIPT
+				// on every node; one down now gets the body with its first NOSCRIPT
 				connection.async()
 					.scriptLoad(script.body())
 					.toCompletableFuture()

@@ -157,8 +157,7 @@ final class Reconciler {
 			FleetEntry entry = sync.entries().get(breaker.name());
 			if (entry != null && entry.override() != null && !pass.overrides.contains(breaker.name())
 					&& !entry.changedSince(pass.startedAt)) {
-				// the operator's reset reached the others while this replica could not
-				// hear it
+				// the operator's reset reached the others while this replica was deaf
 				FleetMessage ended = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, State.CLOSED,
 						entry.override().replica(), -1, "", "");
 				entry.overridden(ended, sync.nextSequence());

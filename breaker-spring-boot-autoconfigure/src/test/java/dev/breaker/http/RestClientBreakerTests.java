@@ -51,9 +51,8 @@ class RestClientBreakerTests {
 
 	private final ApplicationContextRunner runner = restClientRunner("simple")
 		// A prompt answer must never time out on a busy machine: a generous read timeout
-		// here, a short one (HANG) only where the server hangs on purpose.
-		// HttpURLConnection's read timeout is per read; the JDK client's covers the
-		// whole exchange.
+		// here, a short one (HANG) only where the server hangs on purpose. The timeout is
+		// per read for HttpURLConnection, for the whole exchange with the JDK client.
 		.withPropertyValues("spring.http.clients.read-timeout=5s",
 				"breaker.defaults.consecutive-failures=" + TRIP_AFTER, "breaker.defaults.minimum-calls=" + TRIP_AFTER,
 				"breaker.defaults.failure-rate-threshold=50", "breaker.defaults.open-wait=30s",

@@ -46,8 +46,7 @@ class RetryAfterTests {
 
 	@Test
 	void hostileValuesAreBoundedOrNoHint() {
-		// the longest delta-seconds a long holds is read (and capped by whoever uses it),
-		// never overflows
+		// the longest delta-seconds a long holds is read, never overflows (users cap it)
 		assertThat(RetryAfter.parse("9223372036854775807", this.clock)).isEqualTo(Duration.ofSeconds(Long.MAX_VALUE));
 		assertThat(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", this.clock)).isPositive();
 		assertThat(RetryAfter.parse("1".repeat(RetryAfter.MAX_LENGTH + 1), this.clock)).isNull();

@@ -124,8 +124,7 @@ class WebClientBreakerTests {
 	void callTimeIncludesReadingTheBody() {
 		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=2s").run((context) -> {
 			ManualTicker ticker = context.getBean(ManualTicker.class);
-			// Inside the breaker's filter: the body takes 3s (on the breaker's clock) to
-			// arrive.
+			// Inside the breaker's filter: the body takes 3s on the breaker's clock.
 			WebClient client = context.getBean(WebClient.Builder.class)
 				.filter((request, next) -> next.exchange(request)
 					.map((response) -> response.mutate()

@@ -107,8 +107,7 @@ class TracingEndToEndTests {
 	@Test
 	void theTripIsAnEventOfTheSpanOfTheRequestThatCausedIt() {
 		get("/charge?fail=true");
-		// the first request's span ends just after its response: let it end before
-		// forgetting it
+		// the first request's span ends just after its response: wait, then forget it
 		finished(1);
 		SPANS.reset();
 

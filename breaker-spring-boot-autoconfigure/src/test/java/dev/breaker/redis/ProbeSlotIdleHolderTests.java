@@ -114,8 +114,7 @@ class ProbeSlotIdleHolderTests {
 		failThreeTimes(payments.get(0));
 		payments.get(0).retryAfter(RETRY_AFTER);
 		assertThat(ProbeShare.openMillis(payments.get(0))).isGreaterThan(RETRY_AFTER.toMillis() - 5_000);
-		// r2's trip opens the fleet's episode (2 s); its own claim waits behind its held
-		// sync thread
+		// r2's trip opens the fleet's episode (2 s); its claim waits on its sync thread
 		CountDownLatch r2Trips = holdSyncThread(r2);
 		failThreeTimes(payments.get(1));
 		CountDownLatch r2Held = holdSyncThreadLater(r2);

@@ -76,8 +76,7 @@ class ProbeSlotRenewalTests {
 		sync.start();
 		assertThat(sync.awaitFirstSync(Duration.ofSeconds(30))).isTrue();
 		assertThat(breakers).allMatch(b -> b.state() == State.OPEN);
-		// every breaker's first claim is answered: it holds the fleet's probe slots of
-		// its episode
+		// every breaker's first claim is answered: it holds its episode's probe slots
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> breakers.stream().allMatch(b -> sync.view(b.name()).probeSlots() > 0));
 		long scriptsBefore = scripts();

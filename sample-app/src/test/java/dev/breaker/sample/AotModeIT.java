@@ -55,8 +55,7 @@ class AotModeIT {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		this.app = new ProcessBuilder(java, "-Dspring.aot.enabled=true", "-Xmx256m", "-jar", jar.toString(),
 				"--server.port=" + port, "--server.address=127.0.0.1",
-				// fail fast and stay open: only the consecutive-failures rule, a long
-				// open wait
+				// fail fast, stay open: only consecutive failures, a long open wait
 				"--breaker.instances.payments.consecutive-failures=3",
 				"--breaker.instances.payments.slow-call-rate-threshold=0", "--breaker.instances.payments.stall-calls=0",
 				"--breaker.instances.payments.open-wait=1m", "--breaker.instances.payments.max-open-wait=1m",

@@ -81,8 +81,7 @@ class LivePageBrowserTests extends RunningCheckout {
 	void pageShowsTheBreakersAndOneTurningOpenAfterAChaosButtonIsClicked() {
 		this.browser.get("http://127.0.0.1:" + this.port + "/");
 		assertThat(this.browser.getTitle()).contains("checkout");
-		// The page redraws its cards every second: every check looks the element up
-		// again.
+		// The page redraws its cards every second: each check looks the element up anew.
 		WebDriverWait wait = new WebDriverWait(this.browser, Duration.ofSeconds(20), Duration.ofMillis(100));
 		wait.ignoring(StaleElementReferenceException.class);
 
@@ -120,8 +119,7 @@ class LivePageBrowserTests extends RunningCheckout {
 		wait.ignoring(StaleElementReferenceException.class);
 		String payments = ".breaker[data-name='payments'] ";
 
-		// the page's traffic gives payments a few seconds of history: calls/s and latency
-		// draw
+		// the page's traffic gives payments seconds of history: calls/s and latency draw
 		wait.until((
 				driver) -> points(driver.findElements(By.cssSelector(payments + "svg.sparkline.calls polyline"))) >= 3);
 		wait.until((driver) -> points(

@@ -147,8 +147,7 @@ class BucketWindowTests {
 		BucketWindow w = new BucketWindow(SECOND, 10, 1, 1);
 		w.add(0, 0, 1);
 		w.add(0, 1, 1);
-		// at 9.5s bucket 0 is the oldest in the window and ended at 1s, after the cutoff
-		// of -0.5s
+		// at 9.5s bucket 0 is the window's oldest; it ended at 1s, after the cutoff -0.5s
 		assertThat(w.sumEndedBy(0, -SECOND / 2, 9 * SECOND + SECOND / 2)).isZero();
 		assertThat(w.sumEndedBy(0, SECOND, 9 * SECOND + SECOND / 2)).isEqualTo(1);
 		assertThat(w.sumEndedBy(0, 2 * SECOND, 9 * SECOND + SECOND / 2)).isEqualTo(2);

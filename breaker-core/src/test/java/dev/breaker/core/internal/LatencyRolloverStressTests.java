@@ -34,8 +34,7 @@ class LatencyRolloverStressTests {
 		AtomicLong now = new AtomicLong();
 		Lockstep.run(WRITERS, ROUNDS, now, MS, (writer, t) -> {
 			for (int i = 0; i < PER_ROUND; i++) {
-				// every other writer also reports a call that finished a whole ring ago:
-				// late
+				// every other writer also reports a late call, finished a whole ring ago
 				long at = writer % 2 == 1 && i == 0 ? t - SLOTS * MS : t;
 				window.record(DURATIONS[i % DURATIONS.length], at, 0);
 			}
@@ -58,8 +57,7 @@ class LatencyRolloverStressTests {
 		for (long c : bins) {
 			shown += c;
 		}
-		// the last SLOTS rounds at most, plus counts of an older round shown one ring
-		// late
+		// the last SLOTS rounds at most, plus an older round's counts one ring late
 		assertThat(shown).isBetween(0L, (long) SLOTS * WRITERS * PER_ROUND + WRITERS * PER_ROUND);
 	}
 

@@ -27,12 +27,10 @@ class WindowRolloverStressTests {
 
 	@Test
 	void noCountIsLostWhenWritersEnterANewBucketTogether() throws Exception {
-		// One stripe, so every writer updates the same words: the worst case for a
-		// rollover race.
+		// One stripe: every writer updates the same words, the worst rollover race.
 		BucketWindow window = new BucketWindow(MS, BUCKETS, BucketWindow.FINISHED_KINDS, 1);
 		AtomicLong now = new AtomicLong();
-		// Fill every slot with an older epoch, so each new bucket must displace a stale
-		// word.
+		// Every slot holds an older epoch: each new bucket must displace a stale word.
 		for (int i = 0; i < BUCKETS; i++) {
 			window.record(BucketWindow.SUCCESS, now.getAndAdd(MS));
 		}

@@ -87,8 +87,7 @@ public class CallDurationCollector implements MultiCollector {
 		long[] counts = new long[bounds.size() + 1];
 		long below = 0;
 		for (int i = 0; i <= bounds.size(); i++) {
-			// read in ascending order: each count is at least the one before
-			// (CallDurations#count)
+			// ascending: each count is at least the one before (CallDurations#count)
 			long cumulative = durations.count(outcome, i);
 			upper[i] = (i < bounds.size()) ? bounds.get(i).toNanos() / 1e9 : Double.POSITIVE_INFINITY;
 			counts[i] = Math.max(0, cumulative - below);

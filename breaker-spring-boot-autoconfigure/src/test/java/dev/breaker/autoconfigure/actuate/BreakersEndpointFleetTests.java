@@ -33,8 +33,7 @@ import static org.awaitility.Awaitility.await;
 				// this replica's own trip is the fleet's: the view of a shared trip is
 				// what is shown here
 				"breaker.shared.redis.quorum=1", "spring.data.redis.host=127.0.0.1" })
-// the replica goes with its Redis server: no cached context left reconnecting to a closed
-// port
+// the replica goes with its Redis server: no cached context reconnects to a closed port
 @DirtiesContext
 class BreakersEndpointFleetTests extends RunningActuator {
 

@@ -174,8 +174,7 @@ class BreakersEndpointTests extends RunningActuator {
 	@Test
 	void showsTheRetryBudgetAndTheThresholdsThatFollowTraffic() {
 		Breaker busy = this.registry.breaker("busy");
-		// 400 calls a second of 250ms each for 11 seconds: 4000 a window, 100 in flight
-		// on average
+		// 400 calls/s of 250ms each for 11 s: 4000 a window, 100 in flight on average
 		for (int i = 0; i < 4400; i++) {
 			busy.release(busy.acquire(), Outcome.SUCCESS, Duration.ofMillis(250).toNanos());
 			this.ticker.advance(Duration.ofNanos(2_500_000));

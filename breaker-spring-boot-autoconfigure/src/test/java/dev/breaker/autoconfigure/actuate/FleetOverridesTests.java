@@ -61,8 +61,7 @@ class FleetOverridesTests {
 		redis.close();
 	}
 
-	// each test has a breaker of its own, so the fleet's standing overrides of one never
-	// meet another
+	// each test has its own breaker: one's standing fleet overrides never meet another
 
 	@Test
 	void aForcedOpenOnOneReplicaAppliesOnEveryReplicaAndOnReplicasStartedLater() {

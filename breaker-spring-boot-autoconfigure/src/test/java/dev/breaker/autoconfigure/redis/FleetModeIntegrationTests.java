@@ -135,9 +135,8 @@ class FleetModeIntegrationTests {
 	@Test
 	void theFleetNeverRunsMoreConcurrentProbesThanAllowed() throws Exception {
 		// a max open wait longer than the test: past it, a replica that never got a slot
-		// probes alone (one probe), so
-		// that nothing read from Redis can hold it open for good
-		// (FleetBoundedDamageTests)
+		// probes alone (one probe), so nothing read from Redis holds it open for good
+		// (FleetBoundedDamageTests tests that)
 		BreakerConfig config = threeFailures(Duration.ofSeconds(1)).toBuilder()
 			.maxOpenWait(Duration.ofSeconds(30))
 			.halfOpenMaxProbes(2)

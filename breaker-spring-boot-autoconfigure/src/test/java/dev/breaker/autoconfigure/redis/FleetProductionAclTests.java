@@ -72,8 +72,7 @@ class FleetProductionAclTests {
 		Replica b = replicas.start("b");
 		b.breaker("payments");
 
-		// two trips (votes, then the open of the quorum), the episode's probe slots, a
-		// close
+		// two trips (votes, then the quorum's open), the episode's probe slots, a close
 		Replica c = replicas.start("c");
 		c.breaker("payments");
 		failTimes(a.breaker("payments"), 3);

@@ -51,8 +51,7 @@ class FleetRollingUpgradeTests {
 		Replica b = replicas.start("b");
 		b.breaker("payments");
 
-		// what the old release does when its breaker trips: its hash, its generation, its
-		// announcement
+		// the old release's trip: its hash, its generation, its announcement
 		replicas.admin()
 			.redis()
 			.hset("breaker:payments", java.util.Map.of("state", "OPEN", "gen", "7", "replica", "old-1", "reason",

@@ -53,10 +53,8 @@ class FleetSigningTests {
 		a.breaker("payments").reset();
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
 
-		// the signed open,
+		// the signed open, captured off the channel
 		replicas.admin().publish("breaker:transitions", announced.get(0));
-		// captured off the
-		// channel
 
 		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
 		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);

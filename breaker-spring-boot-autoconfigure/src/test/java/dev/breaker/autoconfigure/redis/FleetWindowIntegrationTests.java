@@ -48,8 +48,7 @@ class FleetWindowIntegrationTests {
 
 		await().atMost(Duration.ofSeconds(3))
 			.until(() -> fleet.stream().allMatch(r -> r.breaker("inventory").state() == State.OPEN));
-		// 4 calls each, under minimum-calls 10: no replica could have tripped on its own
-		// window
+		// 4 calls each, under minimum-calls 10: no replica could trip on its own window
 		assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().transitions()).last()
 			.satisfies(t -> assertThat(t.reason()).contains("fleet failure rate 100.0% >= 50% over ")));
 	}

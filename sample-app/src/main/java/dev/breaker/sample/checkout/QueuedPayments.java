@@ -62,8 +62,7 @@ public class QueuedPayments {
 
 	private boolean gatewayLooksHealthy() {
 		BreakerRegistry breakers = this.registry.getIfAvailable();
-		// Without breakers nothing is ever queued; with them, only a closed breaker means
-		// "back".
+		// Without breakers nothing is queued; with them, "back" means closed.
 		return breakers != null && breakers.breaker("payments").state() == State.CLOSED;
 	}
 

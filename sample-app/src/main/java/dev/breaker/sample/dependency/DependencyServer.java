@@ -85,9 +85,8 @@ public final class DependencyServer implements AutoCloseable {
 	private volatile Chaos chaos;
 
 	// Wedged requests wait on this latch; changing the mode counts it down so that the
-	// worker
-	// threads they hold come back when the incident ends (the callers gave up long
-	// before).
+	// worker threads they hold come back when the incident ends, long after their
+	// callers gave up.
 	private volatile CountDownLatch wedge = new CountDownLatch(0);
 
 	private DependencyServer(String name, int threads, Duration latency, Duration maxWedge, Chaos initial,
@@ -207,8 +206,7 @@ public final class DependencyServer implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			return;
 		}
-		// The caller timed out long ago; answering fails quietly on its closed
-		// connection.
+		// The caller timed out long ago: the answer fails quietly on a closed connection.
 		try {
 			answer(exchange, body, Duration.ZERO);
 		}

@@ -39,8 +39,7 @@ class FleetDemoTests {
 		});
 		assertThat(result.storeBackMillis()).as("restart -> every store up again").isBetween(0L, 10_000L);
 		assertThat(result.failedWhileRedisDown()).isZero();
-		// The fleet shares each round's probe slots: never more than its bound reach the
-		// recovering gateway.
+		// The fleet shares each round's probe slots: at most its bound reach the gateway.
 		assertThat(result.probesPerRound())
 			.isEqualTo(result.successesToClose() + result.failuresToReopen() + result.probeSlots() - 2);
 		assertThat(result.recoveryRounds()).as("half-open rounds until the first close").isPositive();
