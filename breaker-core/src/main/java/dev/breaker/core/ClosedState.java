@@ -80,8 +80,7 @@ final class ClosedState extends BreakerState {
 		if (config.stallCalls() > 0) {
 			long bucketNanos = config.bucket().toNanos();
 			// one bucket more than the window: a call that has left it started more than
-			// a whole
-			// window (so more than slowCallDuration) ago, and is stalled for sure
+			// a whole window (so more than slowCallDuration) ago, and is stalled for sure
 			inFlight = new BucketWindow(bucketNanos, (int) (config.window().toNanos() / bucketNanos) + 1, 1);
 		}
 		else {

@@ -84,8 +84,7 @@ class AllocationTests {
 	@Test
 	void aMillionClosedPathPairsFollowingTrafficAllocateNothing() {
 		// the peaks behind minimum-calls-ratio and auto probes are kept without
-		// allocating,
-		// across bucket rolls too (a manual ticker crosses a bucket every 1000 calls)
+		// allocating, across bucket rolls too (the ticker crosses one per 1000 calls)
 		ManualTicker ticker = new ManualTicker();
 		Breaker breaker = Breaker.of("alloc",
 				BreakerConfig.builder().ticker(ticker).minimumCallsRatio(0.5).halfOpenMaxProbesAuto().build());

@@ -108,9 +108,8 @@ class RetryBudgetStressTests {
 				}
 			}
 		});
-		// a grant was judged at a time between the two reads around it: the grants surely
-		// judged inside
-		// a window (both reads in it) are at most the budget, in every window
+		// a grant was judged at a time between the two reads around it: in every window,
+		// the grants surely judged inside it (both reads in it) are at most the budget
 		for (int end = 0; end <= seconds; end++) {
 			int first = end - 9;
 			int last = end;

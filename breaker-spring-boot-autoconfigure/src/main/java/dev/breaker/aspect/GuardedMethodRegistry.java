@@ -191,8 +191,7 @@ public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFa
 				: new CompiledMethod.NotGuarded(userClass);
 		this.byMethodAndClass.putIfAbsent(key, compiled);
 		// the next call through the same method (an interface method of a JDK proxy, a
-		// method
-		// not found by the scan) takes the fast path
+		// method not found by the scan) takes the fast path
 		this.byMethod.putIfAbsent(method, compiled);
 		return compiled;
 	}

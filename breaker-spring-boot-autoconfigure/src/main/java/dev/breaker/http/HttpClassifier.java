@@ -120,8 +120,7 @@ public final class HttpClassifier {
 	}
 
 	// Netty, Apache HttpClient and Jetty name their timeouts this way; matching by name
-	// keeps
-	// those libraries optional.
+	// keeps those libraries optional.
 	private static boolean isConnectTimeoutByName(Throwable error) {
 		return error.getClass().getSimpleName().equals("ConnectTimeoutException");
 	}

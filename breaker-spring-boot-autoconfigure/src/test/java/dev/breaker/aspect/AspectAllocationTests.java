@@ -79,8 +79,7 @@ class AspectAllocationTests {
 			measure(aspect, WARM_UP);
 			// The least of several rounds: a steady per-call allocation shows in every
 			// round, while code the JIT has not yet optimised on a loaded machine shows
-			// in
-			// some rounds only.
+			// in some rounds only.
 			double guardedBytes = Double.MAX_VALUE;
 			double interceptorBytes = Double.MAX_VALUE;
 			double aspectBytes = Double.MAX_VALUE;

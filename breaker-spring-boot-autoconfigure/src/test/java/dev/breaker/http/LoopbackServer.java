@@ -44,8 +44,7 @@ public final class LoopbackServer implements AutoCloseable {
 
 	static {
 		// Without TCP_NODELAY the JDK server's separate header and body writes meet the
-		// client's
-		// delayed ACK: about 40 ms a request, which thousands of requests cannot afford.
+		// client's delayed ACK: about 40 ms a request, too much for thousands of them.
 		System.setProperty("sun.net.httpserver.nodelay", "true");
 	}
 
@@ -95,8 +94,7 @@ public final class LoopbackServer implements AutoCloseable {
 	}
 
 	// The first answer of a fresh server is slow (threads, class loading); tests with
-	// short
-	// read timeouts should measure the breaker, not that.
+	// short read timeouts should measure the breaker, not that.
 	private void warmUp() throws IOException {
 		HttpURLConnection connection = (HttpURLConnection) uri("/status/200").toURL().openConnection();
 		try (InputStream body = connection.getInputStream()) {

@@ -61,8 +61,7 @@ public final class BreakerAspectConfiguration {
 	static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethodRegistry> guardedMethods,
 			Environment environment) {
 		// bound here, not from BreakerProperties, which must not be created this early; a
-		// bad
-		// value fails with Boot's report naming breaker.advisor-order
+		// bad value fails with Boot's report naming breaker.advisor-order
 		int order = Binder.get(environment)
 			.bind("breaker.advisor-order", Integer.class)
 			.orElse(BreakerProperties.DEFAULT_ADVISOR_ORDER);

@@ -331,8 +331,7 @@ class BreakersEndpointTests extends RunningActuator {
 	@Test
 	void anObjectForStateIsABadRequestNotAServerError() {
 		// Spring MVC reads actuator bodies as a map of strings and refuses this before
-		// the
-		// endpoint runs, with its own error body.
+		// the endpoint runs, with its own error body.
 		this.registry.breaker("mailer");
 
 		assertThat(this.actuator.postJson("breakers/mailer", "{\"state\": {\"to\": \"OPEN\"}}").status())

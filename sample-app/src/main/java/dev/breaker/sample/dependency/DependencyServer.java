@@ -51,10 +51,8 @@ public final class DependencyServer implements AutoCloseable {
 
 	static {
 		// The JDK server writes the headers and the body of an answer as two segments;
-		// without
-		// TCP_NODELAY the second waits for the client's delayed ACK, adding ~40 ms to
-		// every answer.
-		// Read once, when the first JDK HttpServer of the process is created.
+		// without TCP_NODELAY the second waits for the client's delayed ACK, adding
+		// ~40 ms to every answer. Read once, by the process's first JDK HttpServer.
 		if (System.getProperty("sun.net.httpserver.nodelay") == null) {
 			System.setProperty("sun.net.httpserver.nodelay", "true");
 		}
