@@ -183,7 +183,7 @@ public final class StartupReconciliation {
 
 	/**
 	 * The control: what as many trivial one-key scripts as the read ran, sent the same
-	 * way, show on this machine.
+	 * way, show on the machine that runs the benchmark.
 	 */
 	private record Control(long scripts, double seconds, Slow slow, PingProber.Latencies pings) {
 	}

@@ -13,6 +13,7 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
+import dev.breaker.http.HostBreakers;
 
 /**
  * What the demo reads from the app's breakers: states, rejections and transitions as they
@@ -95,7 +96,7 @@ final class BreakerWatch {
 			all.addAll(this.registry.children(breaker.name()));
 		}
 		// Per-host breakers are children of a group that has no breaker of its own.
-		all.addAll(this.registry.children("http"));
+		all.addAll(this.registry.children(HostBreakers.GROUP));
 		int notClosed = 0;
 		for (Breaker breaker : all) {
 			if (breaker.state() != State.CLOSED) {
