@@ -214,6 +214,10 @@ public final class FleetSync implements AutoCloseable {
 		return peers;
 	}
 
+	Reconciler reconciler() {
+		return reconciler;
+	}
+
 	ProbeShare probes() {
 		return probes;
 	}
