@@ -119,6 +119,12 @@ public final class Breaker {
 	/** The traffic of the last hour, when a threshold follows it; else null. */
 	private final TrafficPeaks peaks;
 
+	/**
+	 * Its classifier's failures, told at most once a minute; shared by a group's
+	 * children.
+	 */
+	private final Classification classification;
+
 	/** Made at the first retry this breaker's budget is asked for (see RetryBudget). */
 	private volatile RetryBudget budget;
 
@@ -129,6 +135,11 @@ public final class Breaker {
 	}
 
 	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth) {
+		this(name, config, parent, group, key, breadth, null);
+	}
+
+	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth,
+			Classification classification) {
 		if (name == null || name.isBlank()) {
 			throw new IllegalArgumentException("a breaker needs a name, but was " + (name == null ? "null" : "blank"));
 		}
@@ -139,6 +150,7 @@ public final class Breaker {
 		this.key = key;
 		this.breadth = breadth;
 		this.ticker = config.ticker();
+		this.classification = (classification != null) ? classification : new Classification(this.ticker);
 		this.trackInFlight = config.trackInFlight();
 		long bucketNanos = config.bucket().toNanos();
 		int buckets = (int) (config.window().toNanos() / bucketNanos);
@@ -206,15 +218,16 @@ public final class Breaker {
 	 * The outcome of a call that returned {@code result} or threw {@code error}, as this
 	 * breaker's classifier decides it; what {@link #call} records, for callers that
 	 * {@link #acquire()} and {@link #release} themselves. A classifier that throws
-	 * (anything but a {@link VirtualMachineError}) or answers null is logged, and the
-	 * default classifier decides that call: a buggy classifier never reaches the caller,
-	 * and the call's permit is still released.
+	 * (anything but a {@link VirtualMachineError}) or answers null is logged (at most
+	 * once a minute, with the count of calls not logged), and the default classifier
+	 * decides that call: a buggy classifier never reaches the caller, and the call's
+	 * permit is still released.
 	 * @param result what the call returned (null when it threw)
 	 * @param error what the call threw, null when it returned normally
 	 * @return the outcome to {@link #release} the call's permit with
 	 */
 	public Outcome classify(@Nullable Object result, @Nullable Throwable error) {
-		return Classification.of(config.classifier(), name, result, error);
+		return classification.of(config.classifier(), name, result, error);
 	}
 
 	/**

@@ -148,10 +148,11 @@ public final class BreakerRegistry {
 		}
 		List<Breaker> created = new ArrayList<>(1);
 		List<Breaker> removed = new ArrayList<>(0);
+		ChildBreakers siblings = group;
 		Breaker child = group.get(childKey, k -> {
 			String full = name + ":" + k;
 			BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
-			return new Breaker(full, config, parent, name, k);
+			return new Breaker(full, config, parent, name, k, null, siblings.classification);
 		}, created, removed);
 		for (Breaker b : removed) {
 			notify(removedListeners, b);

@@ -28,6 +28,9 @@ final class ChildBreakers {
 
 	private final long sweepEveryNanos;
 
+	/** The children's classifier warnings: one limit for the whole group. */
+	final Classification classification;
+
 	private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
 
 	private long lastSweep;
@@ -37,6 +40,7 @@ final class ChildBreakers {
 		this.idleNanos = policy.idleExpiry().toNanos();
 		this.sweepEveryNanos = Math.min(idleNanos, 1_000_000_000L);
 		this.ticker = ticker;
+		this.classification = new Classification(ticker);
 		this.lastSweep = ticker.nanos();
 	}
 
