@@ -48,19 +48,22 @@ final class Classification {
 			if (outcome != null) {
 				return outcome;
 			}
-			warn("the classifier of breaker '" + BreakerNames.printable(name) + "' returned null", null);
+			warn(name, "returned null", null);
 		}
 		catch (VirtualMachineError e) {
 			throw e;
 		}
 		catch (Throwable e) {
-			warn("the classifier of breaker '" + BreakerNames.printable(name)
-					+ "' threw; the default classifier decides this call", e);
+			warn(name, "threw; the default classifier decides this call", e);
 		}
 		return OutcomeClassifier.defaults().classify(result, error);
 	}
 
-	private void warn(String message, @Nullable Throwable cause) {
+	/**
+	 * Logs what the classifier of breaker {@code name} did, unless a warning was logged
+	 * less than a minute ago; then only counts it. A call not logged allocates nothing.
+	 */
+	private void warn(String name, String what, @Nullable Throwable cause) {
 		long now = this.ticker.nanos();
 		long next = this.nextWarning.get();
 		if (now - next < 0 || !this.nextWarning.compareAndSet(next, now + QUIET_NANOS)) {
@@ -68,8 +71,9 @@ final class Classification {
 			return;
 		}
 		long missed = this.unlogged.getAndSet(0);
-		String told = (missed == 0) ? message : message + " (and " + missed + " more calls since the last warning)";
-		LOG.log(System.Logger.Level.WARNING, told, cause);
+		String message = "the classifier of breaker '" + BreakerNames.printable(name) + "' " + what;
+		LOG.log(System.Logger.Level.WARNING,
+				(missed == 0) ? message : message + " (and " + missed + " more calls since the last warning)", cause);
 	}
 
 }

@@ -110,6 +110,21 @@ class ClassifierWarningsTests {
 		}
 	}
 
+	@Test
+	void aWarningNotLoggedAllocatesNothing() {
+		Breaker answersNull = fixture.breaker(c -> c.classifier((result, error) -> null));
+		try (Logs logs = Logs.of(Breaker.class)) {
+			answersNull.classify("ok", null);
+			long bytes = Allocations.steady(() -> {
+				for (int i = 0; i < 100_000; i++) {
+					answersNull.classify("ok", null);
+				}
+			});
+			assertThat(bytes).as("bytes for 100,000 calls whose classifier answered null").isZero();
+			assertThat(logs.warnings()).containsExactly("the classifier of breaker 'payments' returned null");
+		}
+	}
+
 	/** The calls a warning says went unlogged before it. */
 	private static long more(String warning) {
 		Matcher counted = Pattern.compile("\\(and (\\d+) more calls since the last warning\\)$").matcher(warning);

@@ -50,14 +50,7 @@ final class FleetPublisher {
 		FleetEntry entry = sync.entries().local(name);
 		entry.tripUnpublished(true);
 		entry.publishes()
-			.queue(PublishOrder.Publish.TRIP, sync.thread(),
-					() -> publishTrip(name, entry, reason, kind, replace).whenComplete((done, error) -> {
-						if (error != null) {
-							// the trip stays unpublished; a later read of the fleet tells
-							// it
-							sync.thread().submit(sync.reconciler()::refused);
-						}
-					}));
+			.queue(PublishOrder.Publish.TRIP, sync.thread(), () -> publishTrip(name, entry, reason, kind, replace));
 	}
 
 	/**

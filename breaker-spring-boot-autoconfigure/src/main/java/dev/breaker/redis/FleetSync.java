@@ -214,10 +214,6 @@ public final class FleetSync implements AutoCloseable {
 		return peers;
 	}
 
-	Reconciler reconciler() {
-		return reconciler;
-	}
-
 	ProbeShare probes() {
 		return probes;
 	}

@@ -39,8 +39,6 @@ final class Reconciler {
 
 	private boolean again;
 
-	private boolean retryPending;
-
 	private String serverRunId;
 
 	Reconciler(FleetSync sync) {
@@ -70,27 +68,6 @@ final class Reconciler {
 			}
 			page(ScanCursor.INITIAL, new Pass(forgot, sync.sequence()));
 		}));
-	}
-
-	/**
-	 * Redis refused to record a trip of this replica's, or did not answer: a read of the
-	 * fleet one reconnect interval later tells the trip again. Redis can answer and still
-	 * refuse a write (a primary demoted by a failover answers READONLY, a Cluster without
-	 * a primary for the slot CLUSTERDOWN), so the store stays up and no reconnect would
-	 * bring the read about. While Redis does not answer, its return does. At most one
-	 * such read is pending: a Redis refusing every write is read once an interval.
-	 */
-	void refused() {
-		if (retryPending) {
-			return;
-		}
-		retryPending = true;
-		sync.thread().schedule(() -> {
-			retryPending = false;
-			if (sync.status().up()) {
-				resync();
-			}
-		}, sync.settings().reconnectInterval().toMillis());
 	}
 
 	/**
