@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.breaker.core.State;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What this replica knows of one breaker in the fleet: the episode the fleet holds open
@@ -65,7 +66,11 @@ final class FleetEntry {
 
 	private final Set<String> distrusted = new LinkedHashSet<>();
 
-	private boolean tripUnpublished;
+	/**
+	 * The kind of this replica's last trip while Redis has not recorded it; null once it
+	 * has.
+	 */
+	private FleetPublisher.@Nullable Trip tripUnpublished;
 
 	private final PublishOrder publishes = new PublishOrder();
 
@@ -327,11 +332,15 @@ final class FleetEntry {
 		return List.copyOf(distrusted);
 	}
 
-	synchronized void tripUnpublished(boolean unpublished) {
-		tripUnpublished = unpublished;
+	synchronized void tripUnpublished(FleetPublisher.@Nullable Trip kind) {
+		tripUnpublished = kind;
 	}
 
-	synchronized boolean tripUnpublished() {
+	/**
+	 * How this replica's last trip was to reach the fleet, while Redis has not recorded
+	 * it.
+	 */
+	synchronized FleetPublisher.@Nullable Trip tripUnpublished() {
 		return tripUnpublished;
 	}
 

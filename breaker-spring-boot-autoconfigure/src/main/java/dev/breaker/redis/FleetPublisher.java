@@ -1,5 +1,6 @@
 package dev.breaker.redis;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -9,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import io.lettuce.core.RedisCommandExecutionException;
 
 /**
  * Tells the fleet what this replica's breakers did, on the sync thread: a trip counts
@@ -36,7 +38,26 @@ final class FleetPublisher {
 
 	}
 
+	private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
+
+	/** A refused trip is sent again at most {@code 2^3} reconnect intervals apart. */
+	private static final int MOST_DOUBLINGS = 3;
+
 	private final FleetSync sync;
+
+	/**
+	 * A refused trip was logged, and Redis has recorded none since (sync thread only).
+	 */
+	private boolean refusalLogged;
+
+	/**
+	 * How many times in a row Redis refused each breaker's trip (sync thread only; a
+	 * breaker leaves it when its trip is recorded or it is no longer open).
+	 */
+	private final Map<String, Integer> refusedInARow = new HashMap<>();
+
+	/** The breakers whose refused trip is to be sent again (sync thread only). */
+	private final Set<String> resendPending = new HashSet<>();
 
 	FleetPublisher(FleetSync sync) {
 		this.sync = sync;
@@ -48,9 +69,69 @@ final class FleetPublisher {
 	 */
 	void trip(String name, String reason, Trip kind, String replace) {
 		FleetEntry entry = sync.entries().local(name);
-		entry.tripUnpublished(true);
+		entry.tripUnpublished(kind);
 		entry.publishes()
-			.queue(PublishOrder.Publish.TRIP, sync.thread(), () -> publishTrip(name, entry, reason, kind, replace));
+			.queue(PublishOrder.Publish.TRIP, sync.thread(),
+					() -> publishTrip(name, entry, reason, kind, replace).whenComplete((done, error) -> {
+						if (error != null) {
+							sync.thread().submit(() -> refused(name, reason, kind, replace, error));
+						}
+					}));
+	}
+
+	/**
+	 * Redis did not record a trip. When it did not answer, its return re-reads the fleet
+	 * and tells the trip then (see {@link Reconciler}). When it answered and refused (a
+	 * primary a failover demoted answers READONLY, a Cluster missing a primary
+	 * CLUSTERDOWN, a full Redis OOM), nothing else would tell it: it is sent again after
+	 * one reconnect interval, then two, four, at most eight apart, while the breaker
+	 * stays open and the trip unrecorded. One script call a breaker each time, never a
+	 * read of the whole fleet, and one pending resend a breaker however many trips Redis
+	 * refused; the first refusal is logged, and then none until Redis records a trip
+	 * again.
+	 */
+	private void refused(String name, String reason, Trip kind, String replace, Throwable error) {
+		FleetEntry entry = sync.entries().get(name);
+		if (entry != null) {
+			// a vote may have been counted and the open refused: the trip is not told
+			entry.tripUnpublished(kind);
+		}
+		if (!sync.status().up()) {
+			return;
+		}
+		if (!refusalLogged && StoreConnection.unwrap(error) instanceof RedisCommandExecutionException) {
+			refusalLogged = true;
+			LOG.log(System.Logger.Level.WARNING,
+					"breaker fleet, replica {0}: Redis refused to record the trip of breaker ''{1}'' ({2}); "
+							+ "refused trips are sent again while their breakers are open, "
+							+ "and this is not logged again until Redis records one",
+					sync.replicaId(), Printable.of(name, Printable.NAME),
+					Printable.of(RedisBreakerStore.message(error), Printable.REASON));
+		}
+		int refusals = refusedInARow.merge(name, 1, Integer::sum);
+		if (!resendPending.add(name)) {
+			return;
+		}
+		long pause = sync.settings().reconnectInterval().toMillis() << Math.min(refusals - 1, MOST_DOUBLINGS);
+		sync.thread().schedule(() -> {
+			resendPending.remove(name);
+			FleetEntry unrecorded = sync.entries().get(name);
+			Optional<Breaker> breaker = sync.registry().find(name);
+			if (unrecorded == null || unrecorded.tripUnpublished() == null || breaker.isEmpty()
+					|| breaker.get().state() != State.OPEN) {
+				refusedInARow.remove(name);
+			}
+			else if (sync.status().up()) {
+				trip(name, reason, kind, replace);
+			}
+		}, pause);
+	}
+
+	/** Redis recorded a trip of this breaker's. */
+	private void recorded(String name, FleetEntry entry) {
+		entry.tripUnpublished(null);
+		refusedInARow.remove(name);
+		refusalLogged = false;
 	}
 
 	/**
@@ -71,7 +152,7 @@ final class FleetPublisher {
 	private CompletableFuture<?> publishTrip(String name, FleetEntry entry, String reason, Trip kind, String replace) {
 		Optional<Breaker> found = sync.registry().find(name);
 		if (found.isEmpty() || found.get().state() != State.OPEN) {
-			entry.tripUnpublished(false);
+			entry.tripUnpublished(null);
 			// moved on already; its own transition follows
 			return CompletableFuture.completedFuture(null);
 		}
@@ -84,7 +165,7 @@ final class FleetPublisher {
 		return sync.store()
 			.vote(name, sync.replicaId(), ttl, sync.trust().vote(name, sync.replicaId(), ttl))
 			.thenCompose(reply -> sync.thread().supply(() -> {
-				entry.tripUnpublished(false);
+				recorded(name, entry);
 				FleetMessage current = reply.current().circuit();
 				if (current != null && !entry.changedSince(sent) && !entry.ended(current.episode())
 						&& sync.trust().acceptStored(current)) {
@@ -111,7 +192,7 @@ final class FleetPublisher {
 		long sent = sync.sequence();
 		String followedWhenSent = entry.tied();
 		return sync.store().open(announcement, replace).thenCompose(reply -> sync.thread().supply(() -> {
-			entry.tripUnpublished(false);
+			recorded(name, entry);
 			if (reply.opened()) {
 				sync.peers().openedHere(breaker, entry, announcement, followedWhenSent);
 				return CompletableFuture.completedFuture(null);

@@ -179,15 +179,18 @@ final class Reconciler {
 		if (breaker.state() != State.OPEN || (entry != null && entry.remainingMillis(System.nanoTime()) > 0)) {
 			return;
 		}
-		boolean unpublished = entry != null && entry.tripUnpublished();
+		FleetPublisher.Trip unpublished = (entry != null) ? entry.tripUnpublished() : null;
 		boolean followed = entry != null && !entry.tied().isEmpty();
 		if (redisForgot && followed) {
 			// the fleet had agreed on it: put it back as it was, whatever the quorum
 			sync.publisher().trip(breaker.name(), "re-sync: " + entry.reason(), FleetPublisher.Trip.FLEET, null);
 		}
-		else if (unpublished || redisForgot) {
-			sync.publisher()
-				.trip(breaker.name(), "re-sync: " + lastOpenReason(breaker), FleetPublisher.Trip.VOTE, null);
+		else if (unpublished != null || redisForgot) {
+			// a trip that was to open the fleet at once (its window, failed probes for
+			// it)
+			// still does: sent as a vote it would wait for a quorum that may never come
+			FleetPublisher.Trip kind = (unpublished != null) ? unpublished : FleetPublisher.Trip.VOTE;
+			sync.publisher().trip(breaker.name(), "re-sync: " + lastOpenReason(breaker), kind, null);
 		}
 	}
 

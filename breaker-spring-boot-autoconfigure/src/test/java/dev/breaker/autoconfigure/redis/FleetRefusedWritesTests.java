@@ -5,39 +5,66 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.breaker.core.State;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
- * Redis can answer and still refuse a write: full memory ({@code OOM}), a demoted primary
- * ({@code READONLY}), a Cluster without a primary for a slot ({@code CLUSTERDOWN}). The
- * store stays up (Redis answered), but what it refused must not be lost: a trip it
- * refused reaches the fleet once Redis takes writes again, without a reconnect.
+ * Redis can answer and still refuse a write: a primary demoted by a failover
+ * ({@code READONLY}), a Cluster without a primary for a slot ({@code CLUSTERDOWN}), full
+ * memory ({@code OOM}). The store stays up (Redis answered), but a trip it refused is not
+ * lost: it is sent again, further apart each time, and reaches the fleet once Redis takes
+ * writes again, without a reconnect.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class FleetRefusedWritesTests {
+
+	private static final String REFUSED = "Redis refused to record the trip of breaker 'payments'";
 
 	@RegisterExtension
 	final Replicas replicas = Replicas.onLocalRedis().properties("breaker.shared.redis.quorum=1");
 
 	@Test
-	void aTripRedisRefusedWhileStillAnsweringReachesTheFleetOnceRedisTakesWritesAgain() {
+	void aTripRedisRefusedWhileStillAnsweringReachesTheFleetOnceRedisTakesWritesAgain(CapturedOutput output) {
 		Replica a = replicas.start("a");
 		Replica b = replicas.start("b");
 		b.breaker("payments");
 		// a primary demoted by a failover answers every write with READONLY
 		replicas.admin().redis().replicaof("127.0.0.1", 1);
+		replicas.admin().redis().configResetstat();
 
 		failTimes(a.breaker("payments"), 3);
-		await().atMost(Duration.ofSeconds(3)).until(() -> a.status().errors() > 0);
+		await().atMost(Duration.ofSeconds(3)).until(() -> output.getOut().contains(REFUSED));
+		long refusedAt = System.nanoTime();
 		assertThat(a.status().up()).as("Redis answered: not an outage").isTrue();
+		// Redis refuses for 4 s: the trip is sent again 200 ms, 400, 800, then 1.6 s
+		// apart
+		// (the test replicas' reconnect interval, doubled up to 8 times it)
+		await().pollDelay(Duration.ofSeconds(4)).until(() -> true);
+		long refusals = refusedScripts();
 		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
 
 		replicas.admin().redis().replicaofNoOne();
 		await().atMost(Duration.ofSeconds(5)).until(() -> b.breaker("payments").state() == State.OPEN);
-		assertThat(b.breaker("payments").snapshot().transitions()).last()
-			.satisfies((open) -> assertThat(open.reason()).contains("re-sync"));
+		assertThat(Duration.ofNanos(System.nanoTime() - refusedAt)).isGreaterThan(Duration.ofSeconds(4));
+		assertThat(refusals).as("trips Redis refused in 4 s, sent further apart each time").isBetween(3L, 7L);
+		assertThat(output.getOut().split(REFUSED, -1)).as("the refusal is logged once").hasSize(2);
+	}
+
+	/**
+	 * The scripts Redis refused since its statistics were reset (only trips run one
+	 * here).
+	 */
+	private long refusedScripts() {
+		Matcher evalsha = Pattern.compile("cmdstat_evalsha:.*failed_calls=(\\d+)")
+			.matcher(replicas.admin().redis().info("commandstats"));
+		return evalsha.find() ? Long.parseLong(evalsha.group(1)) : 0;
 	}
 
 }
