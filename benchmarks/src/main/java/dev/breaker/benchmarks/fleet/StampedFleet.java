@@ -8,13 +8,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
+import dev.breaker.autoconfigure.redis.Replica;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.redis.RedisServerHarness;
-import dev.breaker.autoconfigure.redis.Replica;
 
 /**
  * {@link FleetScale}'s replicas (each its own Spring context, fleet mode

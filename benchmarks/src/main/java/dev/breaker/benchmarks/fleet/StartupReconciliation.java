@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.autoconfigure.redis.Replica;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
@@ -16,7 +17,6 @@ import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.redis.FleetKeys;
 import dev.breaker.redis.RedisServerHarness;
-import dev.breaker.autoconfigure.redis.Replica;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
