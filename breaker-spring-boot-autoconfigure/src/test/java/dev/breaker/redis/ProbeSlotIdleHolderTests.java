@@ -3,7 +3,6 @@ package dev.breaker.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,6 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
-import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -94,12 +92,9 @@ class ProbeSlotIdleHolderTests {
 		for (String id : List.of("r1", "r2", "r3")) {
 			BreakerRegistry replica = BreakerRegistry.builder().defaults(config).build();
 			payments.add(replica.breaker("payments"));
-			FleetSync member = new FleetSync(replica, new SharedStoreStatus(id, Clock.systemUTC()),
-					RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
+			FleetSync member = redis.join(replica, id, 1);
 			fleet.add(member);
 			members.add(member);
-			member.start();
-			assertThat(member.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
 		}
 		FleetSync r1 = members.get(0);
 		FleetSync r2 = members.get(1);

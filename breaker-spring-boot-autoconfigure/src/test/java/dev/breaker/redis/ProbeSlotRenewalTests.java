@@ -120,11 +120,7 @@ class ProbeSlotRenewalTests {
 		for (String id : List.of("a", "b", "c")) {
 			BreakerRegistry replica = BreakerRegistry.builder().defaults(config).build();
 			payments.add(replica.breaker("payments"));
-			FleetSync member = new FleetSync(replica, new SharedStoreStatus(id, Clock.systemUTC()),
-					RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
-			fleet.add(member);
-			member.start();
-			assertThat(member.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+			fleet.add(redis.join(replica, id, 1));
 		}
 		for (int i = 0; i < 3; i++) {
 			try {

@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
 
+import dev.breaker.core.BreakerRegistry;
+import io.lettuce.core.RedisURI;
 import redis.embedded.RedisServer;
 
 /**
  * A real Redis server for tests: the embedded binary on a free loopback port, no
- * persistence, stoppable and restartable on the same port to play an outage.
+ * persistence, stoppable and restartable on the same port to play an outage. The fleet
+ * benchmarks run on it too (the module's test jar holds it).
  */
 public final class RedisServerHarness implements AutoCloseable {
 
@@ -34,6 +39,25 @@ public final class RedisServerHarness implements AutoCloseable {
 
 	public String url() {
 		return "redis://127.0.0.1:" + port;
+	}
+
+	/**
+	 * Attaches {@code registry} to the fleet on this server as a replica, the way the
+	 * auto-configuration does (default fleet settings but the quorum), and waits up to 10
+	 * s for its first sync.
+	 * @return the started sync; the caller closes it
+	 * @throws IllegalStateException when the first sync did not come (the sync is closed)
+	 */
+	public FleetSync join(BreakerRegistry registry, String replicaId, int quorum) throws InterruptedException {
+		SharedStoreStatus status = new SharedStoreStatus(replicaId, Clock.systemUTC());
+		FleetSync sync = new FleetSync(registry, status, RedisURI.create("127.0.0.1", port),
+				FleetSettings.defaults(quorum));
+		sync.start();
+		if (!sync.awaitFirstSync(Duration.ofSeconds(10))) {
+			sync.close();
+			throw new IllegalStateException("replica " + replicaId + " could not reach Redis on port " + port);
+		}
+		return sync;
 	}
 
 	/** Kills the server: connected clients see the connection drop. Its data is gone. */

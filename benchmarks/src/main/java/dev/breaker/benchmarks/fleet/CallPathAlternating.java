@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.redis.FleetSync;
+import dev.breaker.redis.RedisServerHarness;
 
 /**
  * The closed call path with fleet mode off and on, measured alternately in one JVM: on a
@@ -28,10 +29,10 @@ public final class CallPathAlternating {
 		int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 40;
 		int calls = args.length > 1 ? Integer.parseInt(args[1]) : 5_000_000;
 		int warmUp = 10;
-		try (LocalRedis redis = new LocalRedis()) {
+		try (RedisServerHarness redis = RedisServerHarness.start()) {
 			Breaker local = BreakerRegistry.builder().build().breaker("payments");
 			BreakerRegistry fleetRegistry = BreakerRegistry.builder().build();
-			try (FleetSync sync = redis.join(fleetRegistry, "bench")) {
+			try (FleetSync sync = redis.join(fleetRegistry, "bench", 1)) {
 				Breaker shared = fleetRegistry.breaker("payments");
 				Callable<String> dependency = () -> "ok";
 				double[] off = new double[pairs];

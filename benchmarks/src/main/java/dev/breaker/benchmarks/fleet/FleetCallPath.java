@@ -8,6 +8,7 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
 import dev.breaker.redis.FleetSync;
+import dev.breaker.redis.RedisServerHarness;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -40,7 +41,7 @@ public class FleetCallPath {
 	@Param({ "off", "on" })
 	public String shared;
 
-	private LocalRedis redis;
+	private RedisServerHarness redis;
 
 	private FleetSync sync;
 
@@ -52,8 +53,8 @@ public class FleetCallPath {
 	public void setUp() throws InterruptedException {
 		BreakerRegistry registry = BreakerRegistry.builder().build();
 		if (shared.equals("on")) {
-			redis = new LocalRedis();
-			sync = redis.join(registry, "bench");
+			redis = RedisServerHarness.start();
+			sync = redis.join(registry, "bench", 1);
 		}
 		breaker = registry.breaker("payments");
 	}

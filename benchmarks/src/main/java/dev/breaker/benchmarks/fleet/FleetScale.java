@@ -14,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import dev.breaker.redis.RedisServerHarness;
 
 /**
  * A fleet of replicas (each its own Spring context, fleet mode auto-configured) on one
@@ -49,10 +50,11 @@ public final class FleetScale {
 				ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 		List<String> propagation = new ArrayList<>();
 		List<String> commands = new ArrayList<>();
-		try (LocalRedis redis = new LocalRedis(); StampedFleet fleet = StampedFleet.start(redis, replicas, 1, false)) {
+		try (RedisServerHarness redis = RedisServerHarness.start();
+				StampedFleet fleet = StampedFleet.start(redis, replicas, 1, false)) {
 			quorumOfOne(fleet, rounds, warmUp, propagation);
 		}
-		try (LocalRedis redis = new LocalRedis();
+		try (RedisServerHarness redis = RedisServerHarness.start();
 				StampedFleet fleet = StampedFleet.start(redis, replicas, 2, false);
 				CommandStats stats = new CommandStats(redis.port())) {
 			commands.add(commands("idle", fleet, stats, seconds, false));
@@ -71,7 +73,7 @@ public final class FleetScale {
 					(double) cycles.total() / n / replicas, (double) cycles.scripts() / n / replicas,
 					cycles.per((double) n * replicas)));
 		}
-		try (LocalRedis redis = new LocalRedis();
+		try (RedisServerHarness redis = RedisServerHarness.start();
 				StampedFleet fleet = StampedFleet.start(redis, replicas, 2, true);
 				CommandStats stats = new CommandStats(redis.port())) {
 			commands.add(commands("idle, fleet window on", fleet, stats, seconds, false));

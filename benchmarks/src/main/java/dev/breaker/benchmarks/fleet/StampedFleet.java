@@ -8,11 +8,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
+import dev.breaker.autoconfigure.redis.Replica;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
+import dev.breaker.redis.RedisServerHarness;
 
 /**
  * {@link FleetScale}'s replicas (each its own Spring context, fleet mode
@@ -30,7 +32,7 @@ final class StampedFleet implements AutoCloseable {
 		.ticker(Ticker.system())
 		.build();
 
-	private final List<ContextReplica> replicas = new ArrayList<>();
+	private final List<Replica> replicas = new ArrayList<>();
 
 	private final List<Breaker> payments = new ArrayList<>();
 
@@ -45,11 +47,13 @@ final class StampedFleet implements AutoCloseable {
 		closedAt = new AtomicLongArray(size);
 	}
 
-	static StampedFleet start(LocalRedis redis, int size, int quorum, boolean fleetWindow) {
+	static StampedFleet start(RedisServerHarness redis, int size, int quorum, boolean fleetWindow)
+			throws InterruptedException {
 		StampedFleet fleet = new StampedFleet(size);
 		for (int k = 0; k < size; k++) {
 			BreakerRegistry registry = BreakerRegistry.builder().defaults(CONFIG).build();
-			fleet.replicas.add(ContextReplica.start(redis.port(), "replica-" + k, registry,
+			fleet.replicas.add(Replica.start("replica-" + k, registry, "spring.data.redis.host=127.0.0.1",
+					"spring.data.redis.port=" + redis.port(), "logging.level.root=WARN",
 					"breaker.shared.redis.quorum=" + quorum, "breaker.shared.redis.fleet-window=" + fleetWindow));
 			Breaker breaker = registry.breaker("payments");
 			int index = k;
@@ -65,7 +69,7 @@ final class StampedFleet implements AutoCloseable {
 			fleet.payments.add(breaker);
 			fleet.catalog.add(registry.breaker("catalog"));
 		}
-		LocalRedis.pause(500);
+		TimeUnit.MILLISECONDS.sleep(500);
 		return fleet;
 	}
 
@@ -142,7 +146,7 @@ final class StampedFleet implements AutoCloseable {
 
 	@Override
 	public void close() {
-		replicas.forEach(ContextReplica::close);
+		replicas.forEach(Replica::close);
 	}
 
 }

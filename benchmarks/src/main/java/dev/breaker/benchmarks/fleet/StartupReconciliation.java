@@ -9,12 +9,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.autoconfigure.redis.Replica;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.redis.FleetKeys;
+import dev.breaker.redis.RedisServerHarness;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -72,7 +74,7 @@ public final class StartupReconciliation {
 		int junk = args.length > 2 ? Integer.parseInt(args[2]) : 0;
 		String nice = args.length > 3 ? args[3] : null;
 		FleetKeys keys = new FleetKeys("breaker:");
-		try (LocalRedis redis = new LocalRedis()) {
+		try (RedisServerHarness redis = RedisServerHarness.start()) {
 			RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port()));
 			try (StatefulRedisConnection<String, String> connection = client.connect()) {
 				RedisCommands<String, String> admin = connection.sync();
@@ -110,7 +112,8 @@ public final class StartupReconciliation {
 					Map<String, Long> before = stats.snapshot();
 					long pingsBefore = prober.sent();
 					long start = System.nanoTime();
-					try (ContextReplica replica = ContextReplica.start(redis.port(), "late", registry,
+					try (Replica replica = Replica.start("late", registry, "spring.data.redis.host=127.0.0.1",
+							"spring.data.redis.port=" + redis.port(), "logging.level.root=WARN",
 							"breaker.shared.redis.startup-sync-timeout=600s", "breaker.shared.redis.timeout=5s")) {
 						long synced = System.nanoTime();
 						PingProber.Latencies during = prober.drain();

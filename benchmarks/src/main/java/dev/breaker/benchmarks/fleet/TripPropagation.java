@@ -2,7 +2,9 @@ package dev.breaker.benchmarks.fleet;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -14,6 +16,7 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import dev.breaker.redis.FleetSync;
+import dev.breaker.redis.RedisServerHarness;
 
 /**
  * Trip propagation on loopback, two ways:
@@ -45,87 +48,76 @@ public final class TripPropagation {
 			.openWaitJitter(0)
 			.ticker(Ticker.system())
 			.build();
-		try (LocalRedis redis = new LocalRedis()) {
-			quorumOfOne(redis, config, rounds, warmUp);
-		}
-		try (LocalRedis redis = new LocalRedis()) {
-			quorumOfTwo(redis, config, rounds, warmUp);
-		}
-	}
-
-	private static void quorumOfOne(LocalRedis redis, BreakerConfig config, int rounds, int warmUp) throws Exception {
-		BreakerRegistry a = BreakerRegistry.builder().defaults(config).build();
-		BreakerRegistry b = BreakerRegistry.builder().defaults(config).build();
-		try (FleetSync syncA = redis.join(a, "replica-a", 1); FleetSync syncB = redis.join(b, "replica-b", 1)) {
-			Breaker tripping = a.breaker("payments");
-			Breaker following = b.breaker("payments");
-			BlockingQueue<Long> opened = new ArrayBlockingQueue<>(1);
-			BlockingQueue<Long> closed = new ArrayBlockingQueue<>(1);
-			listen(following, opened, closed);
-			LocalRedis.pause(200);
-
-			long[] openMicros = new long[rounds];
-			long[] closeMicros = new long[rounds];
-			for (int i = -warmUp; i < rounds; i++) {
-				long tripAt = System.nanoTime();
-				fail(tripping);
-				long open = await(opened, "open");
-				long resetAt = System.nanoTime();
-				tripping.reset();
-				long close = await(closed, "close");
-				if (i >= 0) {
-					openMicros[i] = (open - tripAt) / 1_000;
-					closeMicros[i] = (close - resetAt) / 1_000;
-				}
-			}
-			System.out.println(
+		try (RedisServerHarness redis = RedisServerHarness.start()) {
+			measure(redis, config, 1, rounds, warmUp,
 					"trip propagation A -> B over Redis pub/sub on loopback, quorum 1, " + rounds + " rounds after "
 							+ warmUp + " warm-up, " + Runtime.getRuntime().availableProcessors() + " cores:");
-			report("open ", openMicros);
-			report("close", closeMicros);
+		}
+		try (RedisServerHarness redis = RedisServerHarness.start()) {
+			measure(redis, config, 2, rounds, warmUp,
+					"trip propagation A, B -> C, quorum 2 (the clock runs from B's trip, which completes it), " + rounds
+							+ " rounds after " + warmUp + " warm-up:");
 		}
 	}
 
-	private static void quorumOfTwo(LocalRedis redis, BreakerConfig config, int rounds, int warmUp) throws Exception {
-		BreakerRegistry a = BreakerRegistry.builder().defaults(config).build();
-		BreakerRegistry b = BreakerRegistry.builder().defaults(config).build();
-		BreakerRegistry c = BreakerRegistry.builder().defaults(config).build();
-		try (FleetSync syncA = redis.join(a, "replica-a", 2);
-				FleetSync syncB = redis.join(b, "replica-b", 2);
-				FleetSync syncC = redis.join(c, "replica-c", 2)) {
-			Breaker first = a.breaker("payments");
-			Breaker second = b.breaker("payments");
-			Breaker third = c.breaker("payments");
+	/**
+	 * {@code quorum + 1} replicas (A, B, C) of "payments"; each round the first
+	 * {@code quorum} trip, the last of them with the clock running until the replica
+	 * after them has opened, then A is reset and the clock runs until that replica has
+	 * closed.
+	 */
+	private static void measure(RedisServerHarness redis, BreakerConfig config, int quorum, int rounds, int warmUp,
+			String title) throws Exception {
+		List<BreakerRegistry> registries = new ArrayList<>();
+		for (int k = 0; k <= quorum; k++) {
+			registries.add(BreakerRegistry.builder().defaults(config).build());
+		}
+		List<FleetSync> syncs = new ArrayList<>();
+		try {
+			for (int k = 0; k <= quorum; k++) {
+				syncs.add(redis.join(registries.get(k), "replica-" + (char) ('a' + k), quorum));
+			}
+			List<Breaker> payments = registries.stream().map(r -> r.breaker("payments")).toList();
+			Breaker timed = payments.get(quorum - 1);
 			BlockingQueue<Long> opened = new ArrayBlockingQueue<>(1);
 			BlockingQueue<Long> closed = new ArrayBlockingQueue<>(1);
-			listen(third, opened, closed);
-			LocalRedis.pause(200);
+			listen(payments.get(quorum), opened, closed);
+			pause(200);
 
 			long[] openMicros = new long[rounds];
 			long[] closeMicros = new long[rounds];
 			for (int i = -warmUp; i < rounds; i++) {
-				fail(first);
-				// let the first vote reach Redis: the second trip is the one that
-				// completes the quorum
-				LocalRedis.pause(5);
+				for (Breaker untimed : payments.subList(0, quorum - 1)) {
+					fail(untimed);
+					// let this vote reach Redis: the timed trip is the one that
+					// completes the quorum
+					pause(5);
+				}
 				long tripAt = System.nanoTime();
-				fail(second);
+				fail(timed);
 				long open = await(opened, "open");
-				awaitFollowing(syncA);
+				if (quorum > 1) {
+					awaitFollowing(syncs.get(0));
+				}
 				long resetAt = System.nanoTime();
-				first.reset();
+				payments.get(0).reset();
 				long close = await(closed, "close");
-				awaitClosed(second);
+				if (quorum > 1) {
+					awaitClosed(timed);
+				}
 				if (i >= 0) {
 					openMicros[i] = (open - tripAt) / 1_000;
 					closeMicros[i] = (close - resetAt) / 1_000;
 				}
 			}
-			System.out
-				.println("trip propagation A, B -> C, quorum 2 (the clock runs from B's trip, which completes it), "
-						+ rounds + " rounds after " + warmUp + " warm-up:");
+			System.out.println(title);
 			report("open ", openMicros);
 			report("close", closeMicros);
+		}
+		finally {
+			for (int k = syncs.size() - 1; k >= 0; k--) {
+				syncs.get(k).close();
+			}
 		}
 	}
 
@@ -151,7 +143,7 @@ public final class TripPropagation {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("replica A never followed the fleet's open");
 			}
-			LocalRedis.pause(1);
+			pause(1);
 		}
 	}
 
@@ -161,7 +153,7 @@ public final class TripPropagation {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("replica B never closed");
 			}
-			LocalRedis.pause(1);
+			pause(1);
 		}
 	}
 
@@ -185,6 +177,15 @@ public final class TripPropagation {
 			throw new IllegalStateException("replica B never saw the " + what);
 		}
 		return at;
+	}
+
+	private static void pause(long millis) {
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private static void report(String what, long[] micros) {

@@ -101,26 +101,30 @@ class PrometheusScrapeTests extends RunningActuator {
 	void aTripMovesStateTransitionsAndRejections() throws Exception {
 		Breaker orders = this.registry.breaker("orders");
 		Calls.succeed(orders, 2);
-		Scrape before = scrape();
-		assertThat(before.value("breaker_state", "name", "orders", "state", "CLOSED")).hasValue(1);
-		assertThat(before.value("breaker_state", "name", "orders", "state", "OPEN")).hasValue(0);
-		assertThat(before.value("breaker_transitions_total", "name", "orders", "from", "CLOSED", "to", "OPEN"))
-			.hasValue(0);
-		assertThat(before.value("breaker_rejected_calls_total", "name", "orders")).hasValue(0);
+		assertStateTransitionsAndRejections(scrape(), "orders", 1, 0, 0, 0);
 
 		Calls.fail(orders, 3);
 		Calls.rejected(orders, 4);
 
 		Scrape after = scrape();
-		assertThat(after.value("breaker_state", "name", "orders", "state", "CLOSED")).hasValue(0);
-		assertThat(after.value("breaker_state", "name", "orders", "state", "OPEN")).hasValue(1);
-		assertThat(after.value("breaker_transitions_total", "name", "orders", "from", "CLOSED", "to", "OPEN"))
-			.hasValue(1);
-		assertThat(after.value("breaker_rejected_calls_total", "name", "orders")).hasValue(4);
+		assertStateTransitionsAndRejections(after, "orders", 0, 1, 1, 4);
 		assertThat(after.value("breaker_calls_total", "name", "orders", "outcome", "success")).hasValue(2);
 		assertThat(after.value("breaker_calls_total", "name", "orders", "outcome", "failure")).hasValue(3);
 		assertThat(after.value("breaker_failure_rate", "name", "orders")).hasValue(60);
 		assertThat(after.value("breaker_trips_total", "name", "orders")).hasValue(1);
+	}
+
+	/**
+	 * {@code breaker}'s state gauges (CLOSED, OPEN), its CLOSED to OPEN transitions and
+	 * its rejected calls in {@code scrape}.
+	 */
+	private static void assertStateTransitionsAndRejections(Scrape scrape, String breaker, int closed, int open,
+			int closedToOpen, int rejected) {
+		assertThat(scrape.value("breaker_state", "name", breaker, "state", "CLOSED")).hasValue(closed);
+		assertThat(scrape.value("breaker_state", "name", breaker, "state", "OPEN")).hasValue(open);
+		assertThat(scrape.value("breaker_transitions_total", "name", breaker, "from", "CLOSED", "to", "OPEN"))
+			.hasValue(closedToOpen);
+		assertThat(scrape.value("breaker_rejected_calls_total", "name", breaker)).hasValue(rejected);
 	}
 
 	@Test

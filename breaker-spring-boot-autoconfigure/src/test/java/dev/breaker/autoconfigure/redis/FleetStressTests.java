@@ -60,11 +60,7 @@ class FleetStressTests {
 				// so that the second trip completes the quorum
 				await().pollDelay(Duration.ofMillis(5)).until(() -> true);
 				failTimes(second.breaker("quorum"), 1);
-				Transition opened = seenByThird.poll(5, TimeUnit.SECONDS);
-				assertThat(opened).as("round %d: open", round)
-					.isNotNull()
-					.extracting(Transition::to)
-					.isEqualTo(State.OPEN);
+				assertNextTransitionIsTo(seenByThird, State.OPEN, "round %d: open", round);
 				await().pollDelay(Duration.ZERO)
 					.pollInterval(Duration.ofMillis(1))
 					.atMost(Duration.ofSeconds(5))
@@ -72,11 +68,7 @@ class FleetStressTests {
 				// at once: the first replica's close may reach the second before the
 				// reply of the script that opened it
 				first.breaker("quorum").reset();
-				Transition closed = seenByThird.poll(5, TimeUnit.SECONDS);
-				assertThat(closed).as("round %d: close", round)
-					.isNotNull()
-					.extracting(Transition::to)
-					.isEqualTo(State.CLOSED);
+				assertNextTransitionIsTo(seenByThird, State.CLOSED, "round %d: close", round);
 				await("round " + round + ": the second replica closes").pollDelay(Duration.ZERO)
 					.pollInterval(Duration.ofMillis(1))
 					.atMost(Duration.ofSeconds(5))
@@ -92,16 +84,18 @@ class FleetStressTests {
 
 		for (int round = 0; round < ROUNDS; round++) {
 			failTimes(a.breaker("payments"), 1);
-			Transition opened = seenByB.poll(5, TimeUnit.SECONDS);
-			assertThat(opened).as("round %d: open", round).isNotNull().extracting(Transition::to).isEqualTo(State.OPEN);
+			assertNextTransitionIsTo(seenByB, State.OPEN, "round %d: open", round);
 			a.breaker("payments").reset();
-			Transition closed = seenByB.poll(5, TimeUnit.SECONDS);
-			assertThat(closed).as("round %d: close", round)
-				.isNotNull()
-				.extracting(Transition::to)
-				.isEqualTo(State.CLOSED);
+			assertNextTransitionIsTo(seenByB, State.CLOSED, "round %d: close", round);
 		}
 		assertThat(seenByB).isEmpty();
+	}
+
+	/** The next transition {@code seen} within 5 s is one to {@code state}. */
+	private static void assertNextTransitionIsTo(BlockingQueue<Transition> seen, State state, String description,
+			int round) throws InterruptedException {
+		Transition next = seen.poll(5, TimeUnit.SECONDS);
+		assertThat(next).as(description, round).isNotNull().extracting(Transition::to).isEqualTo(state);
 	}
 
 }

@@ -21,9 +21,10 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * One replica of the service: its own Spring application context, its own registry, the
- * shared Redis.
+ * shared Redis. The fleet benchmarks start their replicas with it too (the module's test
+ * jar holds it), with the production reconnect and start-up timeouts.
  */
-final class Replica implements AutoCloseable {
+public final class Replica implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
@@ -40,13 +41,24 @@ final class Replica implements AutoCloseable {
 
 	/**
 	 * A replica whose {@code properties} say where Redis is ({@code spring.data.redis.*}:
-	 * Sentinel, Cluster, TLS…).
+	 * Sentinel, Cluster, TLS…), with short reconnect and start-up timeouts, so that a
+	 * test waits for an outage's end no longer than it must.
 	 */
 	static Replica start(String id, BreakerConfig defaults, String... properties) {
-		BreakerRegistry registry = BreakerRegistry.builder().defaults(defaults).build();
-		List<String> all = new ArrayList<>(List.of("breaker.shared.redis.enabled=true",
-				"breaker.shared.redis.replica-id=" + id, "breaker.shared.redis.reconnect-interval=200ms",
+		List<String> all = new ArrayList<>(List.of("breaker.shared.redis.reconnect-interval=200ms",
 				"breaker.shared.redis.startup-sync-timeout=3s"));
+		all.addAll(List.of(properties));
+		return start(id, BreakerRegistry.builder().defaults(defaults).build(), all.toArray(String[]::new));
+	}
+
+	/**
+	 * A replica with fleet mode on as {@code id}, the breakers of {@code registry} and
+	 * {@code properties} (where Redis is among them); its start waits for the first read
+	 * of the fleet's state.
+	 */
+	public static Replica start(String id, BreakerRegistry registry, String... properties) {
+		List<String> all = new ArrayList<>(
+				List.of("breaker.shared.redis.enabled=true", "breaker.shared.redis.replica-id=" + id));
 		all.addAll(List.of(properties));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReplicaConfiguration.class)
 			.web(WebApplicationType.NONE)
@@ -58,7 +70,7 @@ final class Replica implements AutoCloseable {
 		return new Replica(context);
 	}
 
-	BreakerRegistry registry() {
+	public BreakerRegistry registry() {
 		return context.getBean(BreakerRegistry.class);
 	}
 
@@ -66,11 +78,11 @@ final class Replica implements AutoCloseable {
 		return registry().breaker(name);
 	}
 
-	SharedStoreStatus status() {
+	public SharedStoreStatus status() {
 		return context.getBean(SharedStoreStatus.class);
 	}
 
-	FleetSync sync() {
+	public FleetSync sync() {
 		return context.getBean(FleetSync.class);
 	}
 
