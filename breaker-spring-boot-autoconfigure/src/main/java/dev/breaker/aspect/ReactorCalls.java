@@ -2,14 +2,9 @@ package dev.breaker.aspect;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.Permit;
-import dev.breaker.core.Rejections;
-import dev.breaker.core.ReleaseOnce;
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -32,68 +27,32 @@ final class ReactorCalls {
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
-			Breaker breaker = method.breakerFor(invocation);
-			if (method.policy().retry().recordEachAttempt()) {
-				return attempts(method, invocation, breaker, 0, true);
-			}
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return fallback(method, invocation, Rejections.of(permit));
-			}
-			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
+			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			return attempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
 
 	/**
-	 * The retry loop of a publisher call: an attempt, and after an error before any value
-	 * (while retries are left and allowed) the next one. With {@code eachAttempt} (the
-	 * breaker inside the retry) every attempt asks the breaker, is recorded, and the last
-	 * one's counted failure goes to the fallbacks; otherwise the attempts are recorded
-	 * once around the whole sequence.
+	 * One attempt of a publisher call and, after an error before any value (while
+	 * {@link Attempts} grants a retry), a pause and the next one; the last attempt's
+	 * counted failure goes to the fallbacks.
 	 */
-	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
-			int retries, boolean eachAttempt) {
+	private static Flux<Object> attempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
 		return Flux.defer(() -> {
-			Permit permit = null;
-			if (eachAttempt) {
-				permit = breaker.acquire();
-				if (!permit.granted()) {
-					return fallback(method, invocation, Rejections.of(permit));
-				}
+			if (!attempts.begin()) {
+				return fallback(method, invocation, attempts.rejection());
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
-			Flux<Object> attempt = withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true));
-			if (eachAttempt) {
-				attempt = record(breaker, permit, attempt);
-			}
-			return attempt.onErrorResume((error) -> {
-				Outcome outcome = breaker.classify(null, error);
-				RetryPolicy retry = method.policy().retry();
-				if (!emitted.get() && GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
-					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(attempts(method, invocation, breaker, retries + 1, eachAttempt));
-				}
-				if (!eachAttempt) {
-					// the sequence's record and fallbacks are outside
-					return Flux.error(error);
-				}
-				return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
-			});
+			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
+				.doOnComplete(() -> attempts.after(Outcome.SUCCESS, false))
+				.onErrorResume((error) -> {
+					Duration pause = attempts.after(null, error, !emitted.get());
+					if (pause != null) {
+						return delay(method.delays(), pause).thenMany(attempt(method, invocation, attempts));
+					}
+					return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
+				});
 		});
-	}
-
-	/** The whole sequence recorded once, then the fallbacks for a counted failure. */
-	private static Flux<Object> recorded(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
-			Permit permit, Flux<Object> attempts) {
-		return record(breaker, permit, attempts).onErrorResume((error) -> {
-			Outcome outcome = breaker.classify(null, error);
-			return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
-		});
-	}
-
-	private static Flux<Object> record(Breaker breaker, Permit permit, Flux<Object> source) {
-		ReleaseOnce release = ReleaseOnce.started(breaker, permit);
-		return source.doOnComplete(release::succeeded).doOnError(release::failed).doOnCancel(release::cancelled);
 	}
 
 	@SuppressWarnings("unchecked")

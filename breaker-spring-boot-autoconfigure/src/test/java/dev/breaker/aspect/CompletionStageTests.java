@@ -193,6 +193,31 @@ class CompletionStageTests {
 		});
 	}
 
+	/**
+	 * A caller that cancels while the call waits for its retry has given up: no further
+	 * attempt reaches the dependency, the pause is cancelled and the call is recorded as
+	 * IGNORED at once, as for a cancelled Mono (and as an interrupted plain call stops).
+	 */
+	@Test
+	void aCallCancelledDuringItsRetryPauseMakesNoFurtherAttempt() {
+		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
+			Search search = context.getBean(Search.class);
+			ManualDelays delays = context.getBean(ManualDelays.class);
+			search.answerWith(CompletableFuture.failedFuture(new IOException("blip")));
+			CompletableFuture<String> result = search.retried("boots");
+			assertThat(delays.scheduled).hasSize(1);
+			result.cancel(true);
+			Breaker breaker = breaker(context, "retried");
+			assertThat(breaker.snapshot().inFlight()).as("in flight once cancelled").isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(delays.waiting()).as("pauses still waiting").isZero();
+			delays.runPending();
+			assertThat(search.calls()).as("attempts").isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {

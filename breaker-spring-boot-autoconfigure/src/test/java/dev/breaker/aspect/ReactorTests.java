@@ -142,6 +142,30 @@ class ReactorTests {
 		});
 	}
 
+	/**
+	 * A subscription cancelled while the call waits for its retry makes no further
+	 * attempt, cancels the pause and is recorded as IGNORED at once.
+	 */
+	@Test
+	void aSubscriptionCancelledDuringItsRetryPauseMakesNoFurtherAttempt() {
+		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			ManualDelays delays = context.getBean(ManualDelays.class);
+			prices.answerWith(Mono.error(new IOException("blip")));
+			Disposable subscription = prices.retried("sku-1").subscribe();
+			assertThat(delays.scheduled).hasSize(1);
+			subscription.dispose();
+			Breaker breaker = breaker(context, "retried");
+			assertThat(breaker.snapshot().inFlight()).as("in flight once cancelled").isZero();
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(delays.waiting()).as("pauses still waiting").isZero();
+			delays.runPending();
+			assertThat(prices.calls()).as("attempts").isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {

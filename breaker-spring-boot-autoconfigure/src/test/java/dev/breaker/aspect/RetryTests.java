@@ -144,6 +144,58 @@ class RetryTests {
 		});
 	}
 
+	/**
+	 * A thread interrupted during the pause makes no further attempt: the call ends with
+	 * the attempt before the pause, recorded once, its counted failure falling back, and
+	 * the thread stays interrupted.
+	 */
+	@Test
+	void anInterruptedPauseEndsTheCallWithTheAttemptBeforeIt() {
+		this.runner.withPropertyValues("breaker.instances.flaky.track-in-flight=true").run((context) -> {
+			Flaky flaky = context.getBean(Flaky.class);
+			flaky.script().then(new IOException("1"), "ok");
+			Thread.currentThread().interrupt();
+			String answer;
+			boolean interrupted;
+			try {
+				answer = flaky.fetch();
+			}
+			finally {
+				interrupted = Thread.interrupted();
+			}
+			assertThat(answer).isEqualTo("fallback after 1");
+			assertThat(interrupted).as("still interrupted").isTrue();
+			assertThat(flaky.script().calls()).isEqualTo(1);
+			assertThat(context.getBean(ManualDelays.class).sleeps).hasSize(1);
+			assertThat(calls(context, "flaky", Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(BreakerRegistry.class).breaker("flaky").snapshot().inFlight()).isZero();
+		});
+	}
+
+	/**
+	 * The same with the breaker inside the retries: the failed attempt was recorded
+	 * before the pause, and nothing more is.
+	 */
+	@Test
+	void anInterruptedPauseInsideTheRetriesRecordsOnlyTheAttemptsMade() {
+		this.runner.run((context) -> {
+			Flaky flaky = context.getBean(Flaky.class);
+			flaky.script().then(new IOException("1"), "ok");
+			Thread.currentThread().interrupt();
+			String answer;
+			try {
+				answer = flaky.each();
+			}
+			finally {
+				Thread.interrupted();
+			}
+			assertThat(answer).isEqualTo("fallback after 1");
+			assertThat(flaky.script().calls()).isEqualTo(1);
+			assertThat(calls(context, "each", Outcome.FAILURE)).isEqualTo(1);
+			assertThat(calls(context, "each", Outcome.SUCCESS)).isZero();
+		});
+	}
+
 	private static long calls(AssertableApplicationContext context, String breaker, Outcome outcome) {
 		return context.getBean(BreakerRegistry.class).breaker(breaker).totals().calls(outcome);
 	}
