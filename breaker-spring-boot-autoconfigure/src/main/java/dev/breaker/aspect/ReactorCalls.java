@@ -13,8 +13,9 @@ import reactor.core.publisher.Mono;
 /**
  * Guarded calls of methods returning {@link Mono} or {@link Flux}: nothing happens until
  * subscription; the outcome is recorded when the publisher terminates (a cancellation is
- * recorded as IGNORED, so a probe permit is never held forever). Loaded only when Reactor
- * is present.
+ * recorded as IGNORED, so a probe permit is never held forever). {@link Attempts} decides
+ * each attempt's permit, record and retry, as for plain and CompletionStage calls. Loaded
+ * only when Reactor is present.
  */
 final class ReactorCalls {
 
@@ -22,22 +23,51 @@ final class ReactorCalls {
 	}
 
 	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
-		return Mono.fromDirect(flux(method, invocation));
+		return Mono.defer(() -> {
+			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			return monoAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
+		});
+	}
+
+	/**
+	 * One attempt of a Mono call and, while {@link Attempts} grants a retry, a pause and
+	 * the next one. Its value (or empty completion) is what a plain method returns: it is
+	 * classified, and may be retried, before it is delivered.
+	 */
+	private static Mono<Object> monoAttempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
+		return Mono.defer(() -> {
+			if (!attempts.begin()) {
+				return Mono.fromDirect(fallback(method, invocation, attempts.rejection()));
+			}
+			return withTimeout(method, source(invocation)).singleOrEmpty().materialize().flatMap((signal) -> {
+				Object value = signal.get();
+				Throwable error = signal.getThrowable();
+				Duration pause = attempts.after(value, error, true);
+				if (pause != null) {
+					return delay(method.delays(), pause).then(monoAttempt(method, invocation, attempts));
+				}
+				if (error == null) {
+					return Mono.justOrEmpty(value);
+				}
+				return attempts.fallsBack() ? Mono.fromDirect(fallback(method, invocation, error)) : Mono.error(error);
+			});
+		});
 	}
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
 			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
-			return attempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
+			return fluxAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
 
 	/**
-	 * One attempt of a publisher call and, after an error before any value (while
+	 * One attempt of a Flux call and, after an error before any element (while
 	 * {@link Attempts} grants a retry), a pause and the next one; the last attempt's
-	 * counted failure goes to the fallbacks.
+	 * counted failure goes to the fallbacks. Its elements are delivered as they come, so
+	 * a Flux that completes is a success, and one that emitted is never retried.
 	 */
-	private static Flux<Object> attempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
+	private static Flux<Object> fluxAttempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
 		return Flux.defer(() -> {
 			if (!attempts.begin()) {
 				return fallback(method, invocation, attempts.rejection());
@@ -48,7 +78,7 @@ final class ReactorCalls {
 				.onErrorResume((error) -> {
 					Duration pause = attempts.after(null, error, !emitted.get());
 					if (pause != null) {
-						return delay(method.delays(), pause).thenMany(attempt(method, invocation, attempts));
+						return delay(method.delays(), pause).thenMany(fluxAttempt(method, invocation, attempts));
 					}
 					return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 				});

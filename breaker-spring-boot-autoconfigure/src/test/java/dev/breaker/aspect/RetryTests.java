@@ -8,6 +8,7 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -142,6 +143,27 @@ class RetryTests {
 			assertThat(flaky.script().calls()).isEqualTo(2);
 			assertThat(context.getBean(ManualDelays.class).sleeps).hasSize(2);
 		});
+	}
+
+	/**
+	 * A returned value the classifier counts as a failure is retried; when no retry is
+	 * left it is recorded as a FAILURE and returned (a value never goes to a fallback).
+	 */
+	@Test
+	void retriesAValueTheClassifierCountsAsAFailure() {
+		this.runner
+			.withBean("staleIsAFailure", OutcomeClassifier.class,
+					() -> OutcomeClassifier.builder().failureResult("stale"::equals).build())
+			.run((context) -> {
+				Flaky flaky = context.getBean(Flaky.class);
+				flaky.script().then("stale", "fresh");
+				assertThat(flaky.fetch()).isEqualTo("fresh");
+				assertThat(flaky.script().calls()).isEqualTo(2);
+				assertThat(calls(context, "flaky", Outcome.SUCCESS)).isEqualTo(1);
+				flaky.script().then("stale");
+				assertThat(flaky.timeoutsOnly()).isEqualTo("stale");
+				assertThat(calls(context, "timeouts-only", Outcome.FAILURE)).isEqualTo(1);
+			});
 	}
 
 	/**
