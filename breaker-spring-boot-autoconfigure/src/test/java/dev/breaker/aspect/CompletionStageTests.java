@@ -202,19 +202,11 @@ class CompletionStageTests {
 	void aCallCancelledDuringItsRetryPauseMakesNoFurtherAttempt() {
 		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
 			Search search = context.getBean(Search.class);
-			ManualDelays delays = context.getBean(ManualDelays.class);
 			search.answerWith(CompletableFuture.failedFuture(new IOException("blip")));
 			CompletableFuture<String> result = search.retried("boots");
-			assertThat(delays.scheduled).hasSize(1);
-			result.cancel(true);
-			Breaker breaker = breaker(context, "retried");
-			assertThat(breaker.snapshot().inFlight()).as("in flight once cancelled").isZero();
-			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
-			assertThat(delays.waiting()).as("pauses still waiting").isZero();
-			delays.runPending();
-			assertThat(search.calls()).as("attempts").isEqualTo(1);
-			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+			ManualTime.assertCancellingThePauseEndsTheCall(context, "retried", () -> result.cancel(true),
+					search::calls);
+			assertThat(result).isCancelled();
 		});
 	}
 

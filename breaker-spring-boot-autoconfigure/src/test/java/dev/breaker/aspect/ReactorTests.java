@@ -176,19 +176,10 @@ class ReactorTests {
 	void aSubscriptionCancelledDuringItsRetryPauseMakesNoFurtherAttempt() {
 		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
 			Prices prices = context.getBean(Prices.class);
-			ManualDelays delays = context.getBean(ManualDelays.class);
 			prices.answerWith(Mono.error(new IOException("blip")));
 			Disposable subscription = prices.retried("sku-1").subscribe();
-			assertThat(delays.scheduled).hasSize(1);
-			subscription.dispose();
-			Breaker breaker = breaker(context, "retried");
-			assertThat(breaker.snapshot().inFlight()).as("in flight once cancelled").isZero();
-			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
-			assertThat(delays.waiting()).as("pauses still waiting").isZero();
-			delays.runPending();
-			assertThat(prices.calls()).as("attempts").isEqualTo(1);
-			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(1);
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isZero();
+			ManualTime.assertCancellingThePauseEndsTheCall(context, "retried", subscription::dispose, prices::calls);
+			assertThat(subscription.isDisposed()).isTrue();
 		});
 	}
 

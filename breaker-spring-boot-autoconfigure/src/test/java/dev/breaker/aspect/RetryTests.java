@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -216,10 +216,6 @@ class RetryTests {
 			assertThat(calls(context, "each", Outcome.FAILURE)).isEqualTo(1);
 			assertThat(calls(context, "each", Outcome.SUCCESS)).isZero();
 		});
-	}
-
-	private static long calls(AssertableApplicationContext context, String breaker, Outcome outcome) {
-		return context.getBean(BreakerRegistry.class).breaker(breaker).totals().calls(outcome);
 	}
 
 	@Configuration(proxyBeanMethods = false)
