@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * One guarded call of a method returning a {@link CompletionStage}: the outcome is
  * recorded when the stage completes, a timeout completes it with a
- * {@link TimeoutException}, retries are scheduled rather than slept.
+ * {@link TimeoutException}, retries are scheduled rather than slept ({@link Attempts}
+ * decides each attempt's permit, record and retry, as for plain and Reactor calls). A
+ * caller who cancels the returned future ends the call: the attempt's stage or the pause
+ * is cancelled and no further attempt is made.
  */
 final class StageCall {
 
