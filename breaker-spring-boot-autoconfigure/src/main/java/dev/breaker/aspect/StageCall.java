@@ -127,15 +127,13 @@ final class StageCall {
 			stage.toCompletableFuture().cancel(true);
 		}
 		catch (UnsupportedOperationException ex) {
-			// a stage that cannot be cancelled runs to its end; its result is no longer
-			// awaited
+			// a stage that cannot be cancelled runs to its end, no longer awaited
 		}
 	}
 
 	private void finished(Object value, Throwable error) {
 		if (this.result.isCancelled()) {
-			// the caller gave up: the dependency did not fail, so the call counts neither
-			// way
+			// the caller gave up, the dependency did not fail: it counts neither way
 			this.attempts.cancelled();
 			return;
 		}
@@ -163,8 +161,7 @@ final class StageCall {
 			this.method.fallback(this.invocation, cause, this.results);
 		}
 		catch (Throwable unexpected) {
-			// the stage results never throw; kept so that a bug here still completes the
-			// call
+			// the stage results never throw; kept so that a bug here still ends the call
 			this.result.completeExceptionally(unexpected);
 		}
 	}
