@@ -19,8 +19,9 @@ import org.springframework.expression.Expression;
 /**
  * One {@code @CircuitGuarded} method, resolved at start-up: its breaker, tenant
  * expression, fallbacks and call policy. Each call goes to the adapter of its return type
- * ({@link PlainCall}, {@link StageCall}, {@link ReactorCalls}); what they share is here:
- * the retry decision, which outcomes fall back, and the fallback tiers.
+ * ({@link PlainCall}, {@link StageCall}, {@link ReactorCalls}); what they share is here
+ * (which outcomes fall back, the fallback tiers) and in {@link Attempts} (the retry
+ * loop).
  *
  * <p>
  * The closed path of a synchronous call without tenant or retries allocates nothing: the
@@ -150,18 +151,6 @@ final class GuardedMethod implements CompiledMethod {
 				invocation.getArguments(), PARAMETER_NAMES);
 		Object key = this.tenant.getValue(context);
 		return (key != null) ? this.registry.breaker(this.name, key.toString()) : this.breaker;
-	}
-
-	/**
-	 * Whether an attempt that ended with {@code outcome} is followed by another: retries
-	 * left, an outcome that retries, and the breaker's retry budget allows one (asked
-	 * last: a granted retry is counted). A retry the budget refuses is not made: the call
-	 * ends as if its retries were exhausted. Every retry loop (plain, CompletionStage,
-	 * Reactor) decides here.
-	 * @param retries the retries made so far
-	 */
-	static boolean retryAgain(Breaker breaker, RetryPolicy retry, int retries, Outcome outcome) {
-		return retries < retry.maxRetries() && retry.retries(outcome) && breaker.tryRetry(retry.recordEachAttempt());
 	}
 
 	/**

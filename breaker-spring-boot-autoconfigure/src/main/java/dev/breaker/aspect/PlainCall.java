@@ -1,6 +1,6 @@
 package dev.breaker.aspect;
 
-import java.util.concurrent.ThreadLocalRandom;
+import java.time.Duration;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
@@ -14,12 +14,10 @@ import org.aopalliance.intercept.MethodInvocation;
  * attempt returns or throws.
  *
  * <p>
- * One loop for both places of the breaker: outside the retries (the default: one permit,
- * the whole sequence recorded once, its time including the pauses) and inside them
- * ({@link RetryPolicy#recordEachAttempt()}: each attempt asks for a permit and is
- * recorded). Without retries the loop runs once and proceeds with the invocation itself:
- * no copy, no per-call object, so the closed path allocates nothing beyond what Spring
- * AOP allocates for any interceptor.
+ * Without retries the call is one attempt: it proceeds with the invocation itself, with
+ * its permit and start time in locals, so the closed path allocates nothing beyond what
+ * Spring AOP allocates for any interceptor. With retries, {@link Attempts} decides (the
+ * loop every return type shares) and each attempt runs through a copy of the invocation.
  */
 final class PlainCall {
 
@@ -27,54 +25,64 @@ final class PlainCall {
 	}
 
 	static Object invoke(GuardedMethod method, MethodInvocation invocation, Breaker breaker) throws Throwable {
+		RetryPolicy retry = method.policy().retry();
+		if (retry.maxRetries() > 0) {
+			return retried(method, invocation, new Attempts(breaker, retry));
+		}
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {
 			return method.fallback(invocation, Rejections.of(permit));
 		}
-		RetryPolicy retry = method.policy().retry();
-		boolean eachAttempt = retry.recordEachAttempt();
-		// one attempt proceeds with the invocation itself: no copy, nothing allocated
-		boolean once = retry.maxRetries() == 0;
 		long start = breaker.nanos();
-		int retries = 0;
+		Object result;
+		Throwable error;
+		try {
+			result = invocation.proceed();
+			error = null;
+		}
+		catch (Throwable ex) {
+			result = null;
+			error = ex;
+		}
+		Outcome outcome = breaker.classify(result, error);
+		breaker.release(permit, outcome, breaker.nanos() - start);
+		return finish(method, invocation, result, error, GuardedMethod.counted(outcome));
+	}
+
+	private static Object retried(GuardedMethod method, MethodInvocation invocation, Attempts attempts)
+			throws Throwable {
 		while (true) {
+			if (!attempts.begin()) {
+				return method.fallback(invocation, attempts.rejection());
+			}
 			Object result;
 			Throwable error;
 			try {
-				result = once ? invocation.proceed() : GuardedMethod.attempt(invocation);
+				result = GuardedMethod.attempt(invocation);
 				error = null;
 			}
 			catch (Throwable ex) {
 				result = null;
 				error = ex;
 			}
-			Outcome outcome = breaker.classify(result, error);
-			if (eachAttempt) {
-				breaker.release(permit, outcome, breaker.nanos() - start);
+			Duration pause = attempts.after(result, error, true);
+			if (pause == null) {
+				return finish(method, invocation, result, error, attempts.fallsBack());
 			}
-			if (!GuardedMethod.retryAgain(breaker, retry, retries, outcome) || !pause(method, retry, retries++)) {
-				if (!eachAttempt) {
-					breaker.release(permit, outcome, breaker.nanos() - start);
-				}
-				return finish(method, invocation, result, error, outcome);
-			}
-			if (eachAttempt) {
-				permit = breaker.acquire();
-				if (!permit.granted()) {
-					return method.fallback(invocation, Rejections.of(permit));
-				}
-				start = breaker.nanos();
+			if (!sleep(method, pause)) {
+				attempts.stop();
+				return finish(method, invocation, result, error, attempts.fallsBack());
 			}
 		}
 	}
 
 	/**
-	 * Blocks for the pause before retry number {@code retries}.
+	 * Blocks for the pause before the next attempt.
 	 * @return {@code false} when the thread was interrupted: no more attempts
 	 */
-	private static boolean pause(GuardedMethod method, RetryPolicy retry, int retries) {
+	private static boolean sleep(GuardedMethod method, Duration pause) {
 		try {
-			method.delays().sleep(retry.pause(retries, ThreadLocalRandom.current().nextDouble()));
+			method.delays().sleep(pause);
 			return true;
 		}
 		catch (InterruptedException ex) {
@@ -85,11 +93,11 @@ final class PlainCall {
 
 	/** The last attempt's value, its counted failure's fallbacks, or its exception. */
 	private static Object finish(GuardedMethod method, MethodInvocation invocation, Object result, Throwable error,
-			Outcome outcome) throws Throwable {
+			boolean fallsBack) throws Throwable {
 		if (error == null) {
 			return result;
 		}
-		if (GuardedMethod.counted(outcome)) {
+		if (fallsBack) {
 			return method.fallback(invocation, error);
 		}
 		throw error;

@@ -2,14 +2,9 @@ package dev.breaker.aspect;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
-import dev.breaker.core.Permit;
-import dev.breaker.core.Rejections;
-import dev.breaker.core.ReleaseOnce;
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -18,8 +13,9 @@ import reactor.core.publisher.Mono;
 /**
  * Guarded calls of methods returning {@link Mono} or {@link Flux}: nothing happens until
  * subscription; the outcome is recorded when the publisher terminates (a cancellation is
- * recorded as IGNORED, so a probe permit is never held forever). Loaded only when Reactor
- * is present.
+ * recorded as IGNORED, so a probe permit is never held forever). {@link Attempts} decides
+ * each attempt's permit, record and retry, as for plain and CompletionStage calls. Loaded
+ * only when Reactor is present.
  */
 final class ReactorCalls {
 
@@ -27,73 +23,66 @@ final class ReactorCalls {
 	}
 
 	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
-		return Mono.fromDirect(flux(method, invocation));
-	}
-
-	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
-		return Flux.defer(() -> {
-			Breaker breaker = method.breakerFor(invocation);
-			if (method.policy().retry().recordEachAttempt()) {
-				return attempts(method, invocation, breaker, 0, true);
-			}
-			Permit permit = breaker.acquire();
-			if (!permit.granted()) {
-				return fallback(method, invocation, Rejections.of(permit));
-			}
-			return recorded(method, invocation, breaker, permit, attempts(method, invocation, breaker, 0, false));
+		return Mono.defer(() -> {
+			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			return monoAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
 
 	/**
-	 * The retry loop of a publisher call: an attempt, and after an error before any value
-	 * (while retries are left and allowed) the next one. With {@code eachAttempt} (the
-	 * breaker inside the retry) every attempt asks the breaker, is recorded, and the last
-	 * one's counted failure goes to the fallbacks; otherwise the attempts are recorded
-	 * once around the whole sequence.
+	 * One attempt of a Mono call and, while {@link Attempts} grants a retry, a pause and
+	 * the next one. Its value (or empty completion) is what a plain method returns: it is
+	 * classified, and may be retried, before it is delivered.
 	 */
-	private static Flux<Object> attempts(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
-			int retries, boolean eachAttempt) {
-		return Flux.defer(() -> {
-			Permit permit = null;
-			if (eachAttempt) {
-				permit = breaker.acquire();
-				if (!permit.granted()) {
-					return fallback(method, invocation, Rejections.of(permit));
-				}
+	private static Mono<Object> monoAttempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
+		return Mono.defer(() -> {
+			if (!attempts.begin()) {
+				return Mono.fromDirect(fallback(method, invocation, attempts.rejection()));
 			}
-			AtomicBoolean emitted = new AtomicBoolean();
-			Flux<Object> attempt = withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true));
-			if (eachAttempt) {
-				attempt = record(breaker, permit, attempt);
-			}
-			return attempt.onErrorResume((error) -> {
-				Outcome outcome = breaker.classify(null, error);
-				RetryPolicy retry = method.policy().retry();
-				if (!emitted.get() && GuardedMethod.retryAgain(breaker, retry, retries, outcome)) {
-					return delay(method.delays(), retry.pause(retries, ThreadLocalRandom.current().nextDouble()))
-						.thenMany(attempts(method, invocation, breaker, retries + 1, eachAttempt));
+			return withTimeout(method, source(invocation)).singleOrEmpty().materialize().flatMap((signal) -> {
+				Object value = signal.get();
+				Throwable error = signal.getThrowable();
+				Duration pause = attempts.after(value, error, true);
+				if (pause != null) {
+					return delay(method.delays(), pause).then(monoAttempt(method, invocation, attempts));
 				}
-				if (!eachAttempt) {
-					// the sequence's record and fallbacks are outside
-					return Flux.error(error);
+				if (error == null) {
+					return Mono.justOrEmpty(value);
 				}
-				return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
+				return attempts.fallsBack() ? Mono.fromDirect(fallback(method, invocation, error)) : Mono.error(error);
 			});
 		});
 	}
 
-	/** The whole sequence recorded once, then the fallbacks for a counted failure. */
-	private static Flux<Object> recorded(GuardedMethod method, MethodInvocation invocation, Breaker breaker,
-			Permit permit, Flux<Object> attempts) {
-		return record(breaker, permit, attempts).onErrorResume((error) -> {
-			Outcome outcome = breaker.classify(null, error);
-			return GuardedMethod.counted(outcome) ? fallback(method, invocation, error) : Flux.error(error);
+	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
+		return Flux.defer(() -> {
+			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			return fluxAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
 
-	private static Flux<Object> record(Breaker breaker, Permit permit, Flux<Object> source) {
-		ReleaseOnce release = ReleaseOnce.started(breaker, permit);
-		return source.doOnComplete(release::succeeded).doOnError(release::failed).doOnCancel(release::cancelled);
+	/**
+	 * One attempt of a Flux call and, after an error before any element (while
+	 * {@link Attempts} grants a retry), a pause and the next one; the last attempt's
+	 * counted failure goes to the fallbacks. Its elements are delivered as they come, so
+	 * a Flux that completes is a success, and one that emitted is never retried.
+	 */
+	private static Flux<Object> fluxAttempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
+		return Flux.defer(() -> {
+			if (!attempts.begin()) {
+				return fallback(method, invocation, attempts.rejection());
+			}
+			AtomicBoolean emitted = new AtomicBoolean();
+			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
+				.doOnComplete(() -> attempts.after(Outcome.SUCCESS, false))
+				.onErrorResume((error) -> {
+					Duration pause = attempts.after(null, error, !emitted.get());
+					if (pause != null) {
+						return delay(method.delays(), pause).thenMany(fluxAttempt(method, invocation, attempts));
+					}
+					return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
+				});
+		});
 	}
 
 	@SuppressWarnings("unchecked")

@@ -4,19 +4,19 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.Outcome;
-import dev.breaker.core.Permit;
-import dev.breaker.core.Rejections;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One guarded call of a method returning a {@link CompletionStage}: the outcome is
  * recorded when the stage completes, a timeout completes it with a
- * {@link TimeoutException}, retries are scheduled rather than slept.
+ * {@link TimeoutException}, retries are scheduled rather than slept ({@link Attempts}
+ * decides each attempt's permit, record and retry, as for plain and Reactor calls). A
+ * caller who cancels the returned future ends the call: the attempt's stage or the pause
+ * is cancelled and no further attempt is made.
  */
 final class StageCall {
 
@@ -24,59 +24,62 @@ final class StageCall {
 
 	private final MethodInvocation invocation;
 
-	private final Breaker breaker;
-
-	private final RetryPolicy retry;
+	private final Attempts attempts;
 
 	private final Duration timeout;
 
 	private final CompletableFuture<Object> result = new CompletableFuture<>();
 
-	private Permit permit;
+	/**
+	 * The stage of the attempt in progress, cancelled when the caller cancels the result.
+	 */
+	private volatile @Nullable CompletionStage<?> current;
 
-	private long start;
-
-	private int retries;
+	/**
+	 * The pause before the next attempt, cancelled when the caller cancels the result.
+	 */
+	private volatile @Nullable Future<?> pause;
 
 	StageCall(GuardedMethod method, MethodInvocation invocation, Breaker breaker) {
 		this.method = method;
 		this.invocation = invocation;
-		this.breaker = breaker;
-		this.retry = method.policy().retry();
+		this.attempts = new Attempts(breaker, method.policy().retry());
 		this.timeout = method.policy().timeout();
 	}
 
-	/**
-	 * The stage of the attempt in progress, cancelled when the caller cancels the result.
-	 */
-	private volatile CompletionStage<?> current;
-
 	CompletableFuture<Object> start() {
-		if (!this.retry.recordEachAttempt() && !acquire()) {
-			return this.result;
-		}
 		this.result.whenComplete((value, error) -> {
-			CompletionStage<?> stage = this.current;
-			if (this.result.isCancelled() && stage != null) {
-				cancel(stage);
+			if (this.result.isCancelled()) {
+				cancelled();
 			}
 		});
 		attempt();
 		return this.result;
 	}
 
-	private boolean acquire() {
-		this.permit = this.breaker.acquire();
-		if (!this.permit.granted()) {
-			fallback(Rejections.of(this.permit));
-			return false;
+	/**
+	 * The caller gave up: the attempt in progress (or the pause) is cancelled, the permit
+	 * held is recorded as IGNORED, and no further attempt is made.
+	 */
+	private void cancelled() {
+		Future<?> pause = this.pause;
+		if (pause != null) {
+			pause.cancel(false);
 		}
-		this.start = this.breaker.nanos();
-		return true;
+		CompletionStage<?> stage = this.current;
+		if (stage != null) {
+			cancel(stage);
+		}
+		this.attempts.cancelled();
 	}
 
 	private void attempt() {
-		if (this.retry.recordEachAttempt() && !acquire()) {
+		if (this.result.isCancelled()) {
+			this.attempts.cancelled();
+			return;
+		}
+		if (!this.attempts.begin()) {
+			fallback(this.attempts.rejection());
 			return;
 		}
 		CompletionStage<?> stage;
@@ -131,30 +134,21 @@ final class StageCall {
 	private void finished(Object value, Throwable error) {
 		if (this.result.isCancelled()) {
 			// the caller gave up, the dependency did not fail: it counts neither way
-			this.breaker.release(this.permit, Outcome.IGNORED, this.breaker.nanos() - this.start);
+			this.attempts.cancelled();
 			return;
 		}
-		Outcome outcome = this.breaker.classify(value, error);
-		// inside the retries, the attempt is recorded before the budget is asked for the
-		// next one (as for plain and Reactor calls): it is one of the calls the budget is
-		// a share of
-		boolean eachAttempt = this.retry.recordEachAttempt();
-		if (eachAttempt) {
-			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
-		}
-		boolean again = GuardedMethod.retryAgain(this.breaker, this.retry, this.retries, outcome);
-		if (!eachAttempt && !again) {
-			this.breaker.release(this.permit, outcome, this.breaker.nanos() - this.start);
-		}
-		if (again) {
-			Duration pause = this.retry.pause(this.retries++, ThreadLocalRandom.current().nextDouble());
-			this.method.delays().schedule(pause, this::attempt);
+		Duration pause = this.attempts.after(value, error, true);
+		if (pause != null) {
+			this.pause = this.method.delays().schedule(pause, this::attempt);
+			if (this.result.isCancelled()) {
+				cancelled();
+			}
 			return;
 		}
 		if (error == null) {
 			this.result.complete(value);
 		}
-		else if (GuardedMethod.counted(outcome)) {
+		else if (this.attempts.fallsBack()) {
 			fallback(error);
 		}
 		else {

@@ -7,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +15,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.resilience.annotation.Retryable;
@@ -200,12 +200,8 @@ class AdvisorOrderTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
 
 		@Bean
 		Transactions transactionManager() {

@@ -9,7 +9,6 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
@@ -22,7 +21,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -195,17 +196,9 @@ class CircuitGuardedFallbackTests {
 		});
 	}
 
-	private static long calls(AssertableApplicationContext context, String breaker, Outcome outcome) {
-		return context.getBean(BreakerRegistry.class).breaker(breaker).totals().calls(outcome);
-	}
-
 	@Configuration(proxyBeanMethods = false)
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
 
 		@Bean
 		RecordingObserver observer() {
@@ -235,25 +228,6 @@ class CircuitGuardedFallbackTests {
 		@Bean
 		Validated validated() {
 			return new Validated();
-		}
-
-	}
-
-	static class Quotes {
-
-		private final Script script = new Script();
-
-		Script script() {
-			return this.script;
-		}
-
-		@CircuitGuarded(name = "quotes", fallbackMethod = "cached")
-		public String quote(String symbol) throws Exception {
-			return (String) this.script.next();
-		}
-
-		String cached(String symbol, Throwable cause) {
-			return "cached " + symbol + " (" + cause.getClass().getSimpleName() + ")";
 		}
 
 	}

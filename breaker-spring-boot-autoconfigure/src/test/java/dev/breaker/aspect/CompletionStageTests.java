@@ -193,6 +193,23 @@ class CompletionStageTests {
 		});
 	}
 
+	/**
+	 * A caller that cancels while the call waits for its retry has given up: no further
+	 * attempt reaches the dependency, the pause is cancelled and the call is recorded as
+	 * IGNORED at once, as for a cancelled Mono (and as an interrupted plain call stops).
+	 */
+	@Test
+	void aCallCancelledDuringItsRetryPauseMakesNoFurtherAttempt() {
+		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
+			Search search = context.getBean(Search.class);
+			search.answerWith(CompletableFuture.failedFuture(new IOException("blip")));
+			CompletableFuture<String> result = search.retried("boots");
+			ManualTime.assertCancellingThePauseEndsTheCall(context, "retried", () -> result.cancel(true),
+					search::calls);
+			assertThat(result).isCancelled();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {

@@ -46,26 +46,6 @@ class JdkProxyTests {
 				.hasMessageContaining("of bean 'brokenQuotes': fallbackMethod 'missing' does not exist"));
 	}
 
-	interface QuoteService {
-
-		String quote(String symbol);
-
-	}
-
-	static class RemoteQuotes implements QuoteService {
-
-		@Override
-		@CircuitGuarded(name = "quotes", fallbackMethod = "cached")
-		public String quote(String symbol) {
-			return "live " + symbol;
-		}
-
-		String cached(String symbol) {
-			return "cached " + symbol;
-		}
-
-	}
-
 	static class BrokenQuotes implements QuoteService {
 
 		@Override
@@ -91,7 +71,7 @@ class JdkProxyTests {
 
 		@Bean
 		QuoteService quotes() {
-			return new RemoteQuotes();
+			return new QuoteService.Remote();
 		}
 
 	}

@@ -20,9 +20,15 @@ final class ManualDelays implements DelayScheduler {
 
 	private final Queue<FutureTask<?>> pending = new ConcurrentLinkedQueue<>();
 
+	/**
+	 * Returns at once, or throws for an interrupted thread as {@link Thread#sleep} does.
+	 */
 	@Override
-	public void sleep(Duration pause) {
+	public void sleep(Duration pause) throws InterruptedException {
 		this.sleeps.add(pause);
+		if (Thread.interrupted()) {
+			throw new InterruptedException("interrupted during the pause");
+		}
 	}
 
 	@Override

@@ -142,6 +142,47 @@ class ReactorTests {
 		});
 	}
 
+	/**
+	 * A Mono's value is what a plain method returns: the classifier judges it, so a value
+	 * it counts as a failure is retried (as a plain or CompletionStage call's would be),
+	 * and when no retry is left it is recorded as a FAILURE and still delivered.
+	 */
+	@Test
+	void classifiesAMonosValueLikeAReturnedValue() {
+		this.runner
+			.withBean("staleIsAFailure", OutcomeClassifier.class,
+					() -> OutcomeClassifier.builder().failureResult("stale"::equals).build())
+			.run((context) -> {
+				Prices prices = context.getBean(Prices.class);
+				prices.answerWith(Mono.just("stale"));
+				prices.answerWith(Mono.just("fresh"));
+				CompletableFuture<String> retried = prices.retried("sku-1").toFuture();
+				context.getBean(ManualDelays.class).runPending();
+				assertThat(retried).isCompletedWithValue("fresh");
+				assertThat(prices.calls()).as("attempts").isEqualTo(2);
+				assertThat(breaker(context, "retried").totals().calls(Outcome.SUCCESS)).isEqualTo(1);
+				prices.answerWith(Mono.just("stale"));
+				assertThat(prices.price("sku-1").block()).isEqualTo("stale");
+				assertThat(breaker(context, "prices").totals().calls(Outcome.FAILURE)).isEqualTo(1);
+				assertThat(context.getBean(RecordingObserver.class).runs).isEmpty();
+			});
+	}
+
+	/**
+	 * A subscription cancelled while the call waits for its retry makes no further
+	 * attempt, cancels the pause and is recorded as IGNORED at once.
+	 */
+	@Test
+	void aSubscriptionCancelledDuringItsRetryPauseMakesNoFurtherAttempt() {
+		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
+			Prices prices = context.getBean(Prices.class);
+			prices.answerWith(Mono.error(new IOException("blip")));
+			Disposable subscription = prices.retried("sku-1").subscribe();
+			ManualTime.assertCancellingThePauseEndsTheCall(context, "retried", subscription::dispose, prices::calls);
+			assertThat(subscription.isDisposed()).isTrue();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {

@@ -8,16 +8,17 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import static dev.breaker.aspect.ManualTime.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -144,8 +145,77 @@ class RetryTests {
 		});
 	}
 
-	private static long calls(AssertableApplicationContext context, String breaker, Outcome outcome) {
-		return context.getBean(BreakerRegistry.class).breaker(breaker).totals().calls(outcome);
+	/**
+	 * A returned value the classifier counts as a failure is retried; when no retry is
+	 * left it is recorded as a FAILURE and returned (a value never goes to a fallback).
+	 */
+	@Test
+	void retriesAValueTheClassifierCountsAsAFailure() {
+		this.runner
+			.withBean("staleIsAFailure", OutcomeClassifier.class,
+					() -> OutcomeClassifier.builder().failureResult("stale"::equals).build())
+			.run((context) -> {
+				Flaky flaky = context.getBean(Flaky.class);
+				flaky.script().then("stale", "fresh");
+				assertThat(flaky.fetch()).isEqualTo("fresh");
+				assertThat(flaky.script().calls()).isEqualTo(2);
+				assertThat(calls(context, "flaky", Outcome.SUCCESS)).isEqualTo(1);
+				flaky.script().then("stale");
+				assertThat(flaky.timeoutsOnly()).isEqualTo("stale");
+				assertThat(calls(context, "timeouts-only", Outcome.FAILURE)).isEqualTo(1);
+			});
+	}
+
+	/**
+	 * A thread interrupted during the pause makes no further attempt: the call ends with
+	 * the attempt before the pause, recorded once, its counted failure falling back, and
+	 * the thread stays interrupted.
+	 */
+	@Test
+	void anInterruptedPauseEndsTheCallWithTheAttemptBeforeIt() {
+		this.runner.withPropertyValues("breaker.instances.flaky.track-in-flight=true").run((context) -> {
+			Flaky flaky = context.getBean(Flaky.class);
+			flaky.script().then(new IOException("1"), "ok");
+			Thread.currentThread().interrupt();
+			String answer;
+			boolean interrupted;
+			try {
+				answer = flaky.fetch();
+			}
+			finally {
+				interrupted = Thread.interrupted();
+			}
+			assertThat(answer).isEqualTo("fallback after 1");
+			assertThat(interrupted).as("still interrupted").isTrue();
+			assertThat(flaky.script().calls()).isEqualTo(1);
+			assertThat(context.getBean(ManualDelays.class).sleeps).hasSize(1);
+			assertThat(calls(context, "flaky", Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(BreakerRegistry.class).breaker("flaky").snapshot().inFlight()).isZero();
+		});
+	}
+
+	/**
+	 * The same with the breaker inside the retries: the failed attempt was recorded
+	 * before the pause, and nothing more is.
+	 */
+	@Test
+	void anInterruptedPauseInsideTheRetriesRecordsOnlyTheAttemptsMade() {
+		this.runner.run((context) -> {
+			Flaky flaky = context.getBean(Flaky.class);
+			flaky.script().then(new IOException("1"), "ok");
+			Thread.currentThread().interrupt();
+			String answer;
+			try {
+				answer = flaky.each();
+			}
+			finally {
+				Thread.interrupted();
+			}
+			assertThat(answer).isEqualTo("fallback after 1");
+			assertThat(flaky.script().calls()).isEqualTo(1);
+			assertThat(calls(context, "each", Outcome.FAILURE)).isEqualTo(1);
+			assertThat(calls(context, "each", Outcome.SUCCESS)).isZero();
+		});
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -58,7 +58,7 @@ class RuntimeHintsTests {
 	void registersTheFallbacksBehindAnInterfaceBasedProxy() throws Exception {
 		RuntimeHints hints = process(InterfaceApplication.class, "spring.aop.proxy-target-class=false");
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(RemoteQuotes.class.getDeclaredMethod("cached", String.class))).accepts(hints);
+			.onMethodInvocation(QuoteService.Remote.class.getDeclaredMethod("cached", String.class))).accepts(hints);
 	}
 
 	@Test
@@ -174,26 +174,6 @@ class RuntimeHintsTests {
 
 	}
 
-	interface Quotes {
-
-		String quote(String symbol);
-
-	}
-
-	static class RemoteQuotes implements Quotes {
-
-		@Override
-		@CircuitGuarded(name = "quotes", fallbackMethod = "cached")
-		public String quote(String symbol) {
-			return "live";
-		}
-
-		String cached(String symbol) {
-			return "cached";
-		}
-
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ AopAutoConfiguration.class, BreakerAutoConfiguration.class })
 	static class InterfaceApplication {
@@ -203,8 +183,8 @@ class RuntimeHintsTests {
 		 * all there is.
 		 */
 		@Bean
-		RemoteQuotes quotes() {
-			return new RemoteQuotes();
+		QuoteService.Remote quotes() {
+			return new QuoteService.Remote();
 		}
 
 	}

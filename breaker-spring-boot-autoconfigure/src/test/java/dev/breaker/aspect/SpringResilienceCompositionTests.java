@@ -11,7 +11,6 @@ import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +19,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.resilience.InvocationRejectedException;
 import org.springframework.resilience.annotation.ConcurrencyLimit;
 import org.springframework.resilience.annotation.EnableResilientMethods;
@@ -90,12 +90,8 @@ class SpringResilienceCompositionTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableResilientMethods
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
 
 		@Bean
 		Inventory inventory() {

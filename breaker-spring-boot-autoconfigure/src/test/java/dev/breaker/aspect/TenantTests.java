@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -115,12 +116,8 @@ class TenantTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
 
 		@Bean
 		Recommendations recommendations() {

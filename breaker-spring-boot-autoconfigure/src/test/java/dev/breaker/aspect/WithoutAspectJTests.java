@@ -2,10 +2,8 @@ package dev.breaker.aspect;
 
 import java.io.IOException;
 
-import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +13,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -60,54 +59,25 @@ class WithoutAspectJTests {
 
 	private static void tripsAndFallsBack(Quotes quotes, BreakerRegistry registry) throws Exception {
 		assertThat(AopUtils.isAopProxy(quotes)).as("the bean is proxied").isTrue();
+		quotes.script().then("live AAPL");
 		assertThat(quotes.quote("AAPL")).isEqualTo("live AAPL");
 		quotes.script().then(new IOException("reset"), new IOException("reset"));
 		assertThat(quotes.quote("AAPL")).isEqualTo("cached AAPL (IOException)");
 		assertThat(quotes.quote("AAPL")).isEqualTo("cached AAPL (IOException)");
 		assertThat(quotes.quote("AAPL")).isEqualTo("cached AAPL (BreakerOpenException)");
-		assertThat(quotes.calls()).isEqualTo(3);
+		assertThat(quotes.script().calls()).isEqualTo(3);
 		assertThat(registry.breaker("quotes").totals().calls(Outcome.SUCCESS)).isEqualTo(1);
 		assertThat(registry.breaker("quotes").totals().calls(Outcome.FAILURE)).isEqualTo(2);
 		assertThat(registry.breaker("quotes").totals().rejected()).isEqualTo(1);
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@Import(ManualTime.class)
 	static class Services {
-
-		@Bean
-		ManualTicker ticker() {
-			return new ManualTicker();
-		}
 
 		@Bean
 		Quotes quotes() {
 			return new Quotes();
-		}
-
-	}
-
-	static class Quotes {
-
-		private final Script script = new Script();
-
-		private int calls;
-
-		@CircuitGuarded(name = "quotes", fallbackMethod = "cached")
-		public String quote(String symbol) throws Exception {
-			this.calls++;
-			return this.script.next() + " " + symbol;
-		}
-
-		String cached(String symbol, Throwable cause) {
-			return "cached " + symbol + " (" + cause.getClass().getSimpleName() + ")";
-		}
-
-		Script script() {
-			return this.script;
-		}
-
-		int calls() {
-			return this.calls;
 		}
 
 	}

@@ -1,0 +1,157 @@
+package dev.breaker.aspect;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerOpenException;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
+import dev.breaker.core.ReleaseOnce;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The retry loop of one guarded call with retries, written once for its three adapters
+ * ({@link PlainCall}, {@link StageCall}, {@link ReactorCalls}): which attempt asks the
+ * breaker for a permit, how each attempt's end is recorded, and whether another attempt
+ * follows and after what pause. The adapters only run each attempt, wait the pause (the
+ * plain call sleeps, the others schedule) and deliver the last attempt's result.
+ *
+ * <p>
+ * The order, for every return type: {@link #begin()} asks for a permit when one is due
+ * (every attempt when the breaker is inside the retries, the first one otherwise), the
+ * attempt runs, {@link #after} classifies its end, records it when each attempt is
+ * recorded, then asks whether another follows (retries left, an outcome that retries, and
+ * the breaker's retry budget, asked last: a granted retry is counted) and, when none
+ * does, records the whole sequence once. A retry the budget refuses is not made: the call
+ * ends as if its retries were exhausted.
+ *
+ * <p>
+ * Attempts follow one another (never two at once); only {@link #cancelled()} may come
+ * from another thread, and the permit is handed back once whichever comes first.
+ */
+final class Attempts {
+
+	private final Breaker breaker;
+
+	private final RetryPolicy retry;
+
+	/** The permit of the attempt (or sequence) in progress until it is handed back. */
+	private volatile @Nullable ReleaseOnce held;
+
+	/** What the breaker answered when it refused the latest attempt. */
+	private @Nullable Permit refused;
+
+	/** The retries granted so far. */
+	private int retries;
+
+	/** How the latest attempt ended. */
+	private Outcome outcome = Outcome.SUCCESS;
+
+	Attempts(Breaker breaker, RetryPolicy retry) {
+		this.breaker = breaker;
+		this.retry = retry;
+	}
+
+	/**
+	 * Asks the breaker for the next attempt's permit, when one is due: for each attempt
+	 * with the breaker inside the retries, for the first one only otherwise.
+	 * @return {@code false} when the breaker refused: no attempt is made, the call falls
+	 * back with {@link #rejection()}
+	 */
+	boolean begin() {
+		if (this.retries > 0 && !this.retry.recordEachAttempt()) {
+			return true;
+		}
+		Permit permit = this.breaker.acquire();
+		if (!permit.granted()) {
+			this.refused = permit;
+			return false;
+		}
+		this.held = ReleaseOnce.started(this.breaker, permit);
+		return true;
+	}
+
+	/**
+	 * What a call the breaker refused falls back with: the refusing breaker's rejection.
+	 */
+	BreakerOpenException rejection() {
+		Permit permit = this.refused;
+		if (permit == null) {
+			throw new IllegalStateException("no attempt was refused");
+		}
+		return Rejections.of(permit);
+	}
+
+	/**
+	 * After an attempt that returned {@code value} or failed with {@code error}: its
+	 * outcome as the breaker classifies it, then as {@link #after(Outcome, boolean)}.
+	 */
+	@Nullable Duration after(@Nullable Object value, @Nullable Throwable error, boolean retryable) {
+		return after(this.breaker.classify(value, error), retryable);
+	}
+
+	/**
+	 * After an attempt that ended with {@code outcome}: records it when each attempt is
+	 * recorded, then either counts a retry and answers the pause before it, or records
+	 * the whole sequence and answers {@code null}: the call finishes with this attempt
+	 * ({@link #fallsBack()} says whether to its fallbacks).
+	 * @param retryable whether this attempt may be retried at all (a publisher that
+	 * emitted values may not)
+	 * @return the pause before the next attempt, or {@code null} when none follows
+	 */
+	@Nullable Duration after(Outcome outcome, boolean retryable) {
+		this.outcome = outcome;
+		if (this.retry.recordEachAttempt()) {
+			release(outcome);
+		}
+		if (!retryable || !retryAgain()) {
+			release(outcome);
+			return null;
+		}
+		return this.retry.pause(this.retries++, ThreadLocalRandom.current().nextDouble());
+	}
+
+	/**
+	 * Whether another attempt follows: retries left, an outcome that retries, and the
+	 * breaker's retry budget allows one (asked last: a granted retry is counted).
+	 */
+	private boolean retryAgain() {
+		return this.retries < this.retry.maxRetries() && this.retry.retries(this.outcome)
+				&& this.breaker.tryRetry(this.retry.recordEachAttempt());
+	}
+
+	/**
+	 * The retry that {@link #after} granted will not be made (the pause was interrupted):
+	 * the call finishes with the latest attempt, recorded as it ended.
+	 */
+	void stop() {
+		release(this.outcome);
+	}
+
+	/**
+	 * The caller gave up: the permit held (if any) is recorded as {@link Outcome#IGNORED}
+	 * (the dependency did not fail; a half-open probe is never held forever). No further
+	 * attempt may follow.
+	 */
+	void cancelled() {
+		release(Outcome.IGNORED);
+	}
+
+	/**
+	 * Whether the call, finishing with the latest attempt's error, goes to its fallbacks:
+	 * a failure the breaker counts.
+	 */
+	boolean fallsBack() {
+		return GuardedMethod.counted(this.outcome);
+	}
+
+	private void release(Outcome outcome) {
+		ReleaseOnce permit = this.held;
+		if (permit != null) {
+			permit.release(outcome);
+		}
+	}
+
+}
