@@ -27,7 +27,7 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
  */
 enum ClientUnderTest {
 
-	/** {@code RestClient} on the JDK's {@code HttpClient} (it can send a PATCH). */
+	/** {@code RestClient} on the JDK's {@code HttpClient}. */
 	REST_CLIENT(HttpClients.restClientRunner("jdk")) {
 
 		@Override
