@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * A {@code RestClient} from Spring Boot's builder against real HTTP servers on loopback:
  * each answer is recorded as the right outcome, and the breaker of a host opens, rejects
- * and closes on what that host does.
+ * and closes on what that host does. What every client gets is in
+ * {@link HttpClientBreakerTests}.
  */
 class RestClientBreakerTests {
 
@@ -91,18 +92,6 @@ class RestClientBreakerTests {
 			assertThat(thrown).isInstanceOf(HttpClientErrorException.TooManyRequests.class);
 			assertThat(recorded(context, this.server, Outcome.THROTTLED)).isEqualTo(1);
 			assertThat(recorded(context, this.server, Outcome.FAILURE)).isZero();
-		});
-	}
-
-	@Test
-	void retryAfterSecondsIsTheLeastTheBreakerStaysOpen() {
-		this.runner.run((context) -> {
-			RestClient client = restClient(context);
-			send(client, this.server.uri("/status/429?retry-after=120"));
-			tripWithServerErrors(client, this.server);
-			Breaker breaker = breaker(context, this.server);
-			assertThat(breaker.state()).isEqualTo(State.OPEN);
-			assertThat(breaker.snapshot().openUntil()).isAfter(Instant.now().plus(Duration.ofSeconds(110)));
 		});
 	}
 
@@ -202,21 +191,6 @@ class RestClientBreakerTests {
 	}
 
 	@Test
-	void fourHundredStormsNeverTrip() {
-		this.runner.run((context) -> {
-			RestClient client = restClient(context);
-			for (int i = 0; i < 50; i++) {
-				send(client, this.server.uri("/status/" + ((i % 2 == 0) ? 404 : 400)));
-			}
-			Breaker breaker = breaker(context, this.server);
-			assertThat(breaker.state()).isEqualTo(State.CLOSED);
-			assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(50);
-			assertThat(breaker.totals().trips()).isZero();
-			assertThat(this.server.requests()).isEqualTo(50);
-		});
-	}
-
-	@Test
 	void throttlingStormsNeverTrip() {
 		this.runner.run((context) -> {
 			RestClient client = restClient(context);
@@ -265,25 +239,6 @@ class RestClientBreakerTests {
 	}
 
 	@Test
-	void openBreakerRejectsWithoutTouchingTheNetwork() {
-		this.runner.run((context) -> {
-			RestClient client = restClient(context);
-			tripWithServerErrors(client, this.server);
-			int requestsWhenOpened = this.server.requests();
-
-			Throwable thrown = send(client, this.server.uri("/status/200"));
-
-			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
-			BreakerRejectedException rejected = (BreakerRejectedException) thrown;
-			assertThat(rejected.breaker()).isEqualTo(this.server.breakerName());
-			assertThat(rejected.openUntil()).isEqualTo(breaker(context, this.server).snapshot().openUntil());
-			assertThat(rejected.openUntil()).isAfter(Instant.now());
-			assertThat(rejected).hasMessageStartingWith("GET " + this.server.url() + "/status/200 not sent: ");
-			assertThat(this.server.requests()).isEqualTo(requestsWhenOpened);
-		});
-	}
-
-	@Test
 	void breakerClosesAfterTheServerRecovers() {
 		this.runner.run((context) -> {
 			RestClient client = restClient(context);
@@ -304,22 +259,6 @@ class RestClientBreakerTests {
 			}
 			assertThat(breaker.state()).isEqualTo(State.CLOSED);
 			assertThat(probes).isEqualTo(2);
-		});
-	}
-
-	@Test
-	void oneFailingHostDoesNotAffectAnother() {
-		this.runner.run((context) -> {
-			RestClient client = restClient(context);
-			tripWithServerErrors(client, this.server);
-
-			for (int i = 0; i < 10; i++) {
-				assertThat(send(client, this.other.uri("/status/200"))).isNull();
-			}
-			assertThat(send(client, this.server.uri("/status/200"))).isInstanceOf(BreakerRejectedException.class);
-			assertThat(breaker(context, this.other).state()).isEqualTo(State.CLOSED);
-			assertThat(recorded(context, this.other, Outcome.SUCCESS)).isEqualTo(10);
-			assertThat(this.other.requests()).isEqualTo(10);
 		});
 	}
 

@@ -1,6 +1,5 @@
 package dev.breaker.http;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -8,9 +7,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.Outcome;
 import dev.breaker.http.LoopbackServer.Received;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -22,7 +18,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.client.HttpServerErrorException;
-import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 
 import static dev.breaker.http.HttpClients.restClient;
@@ -34,8 +29,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * HTTP retries of a {@code RestClient} from Spring Boot's builder, against a real server
  * on loopback that fails a number of times, then answers 200: which requests retry, how
- * long they pause, and what stops them (the breaker, the budget, a server asking for too
- * long a wait).
+ * long they pause, and what stops them (the budget of a host, a server asking for too
+ * long a wait). What every client gets is in {@link HttpClientRetryTests}.
  */
 class RestClientRetryTests {
 
@@ -43,32 +38,6 @@ class RestClientRetryTests {
 
 	@AutoClose
 	private final LoopbackServer server = LoopbackServer.start();
-
-	@Test
-	void aGetThatFailsTwiceSucceedsOnTheThirdAttemptAndStreamsTheLastAnswer() {
-		this.runner.run((context) -> {
-			this.server.failNext(2, 503, null);
-			String body = restClient(context).get().uri(this.server.uri("/failing")).retrieve().body(String.class);
-			assertThat(body).isEqualTo("status 200");
-			assertThat(this.server.requests()).isEqualTo(3);
-			assertThat(pauses(context)).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
-			Breaker breaker = this.server.breaker(context);
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(2);
-			assertThat(breaker.totals().calls(Outcome.SUCCESS)).isEqualTo(1);
-			assertThat(breaker.totals().retries()).isEqualTo(2);
-			assertThat(breaker.snapshot().inFlight()).isZero();
-		});
-	}
-
-	@Test
-	void afterTheLastIntervalTheCallerGetsTheLastAnswer() {
-		this.runner.run((context) -> {
-			this.server.failNext(10, 502, null);
-			Throwable thrown = send(restClient(context), HttpMethod.GET, false);
-			assertThat(thrown).isInstanceOf(HttpServerErrorException.BadGateway.class);
-			assertThat(this.server.requests()).isEqualTo(4);
-		});
-	}
 
 	@Test
 	void withoutIntervalsNothingRetries() {
@@ -161,30 +130,6 @@ class RestClientRetryTests {
 	}
 
 	@Test
-	void aConnectionErrorRetries() {
-		this.runner.run((context) -> {
-			URI refusing = LoopbackServer.refusingUri();
-			Throwable thrown = catchThrowable(
-					() -> restClient(context).get().uri(refusing).retrieve().toBodilessEntity());
-			assertThat(thrown).isInstanceOf(ResourceAccessException.class);
-			assertThat(pauses(context)).hasSize(3);
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("http", HostBreakers.hostKey(refusing));
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(4);
-		});
-	}
-
-	@Test
-	void aLongerRetryAfterIsThePause() {
-		this.runner.withPropertyValues("breaker.http.retry.on=failure,throttled").run((context) -> {
-			this.server.failNext(1, 503, "2");
-			assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
-			this.server.failNext(1, 429, "7");
-			assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
-			assertThat(pauses(context)).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(7));
-		});
-	}
-
-	@Test
 	void aRetryAfterDateIsThePause() {
 		this.runner.withPropertyValues("breaker.http.retry.on=throttled").run((context) -> {
 			String date = DateTimeFormatter.RFC_1123_DATE_TIME
@@ -230,38 +175,6 @@ class RestClientRetryTests {
 				this.server.failNext(1, 429, "300");
 				assertThat(send(restClient(context), HttpMethod.GET, false)).isNull();
 				assertThat(pauses(context)).containsExactly(Duration.ofMinutes(5));
-			});
-	}
-
-	@Test
-	void aRetryNeverHappensWhileTheBreakerRejects() {
-		this.runner.withPropertyValues("breaker.defaults.consecutive-failures=2").run((context) -> {
-			this.server.failNext(10, 503, null);
-			Throwable thrown = send(restClient(context), HttpMethod.GET, false);
-			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
-			assertThat(this.server.requests()).isEqualTo(2);
-			assertThat(send(restClient(context), HttpMethod.GET, false)).isInstanceOf(BreakerRejectedException.class);
-			assertThat(this.server.requests()).isEqualTo(2);
-		});
-	}
-
-	@Test
-	void aRetryTheBudgetRefusesIsNotMadeAndTheCallerGetsTheLastAnswer() {
-		// a budget of one retry per 10-second window
-		this.runner
-			.withPropertyValues("breaker.instances.http.retry.budget.ratio=0",
-					"breaker.instances.http.retry.budget.min-per-second=0.1")
-			.run((context) -> {
-				this.server.failNext(10, 503, null);
-				assertThat(send(restClient(context), HttpMethod.GET, false))
-					.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
-				assertThat(this.server.requests()).isEqualTo(2);
-				assertThat(send(restClient(context), HttpMethod.GET, false))
-					.isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
-				assertThat(this.server.requests()).isEqualTo(3);
-				assertThat(this.server.breaker(context).totals().retries()).isEqualTo(1);
-				assertThat(this.server.breaker(context).totals().retriesRefused()).isEqualTo(2);
-				assertThat(pauses(context)).hasSize(1);
 			});
 	}
 
