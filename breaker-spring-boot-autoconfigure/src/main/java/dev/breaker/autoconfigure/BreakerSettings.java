@@ -1,5 +1,8 @@
 package dev.breaker.autoconfigure;
 
+import java.time.Duration;
+import java.util.List;
+
 import dev.breaker.aspect.CallPolicy;
 import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
@@ -23,6 +26,9 @@ import org.springframework.util.ClassUtils;
  */
 public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children children, CallPolicy callPolicy,
 		OpenHealth healthWhenOpen) {
+
+	/** Longest pause between two attempts of a retried call. */
+	private static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
 
 	/**
 	 * Merges {@code own} over {@code defaults} in one pass and validates the result.
@@ -59,6 +65,42 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 	public static BreakerConfig config(String path, Instance own, @Nullable Instance defaults, Ticker ticker) {
 		return new MergedInstance(path, own, defaults).toConfig(ticker, OutcomeClassifier.defaults(),
 				ClassUtils.getDefaultClassLoader());
+	}
+
+	/**
+	 * The pauses of a retry policy, checked once for {@code @CircuitGuarded} methods and
+	 * the HTTP clients: each from 0 to 24h, so that no pause overflows.
+	 * @param intervals the pauses as bound, or {@code null} when unset (no retries)
+	 * @param property the property they were bound from, e.g.
+	 * {@code breaker.instances.payments.retry.intervals}
+	 * @return the pauses, empty when unset
+	 * @throws InvalidBreakerPropertyException naming the first pause out of range
+	 */
+	public static List<Duration> retryIntervals(@Nullable List<Duration> intervals, String property) {
+		if (intervals == null) {
+			return List.of();
+		}
+		for (int i = 0; i < intervals.size(); i++) {
+			Duration interval = intervals.get(i);
+			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
+				throw new InvalidBreakerPropertyException(property + "[" + i + "]", interval,
+						"a duration from 0 to 24h");
+			}
+		}
+		return intervals;
+	}
+
+	/**
+	 * The jitter of a retry policy, checked once for {@code @CircuitGuarded} methods and
+	 * the HTTP clients: a fraction in [0, 1].
+	 * @param jitter the jitter as bound
+	 * @param property the property it was bound from
+	 * @throws InvalidBreakerPropertyException when it is unset or out of range
+	 */
+	public static void checkRetryJitter(@Nullable Double jitter, String property) {
+		if (jitter == null || !(jitter >= 0 && jitter <= 1)) {
+			throw new InvalidBreakerPropertyException(property, jitter, "a fraction in [0, 1]");
+		}
 	}
 
 }

@@ -39,9 +39,6 @@ final class MergedInstance {
 	static final Set<Outcome> RETRYABLE = Collections
 		.unmodifiableSet(EnumSet.of(Outcome.FAILURE, Outcome.TIMEOUT, Outcome.THROTTLED));
 
-	/** Longest pause between two attempts. */
-	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
-
 	/** The value of {@code half-open.max-probes} that sizes probes from traffic. */
 	static final String AUTO_PROBES = "auto";
 
@@ -115,10 +112,10 @@ final class MergedInstance {
 	}
 
 	private RetryPolicy toRetryPolicy() {
-		List<Duration> intervals = intervals(this.layers.orDefault(BreakerSetting.RETRY_INTERVALS),
-				this.layers.source(BreakerSetting.RETRY_INTERVALS));
+		List<Duration> intervals = BreakerSettings.retryIntervals(this.layers.orDefault(BreakerSetting.RETRY_INTERVALS),
+				this.layers.property(BreakerSetting.RETRY_INTERVALS));
 		double jitter = this.layers.orDefault(BreakerSetting.RETRY_JITTER);
-		checkJitter(jitter, this.layers.property(BreakerSetting.RETRY_JITTER));
+		BreakerSettings.checkRetryJitter(jitter, this.layers.property(BreakerSetting.RETRY_JITTER));
 		List<String> on = this.layers.pick(BreakerSetting.RETRY_ON);
 		Set<Outcome> outcomes = EnumSet.noneOf(Outcome.class);
 		if (on == null) {
@@ -139,30 +136,6 @@ final class MergedInstance {
 		}
 		boolean recordEachAttempt = this.layers.orDefault(BreakerSetting.RETRY_RECORD_EACH_ATTEMPT);
 		return new RetryPolicy(intervals, jitter, outcomes, recordEachAttempt);
-	}
-
-	/**
-	 * The pauses between attempts: none when unset; each in [0, 24h] (so no pause
-	 * overflows).
-	 */
-	static List<Duration> intervals(@Nullable List<Duration> intervals, String source) {
-		if (intervals == null) {
-			return List.of();
-		}
-		for (int i = 0; i < intervals.size(); i++) {
-			Duration interval = intervals.get(i);
-			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
-				throw new InvalidBreakerPropertyException(source + ".retry.intervals[" + i + "]", interval,
-						"a duration from 0 to 24h");
-			}
-		}
-		return intervals;
-	}
-
-	static void checkJitter(double jitter, String property) {
-		if (!(jitter >= 0 && jitter <= 1)) {
-			throw new InvalidBreakerPropertyException(property, jitter, "a fraction in [0, 1]");
-		}
 	}
 
 	private BreakerRegistry.Children toChildren() {

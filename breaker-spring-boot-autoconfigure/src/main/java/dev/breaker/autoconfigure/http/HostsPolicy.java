@@ -36,9 +36,6 @@ final class HostsPolicy {
 
 	private static final String PREFIX = "breaker.http";
 
-	/** Longest pause between two attempts. */
-	static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
-
 	private final BreakerRegistry.Children children;
 
 	private final Map<String, BreakerConfig> hostConfigs;
@@ -143,19 +140,10 @@ final class HostsPolicy {
 		boolean ownIntervals = host != null && host.isSet("intervals");
 		List<Duration> intervals = ownIntervals ? host.getIntervals() : all.getIntervals();
 		String intervalsPath = (ownIntervals ? hostPath : PREFIX) + ".retry.intervals";
-		for (int i = 0; i < intervals.size(); i++) {
-			Duration interval = intervals.get(i);
-			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
-				throw new InvalidBreakerPropertyException(intervalsPath + "[" + i + "]", interval,
-						"a duration from 0 to 24h");
-			}
-		}
+		BreakerSettings.retryIntervals(intervals, intervalsPath);
 		boolean ownJitter = host != null && host.isSet("jitter");
 		Double jitter = ownJitter ? host.getJitter() : all.getJitter();
-		if (jitter == null || !(jitter >= 0 && jitter <= 1)) {
-			throw new InvalidBreakerPropertyException((ownJitter ? hostPath : PREFIX) + ".retry.jitter", jitter,
-					"a fraction in [0, 1]");
-		}
+		BreakerSettings.checkRetryJitter(jitter, (ownJitter ? hostPath : PREFIX) + ".retry.jitter");
 		boolean ownOn = host != null && host.isSet("on");
 		List<String> on = ownOn ? host.getOn() : all.getOn();
 		String onPath = (ownOn ? hostPath : PREFIX) + ".retry.on";
