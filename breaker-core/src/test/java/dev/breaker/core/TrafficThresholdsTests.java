@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static dev.breaker.core.Fixture.fail;
 import static dev.breaker.core.Fixture.succeed;
 import static dev.breaker.core.Fixture.timed;
@@ -299,7 +300,7 @@ class TrafficThresholdsTests {
 		fail(breaker, 1);
 		fixture.advance(Duration.ofSeconds(30));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
-		breaker.limitProbes(3);
+		SharedStateHooks.limitProbes(breaker, 3);
 		assertThat(ramp(breaker)).containsExactly(1, 2, 3, 3, 3, 3, 3);
 	}
 
