@@ -34,6 +34,17 @@ final class Fixture {
 		return breaker;
 	}
 
+	/**
+	 * Only the slow-call-rate rule: 50% of the calls slower than 1 s trip it;
+	 * {@code more} sets the minimum calls and anything else.
+	 */
+	Breaker slowCallRateOnly(UnaryOperator<BreakerConfig.Builder> more) {
+		return breaker((c) -> more.apply(c.consecutiveFailures(0)
+			.failureRateThreshold(0)
+			.slowCallRateThreshold(50)
+			.slowCallDuration(Duration.ofSeconds(1))));
+	}
+
 	void advance(Duration d) {
 		ticker.advance(d);
 	}

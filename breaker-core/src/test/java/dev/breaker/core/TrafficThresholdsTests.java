@@ -161,12 +161,7 @@ class TrafficThresholdsTests {
 
 	@Test
 	void theSlowCallRuleNeedsTheRaisedMinimumToo() {
-		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0)
-			.failureRateThreshold(0)
-			.slowCallRateThreshold(50)
-			.slowCallDuration(Duration.ofSeconds(1))
-			.minimumCalls(5)
-			.minimumCallsRatio(0.5));
+		Breaker breaker = fixture.slowCallRateOnly((c) -> c.minimumCalls(5).minimumCallsRatio(0.5));
 		traffic(breaker, 10, 12, 0); // peak 100: the rules need 50
 		breaker.reset();
 		for (int i = 0; i < 49; i++) {
