@@ -3,15 +3,12 @@ package dev.breaker.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
- * A manual ticker, a wall clock that follows it, and helpers to drive a breaker through
- * outcomes.
+ * A manual ticker, its wall clock, and helpers to drive a breaker through outcomes.
  */
 final class Fixture {
 
@@ -19,7 +16,7 @@ final class Fixture {
 
 	final ManualTicker ticker = new ManualTicker();
 
-	final Clock clock = new TickerClock(ticker);
+	final Clock clock = ticker.clock(EPOCH);
 
 	final List<Transition> transitions = new CopyOnWriteArrayList<>();
 
@@ -69,46 +66,6 @@ final class Fixture {
 
 	static void fail(Breaker breaker, int times) {
 		record(breaker, Outcome.FAILURE, times);
-	}
-
-	/** A clock at EPOCH plus the ticker's nanos. */
-	static final class TickerClock extends Clock {
-
-		private final Ticker ticker;
-
-		private final Runnable beforeEachRead;
-
-		TickerClock(Ticker ticker) {
-			this(ticker, () -> {
-			});
-		}
-
-		/**
-		 * One that runs {@code beforeEachRead} each time it is read: the engine reads the
-		 * wall clock between reading a state and acting on it, so a test can play a
-		 * racing thread there.
-		 */
-		TickerClock(Ticker ticker, Runnable beforeEachRead) {
-			this.ticker = ticker;
-			this.beforeEachRead = beforeEachRead;
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			beforeEachRead.run();
-			return EPOCH.plusNanos(ticker.nanos());
-		}
-
 	}
 
 }

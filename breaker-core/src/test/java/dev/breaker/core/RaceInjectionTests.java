@@ -19,12 +19,14 @@ class RaceInjectionTests {
 
 	private final AtomicReference<Runnable> next = new AtomicReference<>();
 
-	private final Clock clock = new Fixture.TickerClock(ticker, () -> {
+	/** The ticker's wall clock, running the next action first at each read. */
+	private final Clock clock = ManualTicker.clock(() -> {
 		Runnable action = next.getAndSet(null);
 		if (action != null) {
 			action.run();
 		}
-	});
+		return ticker.nanos();
+	}, Fixture.EPOCH);
 
 	private Breaker breaker() {
 		return Breaker.of("race",
