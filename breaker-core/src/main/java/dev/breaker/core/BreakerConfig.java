@@ -16,8 +16,15 @@ public final class BreakerConfig {
 	 */
 	private final Builder settings;
 
+	/**
+	 * Read on every call ({@link Breaker#classify}): loaded directly, not through the
+	 * copy.
+	 */
+	private final OutcomeClassifier classifier;
+
 	private BreakerConfig(Builder b) {
 		settings = new Builder(b);
+		classifier = b.classifier;
 	}
 
 	/**
@@ -239,7 +246,7 @@ public final class BreakerConfig {
 	 * {@link OutcomeClassifier#defaults()}.
 	 */
 	public OutcomeClassifier classifier() {
-		return settings.classifier;
+		return classifier;
 	}
 
 	/** Time source of every rule; default {@link Ticker#cached()}. */
