@@ -73,6 +73,8 @@ class ConfigValidationOrderTests {
 			.slowCallDuration(Duration.ofSeconds(20))
 			.timeoutWeight(-1);
 		assertThat(firstError(builder).setting()).isEqualTo("slowCallDuration");
+		assertThat(firstError(builder.minimumCalls(0)).setting()).as("an earlier bad setting comes first")
+			.isEqualTo("minimumCalls");
 	}
 
 	@Test
