@@ -53,9 +53,9 @@ public final class Breaker {
 	 *
 	 * This class holds the public face and the paths above, which read its own final
 	 * fields with no indirection; the rest lives beside it: the rules and the moves they
-	 * cause in Verdicts, operator and fleet overrides in Overrides, snapshots in
-	 * Snapshots, transition history and listeners in TransitionLog, a misbehaving
-	 * classifier in Classification.
+	 * cause in Verdicts, operator overrides in Overrides, the fleet's in PeerHooks,
+	 * snapshots in Snapshots, transition history and listeners in TransitionLog, a
+	 * misbehaving classifier in Classification.
 	 */
 
 	private static final VarHandle STATE;
@@ -533,21 +533,6 @@ public final class Breaker {
 		Overrides.operator(this, to, Objects.requireNonNull(reason, "reason"), remote);
 	}
 
-	/** See {@link dev.breaker.core.spi.SharedStateHooks#tripNow}. */
-	void tripNow(String reason) {
-		verdicts.tripNow(ticker.nanos(), Objects.requireNonNull(reason, "reason"));
-	}
-
-	/** See {@link dev.breaker.core.spi.SharedStateHooks#openFromPeer}. */
-	void openFromPeer(Duration remaining, String reason) {
-		Overrides.openFromPeer(this, remaining, reason);
-	}
-
-	/** See {@link dev.breaker.core.spi.SharedStateHooks#closeFromPeer}. */
-	void closeFromPeer(String reason) {
-		Overrides.closeFromPeer(this, reason);
-	}
-
 	/**
 	 * A server said "come back in {@code hint}" (HTTP {@code Retry-After}): if OPEN now,
 	 * or if this breaker trips within one bucket from now, it stays open at least until
@@ -555,11 +540,6 @@ public final class Breaker {
 	 */
 	public void retryAfter(Duration hint) {
 		Overrides.retryAfter(this, verdicts, hint);
-	}
-
-	/** See {@link dev.breaker.core.spi.SharedStateHooks#limitProbes}. */
-	void limitProbes(int max) {
-		Overrides.limitProbes(this, max);
 	}
 
 	/**
@@ -593,6 +573,11 @@ public final class Breaker {
 	/** Calls in flight now (0 unless tracked). */
 	long inFlight() {
 		return totals.inFlight();
+	}
+
+	/** The rules and the moves they cause. */
+	Verdicts verdicts() {
+		return verdicts;
 	}
 
 	/** The state object now, without applying due time-based moves. */

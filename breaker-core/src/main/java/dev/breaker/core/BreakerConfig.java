@@ -10,85 +10,21 @@ public final class BreakerConfig {
 
 	private static final BreakerConfig DEFAULTS = new Builder().build();
 
-	private final Duration window;
+	/**
+	 * What {@link Builder#build()} was given: a copy no one else holds, never written
+	 * after the constructor (a final field publishes it whole).
+	 */
+	private final Builder settings;
 
-	private final Duration bucket;
-
-	private final int consecutiveFailures;
-
-	private final double failureRateThreshold;
-
-	private final int minimumCalls;
-
-	private final Duration slowCallDuration;
-
-	private final double slowCallRateThreshold;
-
-	private final int stallCalls;
-
-	private final boolean trackInFlight;
-
-	private final boolean recordLatency;
-
-	private final double timeoutWeight;
-
-	private final Duration openWait;
-
-	private final double openWaitMultiplier;
-
-	private final Duration maxOpenWait;
-
-	private final double openWaitJitter;
-
-	private final int halfOpenMaxProbes;
-
-	private final int halfOpenSuccessesToClose;
-
-	private final int halfOpenFailuresToReopen;
-
-	private final Duration halfOpenMaxWait;
-
-	private final boolean halfOpenMaxProbesAuto;
-
-	private final double minimumCallsRatio;
-
-	private final double retryBudgetRatio;
-
-	private final double retryBudgetMinPerSecond;
-
+	/**
+	 * Read on every call ({@link Breaker#classify}): loaded directly, not through the
+	 * copy.
+	 */
 	private final OutcomeClassifier classifier;
 
-	private final Ticker ticker;
-
-	private final Clock clock;
-
 	private BreakerConfig(Builder b) {
-		window = b.window;
-		bucket = b.bucket;
-		consecutiveFailures = b.consecutiveFailures;
-		failureRateThreshold = b.failureRateThreshold;
-		minimumCalls = b.minimumCalls;
-		slowCallDuration = b.slowCallDuration;
-		slowCallRateThreshold = b.slowCallRateThreshold;
-		stallCalls = b.stallCalls;
-		trackInFlight = b.trackInFlight;
-		recordLatency = b.recordLatency;
-		timeoutWeight = b.timeoutWeight;
-		openWait = b.openWait;
-		openWaitMultiplier = b.openWaitMultiplier;
-		maxOpenWait = b.maxOpenWait;
-		openWaitJitter = b.openWaitJitter;
-		halfOpenMaxProbes = b.halfOpenMaxProbes;
-		halfOpenSuccessesToClose = b.halfOpenSuccessesToClose;
-		halfOpenFailuresToReopen = b.halfOpenFailuresToReopen;
-		halfOpenMaxWait = b.halfOpenMaxWait;
-		halfOpenMaxProbesAuto = b.halfOpenMaxProbesAuto;
-		minimumCallsRatio = b.minimumCallsRatio;
-		retryBudgetRatio = b.retryBudgetRatio;
-		retryBudgetMinPerSecond = b.retryBudgetMinPerSecond;
+		settings = new Builder(b);
 		classifier = b.classifier;
-		ticker = b.ticker;
-		clock = b.clock;
 	}
 
 	/**
@@ -106,7 +42,7 @@ public final class BreakerConfig {
 
 	/** A builder starting from this config. */
 	public Builder toBuilder() {
-		return new Builder(this);
+		return new Builder(settings);
 	}
 
 	/**
@@ -114,7 +50,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#WINDOW}.
 	 */
 	public Duration window() {
-		return window;
+		return settings.window;
 	}
 
 	/**
@@ -122,7 +58,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#BUCKET}.
 	 */
 	public Duration bucket() {
-		return bucket;
+		return settings.bucket;
 	}
 
 	/**
@@ -130,7 +66,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#CONSECUTIVE_FAILURES}.
 	 */
 	public int consecutiveFailures() {
-		return consecutiveFailures;
+		return settings.consecutiveFailures;
 	}
 
 	/**
@@ -139,7 +75,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#FAILURE_RATE_THRESHOLD}.
 	 */
 	public double failureRateThreshold() {
-		return failureRateThreshold;
+		return settings.failureRateThreshold;
 	}
 
 	/**
@@ -147,7 +83,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#MINIMUM_CALLS}.
 	 */
 	public int minimumCalls() {
-		return minimumCalls;
+		return settings.minimumCalls;
 	}
 
 	/**
@@ -156,7 +92,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#MINIMUM_CALLS_RATIO}.
 	 */
 	public double minimumCallsRatio() {
-		return minimumCallsRatio;
+		return settings.minimumCallsRatio;
 	}
 
 	/**
@@ -164,7 +100,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#SLOW_CALL_DURATION}.
 	 */
 	public Duration slowCallDuration() {
-		return slowCallDuration;
+		return settings.slowCallDuration;
 	}
 
 	/**
@@ -173,7 +109,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#SLOW_CALL_RATE_THRESHOLD}.
 	 */
 	public double slowCallRateThreshold() {
-		return slowCallRateThreshold;
+		return settings.slowCallRateThreshold;
 	}
 
 	/**
@@ -181,7 +117,7 @@ public final class BreakerConfig {
 	 * before they finish, 0 = off; see {@link BreakerSetting#STALL_CALLS}.
 	 */
 	public int stallCalls() {
-		return stallCalls;
+		return settings.stallCalls;
 	}
 
 	/**
@@ -190,7 +126,7 @@ public final class BreakerConfig {
 	 * {@link #stallCalls()} is on.
 	 */
 	public boolean trackInFlight() {
-		return trackInFlight || stallCalls > 0;
+		return settings.trackInFlight || settings.stallCalls > 0;
 	}
 
 	/**
@@ -199,7 +135,7 @@ public final class BreakerConfig {
 	 * take no time, a few atomic adds for a timed one, and about 6.5 KiB per breaker.
 	 */
 	public boolean recordLatency() {
-		return recordLatency;
+		return settings.recordLatency;
 	}
 
 	/**
@@ -207,7 +143,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#TIMEOUT_WEIGHT}.
 	 */
 	public double timeoutWeight() {
-		return timeoutWeight;
+		return settings.timeoutWeight;
 	}
 
 	/**
@@ -216,7 +152,7 @@ public final class BreakerConfig {
 	 * {@link #timeoutWeight()}; 0 with no failures.
 	 */
 	public double failureRate(long successes, long failures, long timeouts) {
-		return TripRules.failureRate(timeoutWeight, successes, failures, timeouts);
+		return TripRules.failureRate(settings.timeoutWeight, successes, failures, timeouts);
 	}
 
 	/**
@@ -224,7 +160,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#OPEN_WAIT}.
 	 */
 	public Duration openWait() {
-		return openWait;
+		return settings.openWait;
 	}
 
 	/**
@@ -232,12 +168,12 @@ public final class BreakerConfig {
 	 * closes); see {@link BreakerSetting#OPEN_WAIT_MULTIPLIER}.
 	 */
 	public double openWaitMultiplier() {
-		return openWaitMultiplier;
+		return settings.openWaitMultiplier;
 	}
 
 	/** Cap of the multiplied open wait; see {@link BreakerSetting#MAX_OPEN_WAIT}. */
 	public Duration maxOpenWait() {
-		return maxOpenWait;
+		return settings.maxOpenWait;
 	}
 
 	/**
@@ -245,7 +181,7 @@ public final class BreakerConfig {
 	 * return in lockstep; see {@link BreakerSetting#OPEN_WAIT_JITTER}.
 	 */
 	public double openWaitJitter() {
-		return openWaitJitter;
+		return settings.openWaitJitter;
 	}
 
 	/**
@@ -254,7 +190,7 @@ public final class BreakerConfig {
 	 * 32: the most any episode may get.
 	 */
 	public int halfOpenMaxProbes() {
-		return halfOpenMaxProbesAuto ? ConfigValidation.MAX_PROBES : halfOpenMaxProbes;
+		return settings.halfOpenMaxProbesAuto ? ConfigValidation.MAX_PROBES : settings.halfOpenMaxProbes;
 	}
 
 	/**
@@ -262,7 +198,7 @@ public final class BreakerConfig {
 	 * concurrent calls of the last hour, in [1, 32]; default false.
 	 */
 	public boolean halfOpenMaxProbesAuto() {
-		return halfOpenMaxProbesAuto;
+		return settings.halfOpenMaxProbesAuto;
 	}
 
 	/**
@@ -270,7 +206,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#HALF_OPEN_SUCCESSES_TO_CLOSE}.
 	 */
 	public int halfOpenSuccessesToClose() {
-		return halfOpenSuccessesToClose;
+		return settings.halfOpenSuccessesToClose;
 	}
 
 	/**
@@ -278,7 +214,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#HALF_OPEN_FAILURES_TO_REOPEN}.
 	 */
 	public int halfOpenFailuresToReopen() {
-		return halfOpenFailuresToReopen;
+		return settings.halfOpenFailuresToReopen;
 	}
 
 	/**
@@ -286,7 +222,7 @@ public final class BreakerConfig {
 	 * {@link BreakerSetting#HALF_OPEN_MAX_WAIT}.
 	 */
 	public Duration halfOpenMaxWait() {
-		return halfOpenMaxWait;
+		return settings.halfOpenMaxWait;
 	}
 
 	/**
@@ -294,7 +230,7 @@ public final class BreakerConfig {
 	 * the minimum); see {@link BreakerSetting#RETRY_BUDGET_RATIO}.
 	 */
 	public double retryBudgetRatio() {
-		return retryBudgetRatio;
+		return settings.retryBudgetRatio;
 	}
 
 	/**
@@ -302,7 +238,7 @@ public final class BreakerConfig {
 	 * service can retry; see {@link BreakerSetting#RETRY_BUDGET_MIN_PER_SECOND}.
 	 */
 	public double retryBudgetMinPerSecond() {
-		return retryBudgetMinPerSecond;
+		return settings.retryBudgetMinPerSecond;
 	}
 
 	/**
@@ -315,7 +251,7 @@ public final class BreakerConfig {
 
 	/** Time source of every rule; default {@link Ticker#cached()}. */
 	public Ticker ticker() {
-		return ticker;
+		return settings.ticker;
 	}
 
 	/**
@@ -323,7 +259,7 @@ public final class BreakerConfig {
 	 * clock.
 	 */
 	public Clock clock() {
-		return clock;
+		return settings.clock;
 	}
 
 	@Override
@@ -333,7 +269,7 @@ public final class BreakerConfig {
 			if (out.length() > "BreakerConfig[".length()) {
 				out.append(", ");
 			}
-			Object value = (setting == BreakerSetting.TRACK_IN_FLIGHT) ? trackInFlight : setting.read(this);
+			Object value = (setting == BreakerSetting.TRACK_IN_FLIGHT) ? settings.trackInFlight : setting.read(this);
 			out.append(setting.settingName()).append('=').append(value);
 		}
 		return out.append(']').toString();
@@ -342,52 +278,52 @@ public final class BreakerConfig {
 	/** Builds a {@link BreakerConfig}; {@link #build()} validates every setting. */
 	public static final class Builder {
 
-		// the defaults are the table's
-		Duration window = BreakerSetting.WINDOW.defaultAs();
+		// the table's settings: their defaults are written in Builder()
+		Duration window;
 
-		Duration bucket = BreakerSetting.BUCKET.defaultAs();
+		Duration bucket;
 
-		int consecutiveFailures = BreakerSetting.CONSECUTIVE_FAILURES.<Integer>defaultAs();
+		int consecutiveFailures;
 
-		double failureRateThreshold = BreakerSetting.FAILURE_RATE_THRESHOLD.<Double>defaultAs();
+		double failureRateThreshold;
 
-		int minimumCalls = BreakerSetting.MINIMUM_CALLS.<Integer>defaultAs();
+		int minimumCalls;
 
-		Duration slowCallDuration = BreakerSetting.SLOW_CALL_DURATION.defaultAs();
+		Duration slowCallDuration;
 
-		double slowCallRateThreshold = BreakerSetting.SLOW_CALL_RATE_THRESHOLD.<Double>defaultAs();
+		double slowCallRateThreshold;
 
-		int stallCalls = BreakerSetting.STALL_CALLS.<Integer>defaultAs();
+		int stallCalls;
 
-		boolean trackInFlight = BreakerSetting.TRACK_IN_FLIGHT.<Boolean>defaultAs();
+		boolean trackInFlight;
 
-		boolean recordLatency = BreakerSetting.RECORD_LATENCY.<Boolean>defaultAs();
+		boolean recordLatency;
 
-		double timeoutWeight = BreakerSetting.TIMEOUT_WEIGHT.<Double>defaultAs();
+		double timeoutWeight;
 
-		Duration openWait = BreakerSetting.OPEN_WAIT.defaultAs();
+		Duration openWait;
 
-		double openWaitMultiplier = BreakerSetting.OPEN_WAIT_MULTIPLIER.<Double>defaultAs();
+		double openWaitMultiplier;
 
-		Duration maxOpenWait = BreakerSetting.MAX_OPEN_WAIT.defaultAs();
+		Duration maxOpenWait;
 
-		double openWaitJitter = BreakerSetting.OPEN_WAIT_JITTER.<Double>defaultAs();
+		double openWaitJitter;
 
-		int halfOpenMaxProbes = BreakerSetting.HALF_OPEN_MAX_PROBES.<Integer>defaultAs();
+		int halfOpenMaxProbes;
 
-		int halfOpenSuccessesToClose = BreakerSetting.HALF_OPEN_SUCCESSES_TO_CLOSE.<Integer>defaultAs();
+		int halfOpenSuccessesToClose;
 
-		int halfOpenFailuresToReopen = BreakerSetting.HALF_OPEN_FAILURES_TO_REOPEN.<Integer>defaultAs();
+		int halfOpenFailuresToReopen;
 
-		Duration halfOpenMaxWait = BreakerSetting.HALF_OPEN_MAX_WAIT.defaultAs();
+		Duration halfOpenMaxWait;
 
-		boolean halfOpenMaxProbesAuto = false;
+		boolean halfOpenMaxProbesAuto;
 
-		double minimumCallsRatio = BreakerSetting.MINIMUM_CALLS_RATIO.<Double>defaultAs();
+		double minimumCallsRatio;
 
-		double retryBudgetRatio = BreakerSetting.RETRY_BUDGET_RATIO.<Double>defaultAs();
+		double retryBudgetRatio;
 
-		double retryBudgetMinPerSecond = BreakerSetting.RETRY_BUDGET_MIN_PER_SECOND.<Double>defaultAs();
+		double retryBudgetMinPerSecond;
 
 		OutcomeClassifier classifier = OutcomeClassifier.defaults();
 
@@ -396,9 +332,12 @@ public final class BreakerConfig {
 		Clock clock = Clock.systemUTC();
 
 		private Builder() {
+			for (BreakerSetting setting : BreakerSetting.of(BreakerSetting.Scope.ENGINE)) {
+				setting.write(this, setting.defaultValue());
+			}
 		}
 
-		private Builder(BreakerConfig c) {
+		private Builder(Builder c) {
 			window = c.window;
 			bucket = c.bucket;
 			consecutiveFailures = c.consecutiveFailures;

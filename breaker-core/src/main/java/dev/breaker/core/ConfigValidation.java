@@ -1,6 +1,8 @@
 package dev.breaker.core;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * The checks of {@link BreakerConfig.Builder#build()}: each setting against its range in
@@ -42,9 +44,65 @@ final class ConfigValidation {
 	private ConfigValidation() {
 	}
 
+	/** One setting's range check: the setting, and where the builder holds its value. */
+	private record Check(BreakerSetting setting, Function<BreakerConfig.Builder, Object> value) {
+	}
+
 	static void validate(BreakerConfig.Builder b) {
-		check(BreakerSetting.BUCKET, b.bucket);
-		check(BreakerSetting.WINDOW, b.window);
+		for (Check range : Order.RANGES) {
+			if (range.setting() == BreakerSetting.MAX_OPEN_WAIT) {
+				// first: a missing or zero one is told it is tied to openWait
+				maxOpenWaitAtLeastOpenWait(b);
+			}
+			check(range.setting(), range.value().apply(b));
+			if (range.setting() == BreakerSetting.WINDOW) {
+				windowInWholeBuckets(b);
+			}
+			else if (range.setting() == BreakerSetting.STALL_CALLS) {
+				stallsWithinWindow(b);
+			}
+		}
+		present("classifier", b.classifier);
+		present("ticker", b.ticker);
+		present("clock", b.clock);
+	}
+
+	/**
+	 * Holds the order apart from the constants above: {@link BreakerSetting}'s rows read
+	 * those constants while they are made, so the rows cannot be read in this class's own
+	 * initialiser.
+	 */
+	private static final class Order {
+
+		/**
+		 * Every setting's range check, in the order {@link ConfigValidation#validate}
+		 * runs them: the first bad setting in this order is the one reported, so keep the
+		 * order.
+		 */
+		static final List<Check> RANGES = List.of(new Check(BreakerSetting.BUCKET, (b) -> b.bucket),
+				new Check(BreakerSetting.WINDOW, (b) -> b.window),
+				new Check(BreakerSetting.CONSECUTIVE_FAILURES, (b) -> b.consecutiveFailures),
+				new Check(BreakerSetting.FAILURE_RATE_THRESHOLD, (b) -> b.failureRateThreshold),
+				new Check(BreakerSetting.MINIMUM_CALLS, (b) -> b.minimumCalls),
+				new Check(BreakerSetting.MINIMUM_CALLS_RATIO, (b) -> b.minimumCallsRatio),
+				new Check(BreakerSetting.SLOW_CALL_DURATION, (b) -> b.slowCallDuration),
+				new Check(BreakerSetting.SLOW_CALL_RATE_THRESHOLD, (b) -> b.slowCallRateThreshold),
+				new Check(BreakerSetting.STALL_CALLS, (b) -> b.stallCalls),
+				new Check(BreakerSetting.TIMEOUT_WEIGHT, (b) -> b.timeoutWeight),
+				new Check(BreakerSetting.OPEN_WAIT, (b) -> b.openWait),
+				new Check(BreakerSetting.OPEN_WAIT_MULTIPLIER, (b) -> b.openWaitMultiplier),
+				new Check(BreakerSetting.MAX_OPEN_WAIT, (b) -> b.maxOpenWait),
+				new Check(BreakerSetting.OPEN_WAIT_JITTER, (b) -> b.openWaitJitter),
+				new Check(BreakerSetting.HALF_OPEN_MAX_PROBES, (b) -> b.halfOpenMaxProbes),
+				new Check(BreakerSetting.HALF_OPEN_SUCCESSES_TO_CLOSE, (b) -> b.halfOpenSuccessesToClose),
+				new Check(BreakerSetting.HALF_OPEN_FAILURES_TO_REOPEN, (b) -> b.halfOpenFailuresToReopen),
+				new Check(BreakerSetting.HALF_OPEN_MAX_WAIT, (b) -> b.halfOpenMaxWait),
+				new Check(BreakerSetting.RETRY_BUDGET_RATIO, (b) -> b.retryBudgetRatio),
+				new Check(BreakerSetting.RETRY_BUDGET_MIN_PER_SECOND, (b) -> b.retryBudgetMinPerSecond));
+
+	}
+
+	private static void windowInWholeBuckets(BreakerConfig.Builder b) {
 		if (b.window.toNanos() % b.bucket.toNanos() != 0) {
 			String allowed = "a whole multiple of 'bucket' (" + Numbers.format(b.bucket) + ")";
 			throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
@@ -53,35 +111,20 @@ final class ConfigValidation {
 			String allowed = "at most " + MAX_BUCKETS + " buckets of " + Numbers.format(b.bucket);
 			throw new InvalidBreakerConfigException("window", b.window, allowed, allowed);
 		}
-		check(BreakerSetting.CONSECUTIVE_FAILURES, b.consecutiveFailures);
-		check(BreakerSetting.FAILURE_RATE_THRESHOLD, b.failureRateThreshold);
-		check(BreakerSetting.MINIMUM_CALLS, b.minimumCalls);
-		check(BreakerSetting.MINIMUM_CALLS_RATIO, b.minimumCallsRatio);
-		check(BreakerSetting.SLOW_CALL_DURATION, b.slowCallDuration);
-		check(BreakerSetting.SLOW_CALL_RATE_THRESHOLD, b.slowCallRateThreshold);
-		check(BreakerSetting.STALL_CALLS, b.stallCalls);
+	}
+
+	private static void stallsWithinWindow(BreakerConfig.Builder b) {
 		if (b.stallCalls > 0 && b.slowCallDuration.compareTo(b.window) > 0) {
 			String allowed = "at most 'window' (" + Numbers.format(b.window) + ") when 'stallCalls' is on";
 			throw new InvalidBreakerConfigException("slowCallDuration", b.slowCallDuration, allowed, allowed);
 		}
-		check(BreakerSetting.TIMEOUT_WEIGHT, b.timeoutWeight);
-		check(BreakerSetting.OPEN_WAIT, b.openWait);
-		check(BreakerSetting.OPEN_WAIT_MULTIPLIER, b.openWaitMultiplier);
+	}
+
+	private static void maxOpenWaitAtLeastOpenWait(BreakerConfig.Builder b) {
 		if (b.maxOpenWait == null || b.maxOpenWait.compareTo(b.openWait) < 0) {
 			String allowed = "at least 'openWait' (" + Numbers.format(b.openWait) + ")";
 			throw new InvalidBreakerConfigException("maxOpenWait", b.maxOpenWait, allowed, allowed);
 		}
-		check(BreakerSetting.MAX_OPEN_WAIT, b.maxOpenWait);
-		check(BreakerSetting.OPEN_WAIT_JITTER, b.openWaitJitter);
-		check(BreakerSetting.HALF_OPEN_MAX_PROBES, b.halfOpenMaxProbes);
-		check(BreakerSetting.HALF_OPEN_SUCCESSES_TO_CLOSE, b.halfOpenSuccessesToClose);
-		check(BreakerSetting.HALF_OPEN_FAILURES_TO_REOPEN, b.halfOpenFailuresToReopen);
-		check(BreakerSetting.HALF_OPEN_MAX_WAIT, b.halfOpenMaxWait);
-		check(BreakerSetting.RETRY_BUDGET_RATIO, b.retryBudgetRatio);
-		check(BreakerSetting.RETRY_BUDGET_MIN_PER_SECOND, b.retryBudgetMinPerSecond);
-		present("classifier", b.classifier);
-		present("ticker", b.ticker);
-		present("clock", b.clock);
 	}
 
 	/** Checks {@code value} against the range of {@code setting} in the table. */

@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * State changes from outside the call path: an operator's overrides, a peer replica's
- * verdicts, server hints.
+ * State changes from outside the call path: an operator's overrides and server hints (a
+ * peer replica's verdicts are {@link PeerHooks}).
  */
 final class Overrides {
 
@@ -52,43 +52,10 @@ final class Overrides {
 	}
 
 	/**
-	 * A peer tripped: CLOSED or HALF_OPEN moves to OPEN until now + remaining; other
-	 * states are left alone.
-	 */
-	static void openFromPeer(Breaker breaker, Duration remaining, String reason) {
-		Objects.requireNonNull(remaining, "remaining");
-		for (;;) {
-			BreakerState s = breaker.current();
-			if (s.state != State.CLOSED && s.state != State.HALF_OPEN) {
-				return;
-			}
-			OpenState open = new OpenState(breaker, s, s.streak + 1, breaker.nanos(),
-					breaker.config().clock().instant(), clamped(breaker, remaining));
-			if (breaker.moveTo(s, open, reason, true)) {
-				return;
-			}
-		}
-	}
-
-	/** A peer closed: OPEN or HALF_OPEN moves to CLOSED; other states are left alone. */
-	static void closeFromPeer(Breaker breaker, String reason) {
-		for (;;) {
-			BreakerState s = breaker.current();
-			if (s.state != State.OPEN && s.state != State.HALF_OPEN) {
-				return;
-			}
-			ClosedState closed = new ClosedState(breaker, s, breaker.nanos(), breaker.config().clock().instant());
-			if (breaker.moveTo(s, closed, reason, true)) {
-				return;
-			}
-		}
-	}
-
-	/**
 	 * A wait a server or a peer asked for, in [1 ns, maxOpenWait]: nothing from outside
 	 * holds a breaker open longer.
 	 */
-	private static long clamped(Breaker breaker, Duration wait) {
+	static long clamped(Breaker breaker, Duration wait) {
 		long max = breaker.config().maxOpenWait().toNanos();
 		return Math.max(1, Math.min(Numbers.saturatedNanos(wait), max));
 	}
@@ -102,16 +69,6 @@ final class Overrides {
 		verdicts.hint(now, nanos);
 		if (breaker.current() instanceof OpenState open) {
 			open.extend(now, breaker.config().clock().instant(), nanos);
-		}
-	}
-
-	static void limitProbes(Breaker breaker, int max) {
-		int most = breaker.config().halfOpenMaxProbes();
-		if (max < 0 || max > most) {
-			throw new IllegalArgumentException("a probe share must be in [0, " + most + "] but was " + max);
-		}
-		if (breaker.current() instanceof HalfOpenState halfOpen) {
-			halfOpen.share(max);
 		}
 	}
 

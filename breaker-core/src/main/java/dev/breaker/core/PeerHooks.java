@@ -2,26 +2,52 @@ package dev.breaker.core;
 
 import dev.breaker.core.internal.EngineAccess;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * The engine side of {@link dev.breaker.core.spi.SharedStateHooks}: each hook on the
- * package-private method.
+ * The engine side of {@link dev.breaker.core.spi.SharedStateHooks}: a peer replica's
+ * verdicts, and a store's holds and probe shares, applied to a breaker.
  */
 final class PeerHooks implements EngineAccess.Hooks {
 
+	/**
+	 * A peer tripped: CLOSED or HALF_OPEN moves to OPEN until now + remaining; other
+	 * states are left alone.
+	 */
 	@Override
 	public void openFromPeer(Breaker breaker, Duration remaining, String reason) {
-		breaker.openFromPeer(remaining, reason);
+		Objects.requireNonNull(remaining, "remaining");
+		for (;;) {
+			BreakerState s = breaker.current();
+			if (s.state != State.CLOSED && s.state != State.HALF_OPEN) {
+				return;
+			}
+			OpenState open = new OpenState(breaker, s, s.streak + 1, breaker.nanos(),
+					breaker.config().clock().instant(), Overrides.clamped(breaker, remaining));
+			if (breaker.moveTo(s, open, reason, true)) {
+				return;
+			}
+		}
 	}
 
+	/** A peer closed: OPEN or HALF_OPEN moves to CLOSED; other states are left alone. */
 	@Override
 	public void closeFromPeer(Breaker breaker, String reason) {
-		breaker.closeFromPeer(reason);
+		for (;;) {
+			BreakerState s = breaker.current();
+			if (s.state != State.OPEN && s.state != State.HALF_OPEN) {
+				return;
+			}
+			ClosedState closed = new ClosedState(breaker, s, breaker.nanos(), breaker.config().clock().instant());
+			if (breaker.moveTo(s, closed, reason, true)) {
+				return;
+			}
+		}
 	}
 
 	@Override
 	public void tripNow(Breaker breaker, String reason) {
-		breaker.tripNow(reason);
+		breaker.verdicts().tripNow(breaker.nanos(), Objects.requireNonNull(reason, "reason"));
 	}
 
 	@Override
@@ -31,7 +57,13 @@ final class PeerHooks implements EngineAccess.Hooks {
 
 	@Override
 	public void limitProbes(Breaker breaker, int max) {
-		breaker.limitProbes(max);
+		int most = breaker.config().halfOpenMaxProbes();
+		if (max < 0 || max > most) {
+			throw new IllegalArgumentException("a probe share must be in [0, " + most + "] but was " + max);
+		}
+		if (breaker.current() instanceof HalfOpenState halfOpen) {
+			halfOpen.share(max);
+		}
 	}
 
 }

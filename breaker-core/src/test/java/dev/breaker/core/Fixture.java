@@ -3,15 +3,12 @@ package dev.breaker.core;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
- * A manual ticker, a wall clock that follows it, and helpers to drive a breaker through
- * outcomes.
+ * A manual ticker, its wall clock, and helpers to drive a breaker through outcomes.
  */
 final class Fixture {
 
@@ -19,7 +16,7 @@ final class Fixture {
 
 	final ManualTicker ticker = new ManualTicker();
 
-	final Clock clock = new TickerClock(ticker);
+	final Clock clock = ticker.clock(EPOCH);
 
 	final List<Transition> transitions = new CopyOnWriteArrayList<>();
 
@@ -32,6 +29,17 @@ final class Fixture {
 		Breaker breaker = Breaker.of("payments", settings.apply(config()).build());
 		breaker.onTransition(transitions::add);
 		return breaker;
+	}
+
+	/**
+	 * Only the slow-call-rate rule: 50% of the calls slower than 1 s trip it;
+	 * {@code more} sets the minimum calls and anything else.
+	 */
+	Breaker slowCallRateOnly(UnaryOperator<BreakerConfig.Builder> more) {
+		return breaker((c) -> more.apply(c.consecutiveFailures(0)
+			.failureRateThreshold(0)
+			.slowCallRateThreshold(50)
+			.slowCallDuration(Duration.ofSeconds(1))));
 	}
 
 	void advance(Duration d) {
@@ -58,46 +66,6 @@ final class Fixture {
 
 	static void fail(Breaker breaker, int times) {
 		record(breaker, Outcome.FAILURE, times);
-	}
-
-	/** A clock at EPOCH plus the ticker's nanos. */
-	static final class TickerClock extends Clock {
-
-		private final Ticker ticker;
-
-		private final Runnable beforeEachRead;
-
-		TickerClock(Ticker ticker) {
-			this(ticker, () -> {
-			});
-		}
-
-		/**
-		 * One that runs {@code beforeEachRead} each time it is read: the engine reads the
-		 * wall clock between reading a state and acting on it, so a test can play a
-		 * racing thread there.
-		 */
-		TickerClock(Ticker ticker, Runnable beforeEachRead) {
-			this.ticker = ticker;
-			this.beforeEachRead = beforeEachRead;
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			beforeEachRead.run();
-			return EPOCH.plusNanos(ticker.nanos());
-		}
-
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static dev.breaker.core.Fixture.fail;
 import static dev.breaker.core.Fixture.record;
 import static dev.breaker.core.Fixture.succeed;
@@ -23,7 +24,7 @@ class FleetHooksTests {
 	void tripNowOpensAClosedBreakerAsItsOwnRuleWouldAndCountsTheTrip() {
 		Breaker breaker = fixture.breaker(c -> c.openWait(Duration.ofSeconds(10)));
 
-		breaker.tripNow("fleet failure rate 60.0% >= 50% over 30 calls");
+		SharedStateHooks.tripNow(breaker, "fleet failure rate 60.0% >= 50% over 30 calls");
 
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 		assertThat(breaker.totals().trips()).isEqualTo(1);
@@ -44,7 +45,7 @@ class FleetHooksTests {
 						.openWaitJitter(0.5)
 						.maxOpenWait(Duration.ofSeconds(12))
 						.build());
-			breaker.tripNow("fleet");
+			SharedStateHooks.tripNow(breaker, "fleet");
 			Duration wait = Duration.between(fixture.clock.instant(), breaker.snapshot().openUntil());
 			assertThat(wait).isBetween(Duration.ofSeconds(5), Duration.ofSeconds(12));
 			waits.add(wait);
@@ -56,7 +57,7 @@ class FleetHooksTests {
 	void aFailedProbeAfterTripNowBacksOffLikeAnyReopen() {
 		Breaker breaker = fixture
 			.breaker(c -> c.openWait(Duration.ofSeconds(10)).openWaitMultiplier(3).halfOpenFailuresToReopen(1));
-		breaker.tripNow("fleet");
+		SharedStateHooks.tripNow(breaker, "fleet");
 		fixture.advance(Duration.ofSeconds(10));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
 
@@ -72,13 +73,13 @@ class FleetHooksTests {
 	void tripNowLeavesEveryStateButClosedAlone() {
 		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
 		fail(breaker, 1);
-		breaker.tripNow("fleet");
+		SharedStateHooks.tripNow(breaker, "fleet");
 		breaker.forceOpen();
-		breaker.tripNow("fleet");
+		SharedStateHooks.tripNow(breaker, "fleet");
 		breaker.disable();
-		breaker.tripNow("fleet");
+		SharedStateHooks.tripNow(breaker, "fleet");
 		breaker.halfOpen();
-		breaker.tripNow("fleet");
+		SharedStateHooks.tripNow(breaker, "fleet");
 
 		assertThat(fixture.transitions).extracting(Transition::to)
 			.containsExactly(State.OPEN, State.FORCED_OPEN, State.DISABLED, State.HALF_OPEN);

@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -47,9 +48,9 @@ class GenerationStressTests {
 			.halfOpenMaxProbes(32)
 			.halfOpenSuccessesToClose(1_000)
 			.halfOpenFailuresToReopen(1_000));
-		raceReleasesWith(breaker, () -> breaker.closeFromPeer("peer"), b -> {
+		raceReleasesWith(breaker, () -> SharedStateHooks.closeFromPeer(breaker, "peer"), b -> {
 			b.halfOpen();
-			b.limitProbes(32);
+			SharedStateHooks.limitProbes(b, 32);
 			widenRamp(b, 5); // 1, 2, 4, 8, 16, 32 probes
 		});
 	}

@@ -21,6 +21,18 @@ class HalfOpenMaxWaitTests {
 		return breaker;
 	}
 
+	/**
+	 * Half-open with one success to close and a max wait of 1 minute: one probe asked,
+	 * then {@code later} passes and it succeeds.
+	 */
+	private Breaker probeSucceedingAfter(Duration later) {
+		Breaker breaker = halfOpen(1, Duration.ofMinutes(1));
+		Permit probe = breaker.acquire();
+		fixture.advance(later);
+		breaker.release(probe, Outcome.SUCCESS, later.toNanos());
+		return breaker;
+	}
+
 	@Test
 	void aLowTrafficBreakerClosesWithOneQuickProbeEveryThreeSeconds() {
 		Breaker breaker = halfOpen(3, Duration.ofSeconds(5));
@@ -43,10 +55,7 @@ class HalfOpenMaxWaitTests {
 
 	@Test
 	void aProbeReleasedLongAfterTheMaxWaitReopensWhetherOrNotTheStateWasRead() {
-		Breaker unread = halfOpen(1, Duration.ofMinutes(1));
-		Permit lateUnread = unread.acquire();
-		fixture.advance(Duration.ofMinutes(10));
-		unread.release(lateUnread, Outcome.SUCCESS, Duration.ofMinutes(10).toNanos());
+		Breaker unread = probeSucceedingAfter(Duration.ofMinutes(10));
 
 		Fixture other = new Fixture();
 		Breaker read = Breaker.of("read",
@@ -86,10 +95,7 @@ class HalfOpenMaxWaitTests {
 
 	@Test
 	void aProbeWithinTheMaxWaitGivesItsVerdict() {
-		Breaker breaker = halfOpen(1, Duration.ofMinutes(1));
-		Permit probe = breaker.acquire();
-		fixture.advance(Duration.ofSeconds(59));
-		breaker.release(probe, Outcome.SUCCESS, Duration.ofSeconds(59).toNanos());
+		Breaker breaker = probeSucceedingAfter(Duration.ofSeconds(59));
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 	}
 

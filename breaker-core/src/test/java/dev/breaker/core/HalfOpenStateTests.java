@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static dev.breaker.core.Fixture.fail;
 import static dev.breaker.core.Fixture.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -144,9 +145,9 @@ class HalfOpenStateTests {
 	@Test
 	void aProbeShareLimitsThisReplicasProbes() {
 		Breaker breaker = halfOpen(10, 30, 3);
-		breaker.limitProbes(0);
+		SharedStateHooks.limitProbes(breaker, 0);
 		assertThat(breaker.acquire().granted()).isFalse();
-		breaker.limitProbes(1);
+		SharedStateHooks.limitProbes(breaker, 1);
 		assertThat(grab(breaker)).hasSize(1);
 	}
 

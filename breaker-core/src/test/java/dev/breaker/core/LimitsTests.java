@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -91,7 +92,7 @@ class LimitsTests {
 	@Test
 	void aPeerOpenIsClampedToMaxOpenWait() {
 		Breaker breaker = fixture.breaker(c -> c.maxOpenWait(Duration.ofMinutes(5)));
-		breaker.openFromPeer(HUGE, "peer");
+		SharedStateHooks.openFromPeer(breaker, HUGE, "peer");
 		assertThat(breaker.snapshot().openUntil()).isEqualTo(Fixture.EPOCH.plus(Duration.ofMinutes(5)));
 		fixture.advance(Duration.ofMinutes(5));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
@@ -100,7 +101,7 @@ class LimitsTests {
 	@Test
 	void aNegativePeerOpenTimeOpensForTheShortestTime() {
 		Breaker breaker = fixture.breaker(c -> c);
-		breaker.openFromPeer(Duration.ofSeconds(-5), "peer");
+		SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(-5), "peer");
 		fixture.advance(Duration.ofNanos(1));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
 	}
@@ -160,8 +161,8 @@ class LimitsTests {
 							}
 						}
 						breaker.retryAfter(Duration.ofSeconds(Long.MAX_VALUE));
-						breaker.openFromPeer(Duration.ofSeconds(Long.MAX_VALUE), "peer");
-						breaker.openFromPeer(Duration.ofSeconds(Long.MIN_VALUE), "peer");
+						SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(Long.MAX_VALUE), "peer");
+						SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(Long.MIN_VALUE), "peer");
 						ticker.advanceNanos(Long.MAX_VALUE / 8);
 					}
 					breaker.halfOpen();

@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static dev.breaker.core.Fixture.fail;
 import static dev.breaker.core.Fixture.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,7 +95,8 @@ class OverridesTests {
 
 	@Test
 	void aPeerTripOpensAClosedBreakerForTheRemainingTime() {
-		breaker.openFromPeer(Duration.ofSeconds(12), "peer replica-2: failure rate 60% >= 50% over 30 calls");
+		SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(12),
+				"peer replica-2: failure rate 60% >= 50% over 30 calls");
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 		assertThat(breaker.snapshot().openUntil()).isEqualTo(Fixture.EPOCH.plusSeconds(12));
 		assertThat(fixture.transitions).singleElement().satisfies(t -> {
@@ -107,16 +109,16 @@ class OverridesTests {
 	@Test
 	void aPeerTripDoesNotOverrideAnOperator() {
 		breaker.forceOpen();
-		breaker.openFromPeer(Duration.ofSeconds(12), "peer");
+		SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(12), "peer");
 		breaker.disable();
-		breaker.openFromPeer(Duration.ofSeconds(12), "peer");
+		SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(12), "peer");
 		assertThat(breaker.state()).isEqualTo(State.DISABLED);
 	}
 
 	@Test
 	void aPeerCloseClosesAnOpenBreaker() {
 		fail(breaker, 2);
-		breaker.closeFromPeer("peer replica-3: 5 probes succeeded");
+		SharedStateHooks.closeFromPeer(breaker, "peer replica-3: 5 probes succeeded");
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 		assertThat(fixture.transitions).last().extracting(Transition::remote).isEqualTo(true);
 		succeed(breaker, 1);
@@ -124,9 +126,9 @@ class OverridesTests {
 
 	@Test
 	void aPeerCloseLeavesAClosedOrOverriddenBreakerAlone() {
-		breaker.closeFromPeer("peer");
+		SharedStateHooks.closeFromPeer(breaker, "peer");
 		breaker.forceOpen();
-		breaker.closeFromPeer("peer");
+		SharedStateHooks.closeFromPeer(breaker, "peer");
 		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
 		assertThat(fixture.transitions).hasSize(1);
 	}
@@ -134,7 +136,7 @@ class OverridesTests {
 	@Test
 	void aPeerTripCountsAsATripForTheNextOpenWait() {
 		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1).halfOpenFailuresToReopen(1));
-		breaker.openFromPeer(Duration.ofSeconds(5), "peer");
+		SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(5), "peer");
 		fixture.advance(Duration.ofSeconds(5));
 		// the probe fails: the second consecutive trip doubles the open wait
 		fail(breaker, 1);
@@ -145,10 +147,10 @@ class OverridesTests {
 	@Test
 	void aProbeShareIsAtMostTheMaximumProbes() {
 		breaker.halfOpen();
-		breaker.limitProbes(10);
-		org.assertj.core.api.Assertions.assertThatThrownBy(() -> breaker.limitProbes(11))
+		SharedStateHooks.limitProbes(breaker, 10);
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> SharedStateHooks.limitProbes(breaker, 11))
 			.hasMessage("a probe share must be in [0, 10] but was 11");
-		org.assertj.core.api.Assertions.assertThatThrownBy(() -> breaker.limitProbes(-1))
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> SharedStateHooks.limitProbes(breaker, -1))
 			.hasMessage("a probe share must be in [0, 10] but was -1");
 		assertThat(breaker.acquire().granted()).isTrue();
 	}

@@ -1,9 +1,11 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,16 +19,26 @@ class RaceInjectionTests {
 
 	private final AtomicReference<Runnable> next = new AtomicReference<>();
 
-	private final Clock clock = new Fixture.TickerClock(ticker, () -> {
+	/** The ticker's wall clock, running the next action first at each read. */
+	private final Clock clock = ManualTicker.clock(() -> {
 		Runnable action = next.getAndSet(null);
 		if (action != null) {
 			action.run();
 		}
-	});
+		return ticker.nanos();
+	}, Fixture.EPOCH);
 
 	private Breaker breaker() {
 		return Breaker.of("race",
 				BreakerConfig.builder().ticker(ticker).clock(clock).openWaitJitter(0).consecutiveFailures(1).build());
+	}
+
+	/** A breaker a peer opens while {@code racer} acts on it first. */
+	private Breaker openedFromPeerLosingTo(Consumer<Breaker> racer) {
+		Breaker breaker = breaker();
+		next.set(() -> racer.accept(breaker));
+		SharedStateHooks.openFromPeer(breaker, java.time.Duration.ofSeconds(5), "peer");
+		return breaker;
 	}
 
 	@Test
@@ -41,9 +53,7 @@ class RaceInjectionTests {
 
 	@Test
 	void aPeerOpenThatLosesItsRaceToAnOperatorLeavesTheOperatorsState() {
-		Breaker breaker = breaker();
-		next.set(breaker::forceOpen);
-		breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
+		Breaker breaker = openedFromPeerLosingTo(Breaker::forceOpen);
 		assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
 	}
 
@@ -52,7 +62,7 @@ class RaceInjectionTests {
 		Breaker breaker = breaker();
 		Fixture.fail(breaker, 1);
 		next.set(breaker::halfOpen);
-		breaker.closeFromPeer("peer");
+		SharedStateHooks.closeFromPeer(breaker, "peer");
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 		assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
 			.containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
@@ -87,9 +97,7 @@ class RaceInjectionTests {
 
 	@Test
 	void aPeerOpenThatLosesItsRaceToAResetOpensTheNewClosedState() {
-		Breaker breaker = breaker();
-		next.set(breaker::reset);
-		breaker.openFromPeer(java.time.Duration.ofSeconds(5), "peer");
+		Breaker breaker = openedFromPeerLosingTo(Breaker::reset);
 		assertThat(breaker.state()).isEqualTo(State.OPEN);
 		assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
 			.containsExactly(State.CLOSED, State.OPEN);

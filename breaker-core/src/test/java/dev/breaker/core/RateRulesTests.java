@@ -39,11 +39,7 @@ class RateRulesTests {
 
 	@Test
 	void aSlowSuccessTripsTheSlowCallRateToo() {
-		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0)
-			.failureRateThreshold(0)
-			.slowCallRateThreshold(50)
-			.minimumCalls(2)
-			.slowCallDuration(Duration.ofSeconds(1)));
+		Breaker breaker = fixture.slowCallRateOnly((c) -> c.minimumCalls(2));
 		Fixture.timed(breaker, Outcome.SUCCESS, Duration.ofSeconds(2).toNanos());
 		Fixture.succeed(breaker, 1);
 		assertThat(breaker.state()).isEqualTo(State.OPEN);

@@ -145,12 +145,22 @@ class TenantBreadthTests {
 		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
+	/**
+	 * A group of min-failing 3 whose {@code tenants} failed once each, {@code later} ago.
+	 */
+	private BreakerRegistry failedOnceThenLater(Duration later, String... tenants) {
+		BreakerRegistry registry = registry(3);
+		for (String tenant : tenants) {
+			failTenant(registry, tenant, 1);
+		}
+		fixture.advance(later);
+		return registry;
+	}
+
 	@Test
 	void aTenantWhoseFailuresLeftTheWindowNoLongerCounts() {
-		BreakerRegistry registry = registry(3);
-		failTenant(registry, "a", 1);
-		failTenant(registry, "b", 1);
-		fixture.advance(Duration.ofSeconds(10)); // a and b leave the 10 s window
+		// a and b leave the 10 s window
+		BreakerRegistry registry = failedOnceThenLater(Duration.ofSeconds(10), "a", "b");
 		Breaker c = registry.breaker("recommendations", "c");
 		Fixture.fail(c, 4);
 		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
@@ -161,9 +171,7 @@ class TenantBreadthTests {
 
 	@Test
 	void aTenantFailingNineSecondsAgoStillCounts() {
-		BreakerRegistry registry = registry(3);
-		failTenant(registry, "a", 1);
-		fixture.advance(Duration.ofMillis(9999));
+		BreakerRegistry registry = failedOnceThenLater(Duration.ofMillis(9999), "a");
 		failTenant(registry, "b", 1);
 		failTenant(registry, "c", 3);
 		assertThat(groupState(registry)).isEqualTo(State.OPEN);

@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import dev.breaker.core.spi.SharedStateHooks;
 import static dev.breaker.core.Fixture.fail;
 import static dev.breaker.core.Fixture.succeed;
 import static dev.breaker.core.Fixture.timed;
@@ -160,12 +161,7 @@ class TrafficThresholdsTests {
 
 	@Test
 	void theSlowCallRuleNeedsTheRaisedMinimumToo() {
-		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0)
-			.failureRateThreshold(0)
-			.slowCallRateThreshold(50)
-			.slowCallDuration(Duration.ofSeconds(1))
-			.minimumCalls(5)
-			.minimumCallsRatio(0.5));
+		Breaker breaker = fixture.slowCallRateOnly((c) -> c.minimumCalls(5).minimumCallsRatio(0.5));
 		traffic(breaker, 10, 12, 0); // peak 100: the rules need 50
 		breaker.reset();
 		for (int i = 0; i < 49; i++) {
@@ -299,7 +295,7 @@ class TrafficThresholdsTests {
 		fail(breaker, 1);
 		fixture.advance(Duration.ofSeconds(30));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
-		breaker.limitProbes(3);
+		SharedStateHooks.limitProbes(breaker, 3);
 		assertThat(ramp(breaker)).containsExactly(1, 2, 3, 3, 3, 3, 3);
 	}
 

@@ -3,8 +3,6 @@ package dev.breaker.actuate.history;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -44,24 +42,7 @@ class BreakerHistoryTests {
 	private static final Instant START = Instant.parse("2026-12-01T10:00:00.950Z");
 
 	/** A wall clock that follows the ticker from {@link #START}, plus {@link #drift}. */
-	private final Clock clock = new Clock() {
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return START.plusNanos(BreakerHistoryTests.this.ticker.nanos()).plus(BreakerHistoryTests.this.drift);
-		}
-
-	};
+	private final Clock clock = ManualTicker.clock(() -> this.ticker.nanos() + this.drift.toNanos(), START);
 
 	private Duration drift = Duration.ZERO;
 
