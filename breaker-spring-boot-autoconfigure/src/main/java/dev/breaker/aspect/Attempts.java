@@ -43,6 +43,12 @@ final class Attempts {
 	/** What the breaker answered when it refused the latest attempt. */
 	private @Nullable Permit refused;
 
+	/**
+	 * The caller gave up: no attempt follows, and a permit taken meanwhile is handed
+	 * back.
+	 */
+	private volatile boolean cancelled;
+
 	/** The retries granted so far. */
 	private int retries;
 
@@ -57,10 +63,13 @@ final class Attempts {
 	/**
 	 * Asks the breaker for the next attempt's permit, when one is due: for each attempt
 	 * with the breaker inside the retries, for the first one only otherwise.
-	 * @return {@code false} when the breaker refused: no attempt is made, the call falls
-	 * back with {@link #rejection()}
+	 * @return {@code false} when the breaker refused (no attempt is made, the call falls
+	 * back with {@link #rejection()}) or the caller gave up ({@link #isCancelled()})
 	 */
 	boolean begin() {
+		if (this.cancelled) {
+			return false;
+		}
 		if (this.retries > 0 && !this.retry.recordEachAttempt()) {
 			return true;
 		}
@@ -70,7 +79,21 @@ final class Attempts {
 			return false;
 		}
 		this.held = ReleaseOnce.started(this.breaker, permit);
+		if (this.cancelled) {
+			// the caller gave up while the permit was asked for: cancelled() may have
+			// looked before it was held, so it is handed back here (once, either way)
+			release(Outcome.IGNORED);
+			return false;
+		}
 		return true;
+	}
+
+	/**
+	 * Whether the caller gave up: {@link #begin()} then answers {@code false} without a
+	 * rejection, and nothing is delivered.
+	 */
+	boolean isCancelled() {
+		return this.cancelled;
 	}
 
 	/**
@@ -136,6 +159,7 @@ final class Attempts {
 	 * attempt may follow.
 	 */
 	void cancelled() {
+		this.cancelled = true;
 		release(Outcome.IGNORED);
 	}
 

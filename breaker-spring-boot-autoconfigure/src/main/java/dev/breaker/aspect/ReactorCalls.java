@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.core.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -37,21 +38,38 @@ final class ReactorCalls {
 	private static Mono<Object> monoAttempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
 		return Mono.defer(() -> {
 			if (!attempts.begin()) {
-				return Mono.fromDirect(fallback(method, invocation, attempts.rejection()));
+				return attempts.isCancelled() ? Mono.empty()
+						: Mono.fromDirect(fallback(method, invocation, attempts.rejection()));
 			}
 			return withTimeout(method, source(invocation)).singleOrEmpty().materialize().flatMap((signal) -> {
 				Object value = signal.get();
 				Throwable error = signal.getThrowable();
 				Duration pause = attempts.after(value, error, true);
-				if (pause != null) {
-					return delay(method.delays(), pause).then(monoAttempt(method, invocation, attempts));
+				if (pause == null) {
+					return monoResult(method, invocation, attempts, value, error);
 				}
-				if (error == null) {
-					return Mono.justOrEmpty(value);
-				}
-				return attempts.fallsBack() ? Mono.fromDirect(fallback(method, invocation, error)) : Mono.error(error);
+				return delay(method.delays(), pause).materialize().flatMap((paused) -> {
+					if (paused.isOnError()) {
+						// the scheduler refused the pause (closed with its context): the
+						// call
+						// ends with this attempt, as a plain call whose pause was
+						// interrupted
+						attempts.stop();
+						return monoResult(method, invocation, attempts, value, error);
+					}
+					return monoAttempt(method, invocation, attempts);
+				});
 			});
 		});
+	}
+
+	/** The last attempt's value, its counted failure's fallbacks, or its error. */
+	private static Mono<Object> monoResult(GuardedMethod method, MethodInvocation invocation, Attempts attempts,
+			@Nullable Object value, @Nullable Throwable error) {
+		if (error == null) {
+			return Mono.justOrEmpty(value);
+		}
+		return attempts.fallsBack() ? Mono.fromDirect(fallback(method, invocation, error)) : Mono.error(error);
 	}
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
@@ -70,17 +88,25 @@ final class ReactorCalls {
 	private static Flux<Object> fluxAttempt(GuardedMethod method, MethodInvocation invocation, Attempts attempts) {
 		return Flux.defer(() -> {
 			if (!attempts.begin()) {
-				return fallback(method, invocation, attempts.rejection());
+				return attempts.isCancelled() ? Flux.empty() : fallback(method, invocation, attempts.rejection());
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
 			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
 				.doOnComplete(() -> attempts.after(Outcome.SUCCESS, false))
 				.onErrorResume((error) -> {
 					Duration pause = attempts.after(null, error, !emitted.get());
-					if (pause != null) {
-						return delay(method.delays(), pause).thenMany(fluxAttempt(method, invocation, attempts));
+					if (pause == null) {
+						return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 					}
-					return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
+					return delay(method.delays(), pause).materialize().flatMapMany((paused) -> {
+						if (paused.isOnError()) {
+							// the scheduler refused the pause: the call ends with this
+							// attempt
+							attempts.stop();
+							return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
+						}
+						return fluxAttempt(method, invocation, attempts);
+					});
 				});
 		});
 	}
@@ -102,7 +128,10 @@ final class ReactorCalls {
 		if (timeout == null) {
 			return source;
 		}
-		Mono<Object> expiry = delay(method.delays(), timeout)
+		// a scheduler that refuses the timeout (closed with its context) leaves the
+		// attempt
+		// without one, as for a CompletionStage, rather than failing it
+		Mono<Object> expiry = delay(method.delays(), timeout).onErrorResume((refused) -> Mono.never())
 			.then(Mono.error(() -> CallPolicy.timedOut(method.name(), timeout)));
 		return source.takeUntilOther(expiry);
 	}

@@ -79,7 +79,9 @@ final class StageCall {
 			return;
 		}
 		if (!this.attempts.begin()) {
-			fallback(this.attempts.rejection());
+			if (!this.attempts.isCancelled()) {
+				fallback(this.attempts.rejection());
+			}
 			return;
 		}
 		CompletionStage<?> stage;
@@ -97,11 +99,7 @@ final class StageCall {
 			cancel(stage);
 		}
 		CompletableFuture<Object> attempt = new CompletableFuture<>();
-		Future<?> timer = (this.timeout != null)
-				? this.method.delays()
-					.schedule(this.timeout,
-							() -> attempt.completeExceptionally(CallPolicy.timedOut(this.method.name(), this.timeout)))
-				: null;
+		Future<?> timer = timer(attempt);
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {
 			if (error != null) {
@@ -122,6 +120,26 @@ final class StageCall {
 		});
 	}
 
+	/**
+	 * The attempt's timeout, or {@code null} without one; a scheduler that refuses it
+	 * (one closed with its context) leaves the attempt without a timeout rather than the
+	 * call without an end.
+	 */
+	private @Nullable Future<?> timer(CompletableFuture<Object> attempt) {
+		Duration timeout = this.timeout;
+		if (timeout == null) {
+			return null;
+		}
+		try {
+			return this.method.delays()
+				.schedule(timeout,
+						() -> attempt.completeExceptionally(CallPolicy.timedOut(this.method.name(), timeout)));
+		}
+		catch (RuntimeException refused) {
+			return null;
+		}
+	}
+
 	private static void cancel(CompletionStage<?> stage) {
 		try {
 			stage.toCompletableFuture().cancel(true);
@@ -139,12 +157,27 @@ final class StageCall {
 		}
 		Duration pause = this.attempts.after(value, error, true);
 		if (pause != null) {
-			this.pause = this.method.delays().schedule(pause, this::attempt);
+			try {
+				this.pause = this.method.delays().schedule(pause, this::attempt);
+			}
+			catch (RuntimeException refused) {
+				// a scheduler closed with its context: the call ends with this attempt,
+				// as a
+				// plain call whose pause was interrupted
+				this.attempts.stop();
+				deliver(value, error);
+				return;
+			}
 			if (this.result.isCancelled()) {
 				cancelled();
 			}
 			return;
 		}
+		deliver(value, error);
+	}
+
+	/** The last attempt's value, its counted failure's fallbacks, or its exception. */
+	private void deliver(Object value, Throwable error) {
 		if (error == null) {
 			this.result.complete(value);
 		}

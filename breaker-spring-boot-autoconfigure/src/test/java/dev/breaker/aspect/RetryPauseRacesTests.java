@@ -1,0 +1,222 @@
+package dev.breaker.aspect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.breaker.annotation.CircuitGuarded;
+import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
+import dev.breaker.core.Ticker;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The edges of a retry's pause, for the asynchronous return types: a caller who gives up
+ * just as the next attempt asks for its permit, and a scheduler that refuses the pause (a
+ * context shutting down closes the default one). Either way no permit is held for good (a
+ * half-open probe would wait for a verdict that never comes, a stall rule would count the
+ * call as stuck) and the caller gets what a plain call would give it.
+ */
+class RetryPauseRacesTests {
+
+	private final ApplicationContextRunner eachAttempt = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
+		.withBean(Remote.class)
+		.withBean(CancelOnTheNextTick.class)
+		.withBean(ManualDelays.class)
+		.withPropertyValues("breaker.instances.remote.retry.intervals=50ms",
+				"breaker.instances.remote.retry.record-each-attempt=true",
+				"breaker.instances.remote.track-in-flight=true");
+
+	private final ApplicationContextRunner refusedPauses = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
+		.withBean(Remote.class)
+		.withBean(ManualTicker.class)
+		.withBean(DelayScheduler.class, ClosedScheduler::new)
+		.withPropertyValues("breaker.instances.remote.retry.intervals=50ms",
+				"breaker.instances.remote.track-in-flight=true");
+
+	@Test
+	void aMonoCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			Disposable subscription = remote.mono().subscribe();
+			context.getBean(CancelOnTheNextTick.class).then(subscription::dispose);
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+			assertThat(remote.calls()).as("attempts").isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aFluxCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			Disposable subscription = remote.flux().subscribe();
+			context.getBean(CancelOnTheNextTick.class).then(subscription::dispose);
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+			assertThat(remote.calls()).as("attempts").isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aCompletionStageCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			CompletableFuture<String> result = remote.stage();
+			context.getBean(CancelOnTheNextTick.class).then(() -> result.cancel(true));
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+			assertThat(remote.calls()).as("attempts").isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aMonoWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
+		this.refusedPauses.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			assertThat(remote.mono().block(Duration.ofSeconds(5))).isEqualTo("cached after blip");
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aFluxWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
+		this.refusedPauses.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			assertThat(remote.flux().collectList().block(Duration.ofSeconds(5))).containsExactly("cached after blip");
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aCompletionStageWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
+		this.refusedPauses.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			CompletableFuture<String> result = remote.stage();
+			assertThat(result).isCompletedWithValue("cached after blip");
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aCompletionStageWhoseTimeoutTheSchedulerRefusesRunsWithoutItAndHoldsNoPermit() {
+		this.refusedPauses.withPropertyValues("breaker.instances.remote.timeout=1s").run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			CompletableFuture<String> result = remote.stage();
+			assertThat(result).isCompletedWithValue("cached after blip");
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+		});
+	}
+
+	@Test
+	void aMonoWhoseTimeoutTheSchedulerRefusesRunsWithoutIt() {
+		this.refusedPauses.withPropertyValues("breaker.instances.remote.timeout=1s").run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			assertThat(remote.mono().block(Duration.ofSeconds(5))).isEqualTo("cached after blip");
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+		});
+	}
+
+	/** A ticker that runs a task the next time the breaker reads it: inside acquire(). */
+	static class CancelOnTheNextTick implements Ticker {
+
+		private final AtomicReference<Runnable> next = new AtomicReference<>();
+
+		void then(Runnable task) {
+			this.next.set(task);
+		}
+
+		@Override
+		public long nanos() {
+			Runnable task = this.next.getAndSet(null);
+			if (task != null) {
+				task.run();
+			}
+			return 0;
+		}
+
+	}
+
+	/** A scheduler closed with its context: it refuses every pause and timeout. */
+	static class ClosedScheduler implements DelayScheduler {
+
+		@Override
+		public void sleep(Duration pause) {
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			throw new RejectedExecutionException("scheduler closed");
+		}
+
+	}
+
+	/** Fails its first call, answers "ok" after; falls back to a cached answer. */
+	static class Remote {
+
+		private final AtomicLong calls = new AtomicLong();
+
+		long calls() {
+			return this.calls.get();
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cached")
+		public Mono<String> mono() {
+			return (this.calls.incrementAndGet() == 1) ? Mono.error(new IOException("blip")) : Mono.just("ok");
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cachedFlux")
+		public Flux<String> flux() {
+			return (this.calls.incrementAndGet() == 1) ? Flux.error(new IOException("blip")) : Flux.just("ok");
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cachedStage")
+		public CompletableFuture<String> stage() {
+			return (this.calls.incrementAndGet() == 1) ? CompletableFuture.failedFuture(new IOException("blip"))
+					: CompletableFuture.completedFuture("ok");
+		}
+
+		Mono<String> cached(Throwable cause) {
+			return Mono.just("cached after " + cause.getMessage());
+		}
+
+		Flux<String> cachedFlux(Throwable cause) {
+			return Flux.just("cached after " + cause.getMessage());
+		}
+
+		CompletableFuture<String> cachedStage(Throwable cause) {
+			return CompletableFuture.completedFuture("cached after " + cause.getMessage());
+		}
+
+	}
+
+}
