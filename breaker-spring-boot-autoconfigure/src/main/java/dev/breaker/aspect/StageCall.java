@@ -31,14 +31,20 @@ final class StageCall {
 	private final CompletableFuture<Object> result = new CompletableFuture<>();
 
 	/**
-	 * The stage of the attempt in progress, cancelled when the caller cancels the result.
+	 * The stage of the attempt in progress, cancelled when the caller gives up.
 	 */
 	private volatile @Nullable CompletionStage<?> current;
 
 	/**
-	 * The pause before the next attempt, cancelled when the caller cancels the result.
+	 * The pause before the next attempt, cancelled when the caller gives up.
 	 */
 	private volatile @Nullable Future<?> pause;
+
+	/**
+	 * The call is delivering its result (a value, a fallback, an error): from here on the
+	 * result is completed by the call, before it by the caller giving up.
+	 */
+	private volatile boolean delivering;
 
 	StageCall(GuardedMethod method, MethodInvocation invocation, Breaker breaker) {
 		this.method = method;
@@ -49,7 +55,8 @@ final class StageCall {
 
 	CompletableFuture<Object> start() {
 		this.result.whenComplete((value, error) -> {
-			if (this.result.isCancelled()) {
+			if (!this.delivering) {
+				// cancelled, or completed by the caller (its own orTimeout): it gave up
 				cancelled();
 			}
 		});
@@ -74,12 +81,13 @@ final class StageCall {
 	}
 
 	private void attempt() {
-		if (this.result.isCancelled()) {
+		if (callerGaveUp()) {
 			this.attempts.cancelled();
 			return;
 		}
 		if (!this.attempts.begin()) {
 			if (!this.attempts.isCancelled()) {
+				this.delivering = true;
 				fallback(this.attempts.rejection());
 			}
 			return;
@@ -95,7 +103,7 @@ final class StageCall {
 			stage = CompletableFuture.completedFuture(null);
 		}
 		this.current = stage;
-		if (this.result.isCancelled()) {
+		if (callerGaveUp()) {
 			cancel(stage);
 		}
 		CompletableFuture<Object> attempt = new CompletableFuture<>();
@@ -150,7 +158,7 @@ final class StageCall {
 	}
 
 	private void finished(Object value, Throwable error) {
-		if (this.result.isCancelled()) {
+		if (callerGaveUp()) {
 			// the caller gave up, the dependency did not fail: it counts neither way
 			this.attempts.cancelled();
 			return;
@@ -168,7 +176,7 @@ final class StageCall {
 				deliver(value, error);
 				return;
 			}
-			if (this.result.isCancelled()) {
+			if (callerGaveUp()) {
 				cancelled();
 			}
 			return;
@@ -176,8 +184,17 @@ final class StageCall {
 		deliver(value, error);
 	}
 
+	/**
+	 * Whether the caller no longer waits: it cancelled the result or completed it itself
+	 * (a {@code CompletableFuture.orTimeout} on the future it was handed).
+	 */
+	private boolean callerGaveUp() {
+		return this.result.isDone() && !this.delivering;
+	}
+
 	/** The last attempt's value, its counted failure's fallbacks, or its exception. */
 	private void deliver(Object value, Throwable error) {
+		this.delivering = true;
 		if (error == null) {
 			this.result.complete(value);
 		}

@@ -210,6 +210,20 @@ class CompletionStageTests {
 		});
 	}
 
+	@Test
+	void aCallWhoseCallerStopsWaitingDuringItsRetryPauseMakesNoFurtherAttempt() {
+		this.runner.withPropertyValues("breaker.instances.retried.track-in-flight=true").run((context) -> {
+			Search search = context.getBean(Search.class);
+			search.answerWith(CompletableFuture.failedFuture(new IOException("blip")));
+			CompletableFuture<String> result = search.retried("boots");
+			// what the caller's own orTimeout does to the future it was handed
+			ManualTime.assertCancellingThePauseEndsTheCall(context, "retried",
+					() -> result.completeExceptionally(new TimeoutException("the caller's own timeout")),
+					search::calls);
+			assertThat(result).isCompletedExceptionally();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@Import({ ManualTime.class, RecordingObserver.class })
 	static class Services {
