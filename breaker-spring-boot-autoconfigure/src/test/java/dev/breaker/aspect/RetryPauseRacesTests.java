@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
@@ -18,13 +19,13 @@ import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Ticker;
 import org.junit.jupiter.api.Test;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 /**
  * The edges of a retry's pause, for the asynchronous return types: a caller who gives up
@@ -54,96 +55,85 @@ class RetryPauseRacesTests {
 
 	@Test
 	void aMonoCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
-		this.eachAttempt.run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			Disposable subscription = remote.mono().subscribe();
-			context.getBean(CancelOnTheNextTick.class).then(subscription::dispose);
-			context.getBean(ManualDelays.class).runPending();
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
-			assertThat(remote.calls()).as("attempts").isEqualTo(1);
-		});
+		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall((remote) -> remote.mono().subscribe()::dispose);
 	}
 
 	@Test
 	void aFluxCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
-		this.eachAttempt.run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			Disposable subscription = remote.flux().subscribe();
-			context.getBean(CancelOnTheNextTick.class).then(subscription::dispose);
-			context.getBean(ManualDelays.class).runPending();
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
-			assertThat(remote.calls()).as("attempts").isEqualTo(1);
-		});
+		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall((remote) -> remote.flux().subscribe()::dispose);
 	}
 
 	@Test
 	void aCompletionStageCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
-		this.eachAttempt.run((context) -> {
-			Remote remote = context.getBean(Remote.class);
+		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall((remote) -> {
 			CompletableFuture<String> result = remote.stage();
-			context.getBean(CancelOnTheNextTick.class).then(() -> result.cancel(true));
-			context.getBean(ManualDelays.class).runPending();
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
-			assertThat(remote.calls()).as("attempts").isEqualTo(1);
+			return () -> result.cancel(true);
 		});
 	}
 
 	@Test
 	void aMonoWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
 		this.refusedPauses.run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			assertThat(remote.mono().block(Duration.ofSeconds(5))).isEqualTo("cached after blip");
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(Remote.class).mono().block(Duration.ofSeconds(5)))
+				.isEqualTo("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
 		});
 	}
 
 	@Test
 	void aFluxWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
 		this.refusedPauses.run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			assertThat(remote.flux().collectList().block(Duration.ofSeconds(5))).containsExactly("cached after blip");
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(Remote.class).flux().collectList().block(Duration.ofSeconds(5)))
+				.containsExactly("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
 		});
 	}
 
 	@Test
 	void aCompletionStageWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
 		this.refusedPauses.run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			CompletableFuture<String> result = remote.stage();
-			assertThat(result).isCompletedWithValue("cached after blip");
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
-			assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
+			assertThat(context.getBean(Remote.class).stage()).isCompletedWithValue("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
 		});
 	}
 
 	@Test
 	void aCompletionStageWhoseTimeoutTheSchedulerRefusesRunsWithoutItAndHoldsNoPermit() {
 		this.refusedPauses.withPropertyValues("breaker.instances.remote.timeout=1s").run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			CompletableFuture<String> result = remote.stage();
-			assertThat(result).isCompletedWithValue("cached after blip");
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			assertThat(context.getBean(Remote.class).stage()).isCompletedWithValue("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
 		});
 	}
 
 	@Test
 	void aMonoWhoseTimeoutTheSchedulerRefusesRunsWithoutIt() {
 		this.refusedPauses.withPropertyValues("breaker.instances.remote.timeout=1s").run((context) -> {
-			Remote remote = context.getBean(Remote.class);
-			assertThat(remote.mono().block(Duration.ofSeconds(5))).isEqualTo("cached after blip");
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			assertThat(context.getBean(Remote.class).mono().block(Duration.ofSeconds(5)))
+				.isEqualTo("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
 		});
+	}
+
+	/**
+	 * Starts a call whose first attempt fails ({@code call} answers how its caller gives
+	 * up), gives up while the retry asks the breaker for its permit, and checks that the
+	 * permit came back and the dependency was not called again.
+	 */
+	private void assertGivingUpAsTheRetryAsksForAPermitEndsTheCall(Function<Remote, Runnable> call) {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			context.getBean(CancelOnTheNextTick.class).then(call.apply(remote));
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+			assertThat(remote.calls()).as("attempts").isEqualTo(1);
+		});
+	}
+
+	private static void assertNoPermitHeldAfterOneFailure(ApplicationContext context) {
+		Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+		assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
 	}
 
 	/** A ticker that runs a task the next time the breaker reads it: inside acquire(). */
