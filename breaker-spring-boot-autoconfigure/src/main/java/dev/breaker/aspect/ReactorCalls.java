@@ -50,10 +50,8 @@ final class ReactorCalls {
 				}
 				return delay(method.delays(), pause).materialize().flatMap((paused) -> {
 					if (paused.isOnError()) {
-						// the scheduler refused the pause (closed with its context): the
-						// call
-						// ends with this attempt, as a plain call whose pause was
-						// interrupted
+						// a scheduler closed with its context refused the pause: the
+						// call ends with this attempt, as an interrupted plain call
 						attempts.stop();
 						return monoResult(method, invocation, attempts, value, error);
 					}
@@ -100,8 +98,7 @@ final class ReactorCalls {
 					}
 					return delay(method.delays(), pause).materialize().flatMapMany((paused) -> {
 						if (paused.isOnError()) {
-							// the scheduler refused the pause: the call ends with this
-							// attempt
+							// the scheduler refused the pause: this attempt ends it
 							attempts.stop();
 							return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 						}

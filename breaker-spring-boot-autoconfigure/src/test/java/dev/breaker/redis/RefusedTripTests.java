@@ -52,8 +52,7 @@ class RefusedTripTests {
 		admin.redis().replicaof("127.0.0.1", 1);
 		a.tripFromFleetWindow(payments, "fleet failure rate 100.0% >= 50% over 40 calls");
 		assertThat(payments.state()).isEqualTo(State.OPEN);
-		// refused, and sent again 1, 2 and 4 reconnect intervals later; the next is 8
-		// away
+		// refused, then sent again 1, 2 and 4 reconnect intervals later (the next: 8)
 		await().atMost(Duration.ofSeconds(5)).until(() -> a.status().errors() >= 4);
 		assertThat(a.entries().get("payments").tripUnpublished()).isEqualTo(FleetPublisher.Trip.FLEET);
 
