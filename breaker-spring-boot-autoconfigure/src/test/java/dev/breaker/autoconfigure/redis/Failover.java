@@ -50,7 +50,12 @@ final class Failover {
 							+ "had opened the third %d ms; %d guarded calls, %d failed, the slowest %.2f ms%n",
 					topology, (promotedAt - killedAt) / 1_000_000, (resumedAt - promotedAt) / 1_000_000, load.calls(),
 					load.failed().size(), load.slowest().toNanos() / 1e6);
-			await().atMost(upAgainWithin).until(() -> fleet.stream().allMatch(r -> r.status().up()));
+			// up again, and done with the re-read that starts when Redis answers again:
+			// it walks every primary, so it ends a few milliseconds after "up"
+			await().atMost(upAgainWithin)
+				.until(() -> fleet.stream()
+					.allMatch(r -> r.status().up() && r.status().lastSync() != null
+							&& r.status().lastSync().isAfter(killed)));
 
 			assertThat(load.calls()).isGreaterThan(callsBefore);
 			assertThat(load.failed()).as("guarded calls that failed").isEmpty();
