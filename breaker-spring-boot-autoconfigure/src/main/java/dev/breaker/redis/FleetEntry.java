@@ -3,6 +3,7 @@ package dev.breaker.redis;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 import dev.breaker.core.State;
 import org.jspecify.annotations.Nullable;
@@ -178,29 +179,75 @@ final class FleetEntry {
 		return open ? Math.max(0, (openUntilNanos - nowNanos) / 1_000_000L) : 0;
 	}
 
-	synchronized String episode() {
-		return episode;
+	/**
+	 * The reason a peer's transition carries here: the replica whose message was heard
+	 * last and that message's reason, read together, escaped and cut to 200 characters.
+	 */
+	synchronized String peerReason() {
+		return Printable.of("peer " + replica + ": " + reason, Printable.REASON);
 	}
 
-	synchronized String replica() {
-		return replica;
+	/**
+	 * The fleet's open as last heard, read at once, or null when the mirror holds none
+	 * open.
+	 */
+	synchronized @Nullable HeldOpen heldOpen(long nowNanos) {
+		long remaining = remainingMillis(nowNanos);
+		return remaining > 0 ? new HeldOpen(episode, remaining, peerReason()) : null;
 	}
 
+	/**
+	 * An open the fleet holds, as one read of the mirror.
+	 *
+	 * @param episode the open episode
+	 * @param remainingMillis how much longer the fleet holds it open
+	 * @param peerReason the reason a peer's transition carries here
+	 */
+	record HeldOpen(String episode, long remainingMillis, String peerReason) {
+	}
+
+	/**
+	 * The reason of the message heard last (escaped, at most 200 characters; "" none).
+	 */
 	synchronized String reason() {
 		return reason;
 	}
 
-	/** Fleet-wide transitions applied for this breaker (0: never shared). */
-	synchronized long applied() {
-		return applied;
-	}
-
-	synchronized FleetMessage override() {
+	synchronized @Nullable FleetMessage override() {
 		return override;
 	}
 
-	synchronized State localOverride() {
-		return localOverride;
+	/**
+	 * Ends the standing override if nothing was applied since {@code unheardSince} (a
+	 * reconnect read that began then did not find it): the operator's reset reached the
+	 * others while this replica was deaf. Returns whether it ended one.
+	 */
+	synchronized boolean endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
+		if (override == null || changedAt > unheardSince) {
+			return false;
+		}
+		overridden(new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
+				override.replica(), -1, "", ""), sequence.getAsLong());
+		return true;
+	}
+
+	/**
+	 * What this replica knows of the breaker's fleet-wide state, read at once.
+	 * @param stateHere the state of this replica's breaker of that name (null: none)
+	 */
+	synchronized FleetBreakerView view(String breaker, boolean storeUp, long nowNanos, @Nullable State stateHere,
+			String replicaId) {
+		long remaining = remainingMillis(nowNanos);
+		FleetBreakerView.Override shown = null;
+		if (override != null) {
+			shown = new FleetBreakerView.Override(override.override(), FleetBreakerView.Scope.FLEET,
+					Printable.of(override.replica(), Printable.REPLICA));
+		}
+		else if (localOverride != null && localOverride == stateHere) {
+			shown = new FleetBreakerView.Override(localOverride, FleetBreakerView.Scope.REPLICA, replicaId);
+		}
+		return new FleetBreakerView(breaker, storeUp, applied, remaining > 0, remaining, replica, reason,
+				tie.isEmpty() ? -1 : grant, tie, shown);
 	}
 
 	synchronized void localOverride(State state) {

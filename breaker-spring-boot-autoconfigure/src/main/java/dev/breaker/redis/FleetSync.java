@@ -152,19 +152,8 @@ public final class FleetSync implements AutoCloseable {
 		if (entry == null) {
 			return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1, "", null);
 		}
-		long remaining = entry.remainingMillis(System.nanoTime());
-		FleetMessage fleetOverride = entry.override();
-		FleetBreakerView.Override override = null;
-		if (fleetOverride != null) {
-			override = new FleetBreakerView.Override(fleetOverride.override(), FleetBreakerView.Scope.FLEET,
-					Printable.of(fleetOverride.replica(), Printable.REPLICA));
-		}
-		else if (entry.localOverride() != null
-				&& registry.find(breaker).map(b -> b.state() == entry.localOverride()).orElse(false)) {
-			override = new FleetBreakerView.Override(entry.localOverride(), FleetBreakerView.Scope.REPLICA, replicaId);
-		}
-		return new FleetBreakerView(breaker, status.up(), entry.applied(), remaining > 0, remaining, entry.replica(),
-				entry.reason(), entry.tied().isEmpty() ? -1 : entry.grant(), entry.tied(), override);
+		State here = registry.find(breaker).map(Breaker::state).orElse(null);
+		return entry.view(breaker, status.up(), System.nanoTime(), here, replicaId);
 	}
 
 	/**
@@ -268,14 +257,6 @@ public final class FleetSync implements AutoCloseable {
 			openFor = Math.max(0, Duration.between(snapshot.since(), breaker.config().clock().instant()).toNanos());
 		}
 		return System.nanoTime() - openFor + breaker.config().maxOpenWait().toNanos() + PROBE_GRACE_MILLIS * 1_000_000L;
-	}
-
-	/**
-	 * The reason a peer's transition carries here: the replica and its reason, escaped
-	 * and cut to 200 characters.
-	 */
-	String peerReason(String replica, String reason) {
-		return Printable.of("peer " + replica + ": " + reason, Printable.REASON);
 	}
 
 	/**

@@ -95,16 +95,15 @@ final class LocalTransitions {
 					true);
 			return;
 		}
-		long remaining = entry.remainingMillis(System.nanoTime());
-		if (remaining > 0) {
+		FleetEntry.HeldOpen open = entry.heldOpen(System.nanoTime());
+		if (open != null) {
 			FleetEntry opened = entry;
 			SharedStateHooks.openFromPeer(breaker,
-					Duration.ofMillis(Math.min(remaining, breaker.config().maxOpenWait().toMillis())),
-					sync.peerReason(entry.replica(), entry.reason()));
-			String episode = entry.episode();
+					Duration.ofMillis(Math.min(open.remainingMillis(), breaker.config().maxOpenWait().toMillis())),
+					open.peerReason());
 			sync.thread().submit(() -> {
 				if (breaker.state() == State.OPEN && opened.tied().isEmpty()) {
-					opened.tie(episode, sync.deadline(breaker));
+					opened.tie(open.episode(), sync.deadline(breaker));
 					sync.probes().opened(breaker, opened);
 				}
 			});

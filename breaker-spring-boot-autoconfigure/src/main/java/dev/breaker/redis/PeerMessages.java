@@ -115,7 +115,7 @@ final class PeerMessages {
 			entry.untie();
 			State state = breaker.state();
 			if (state == State.OPEN || state == State.HALF_OPEN) {
-				SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
+				SharedStateHooks.closeFromPeer(breaker, entry.peerReason());
 			}
 			return;
 		}
@@ -146,8 +146,7 @@ final class PeerMessages {
 		}
 		else if (!own) {
 			// first the open (the call path waits for nothing), then the bookkeeping
-			SharedStateHooks.openFromPeer(breaker, Duration.ofMillis(remaining),
-					sync.peerReason(entry.replica(), entry.reason()));
+			SharedStateHooks.openFromPeer(breaker, Duration.ofMillis(remaining), entry.peerReason());
 		}
 		else if (state == State.CLOSED) {
 			// a read of this replica's own episode, but its breaker has closed meanwhile:
@@ -169,7 +168,7 @@ final class PeerMessages {
 		State state = breaker.state();
 		if (state == State.OPEN || state == State.HALF_OPEN) {
 			entry.untie();
-			SharedStateHooks.closeFromPeer(breaker, sync.peerReason(entry.replica(), entry.reason()));
+			SharedStateHooks.closeFromPeer(breaker, entry.peerReason());
 		}
 	}
 

@@ -155,12 +155,9 @@ final class Reconciler {
 	private void finish(Pass pass) {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
-			if (entry != null && entry.override() != null && !pass.overrides.contains(breaker.name())
-					&& !entry.changedSince(pass.startedAt)) {
+			if (entry != null && !pass.overrides.contains(breaker.name())
+					&& entry.endOverrideUnheardSince(pass.startedAt, sync::nextSequence)) {
 				// the operator's reset reached the others while this replica was deaf
-				FleetMessage ended = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, State.CLOSED,
-						entry.override().replica(), -1, "", "");
-				entry.overridden(ended, sync.nextSequence());
 				State state = breaker.state();
 				if (state == State.FORCED_OPEN || state == State.DISABLED) {
 					breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
