@@ -102,10 +102,17 @@ final class LocalTransitions {
 					Duration.ofMillis(Math.min(open.remainingMillis(), breaker.config().maxOpenWait().toMillis())),
 					open.peerReason());
 			sync.thread().submit(() -> {
-				if (breaker.state() == State.OPEN && opened.tied().isEmpty()) {
-					opened.tie(open.episode(), sync.deadline(breaker));
-					sync.probes().opened(breaker, opened);
+				if (breaker.state() != State.OPEN || !opened.tied().isEmpty()) {
+					return;
 				}
+				if (opened.ended(open.episode())) {
+					// the episode's close came before this: it passed the breaker by,
+					// which followed nothing yet
+					SharedStateHooks.closeFromPeer(breaker, opened.peerReason());
+					return;
+				}
+				opened.tie(open.episode(), sync.deadline(breaker));
+				sync.probes().opened(breaker, opened);
 			});
 		}
 	}

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
@@ -121,6 +124,38 @@ class LateAnnouncementsTests {
 		sync.peers().apply(open, sync.nextSequence(), Long.MAX_VALUE, true);
 
 		assertThat(payments.state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aCloseHeardWhileABreakerIsCreatedInTheEpisodeClosesItAgain() throws Exception {
+		registry.onCreated(new LocalTransitions(sync)::created);
+		sync.peers()
+			.apply(new FleetMessage(FleetMessage.Kind.OPEN, "refunds", "e1", 30_000, null, "b", 1, "trip", ""),
+					sync.nextSequence(), Long.MAX_VALUE, true);
+		CountDownLatch busy = new CountDownLatch(1);
+		sync.thread().submit(() -> await(busy));
+
+		// created here while the fleet holds e1 open: it opens as the fleet does, and
+		// follows e1 once the sync thread gets to it; e1's close is heard first
+		Breaker refunds = registry.breaker("refunds");
+		assertThat(refunds.state()).isEqualTo(State.OPEN);
+		sync.peers()
+			.apply(new FleetMessage(FleetMessage.Kind.CLOSED, "refunds", "e1", 0, null, "c", 1, "probes passed", ""),
+					sync.nextSequence(), Long.MAX_VALUE, true);
+		busy.countDown();
+		sync.thread().supply(() -> CompletableFuture.completedFuture(true)).get(10, TimeUnit.SECONDS);
+
+		assertThat(refunds.state()).isEqualTo(State.CLOSED);
+		assertThat(sync.entries().get("refunds").tied()).isEmpty();
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private void trip() throws Exception {
