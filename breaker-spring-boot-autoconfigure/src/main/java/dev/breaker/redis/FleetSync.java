@@ -143,6 +143,11 @@ public final class FleetSync implements AutoCloseable {
 		return settings;
 	}
 
+	/** The store's status for this replica, the one this fleet sync keeps up to date. */
+	public SharedStoreStatus status() {
+		return status;
+	}
+
 	/**
 	 * What this replica knows of the breaker's fleet-wide state (no Redis round trip: the
 	 * local mirror).
@@ -177,10 +182,6 @@ public final class FleetSync implements AutoCloseable {
 
 	BreakerRegistry registry() {
 		return registry;
-	}
-
-	SharedStoreStatus status() {
-		return status;
 	}
 
 	Trust trust() {

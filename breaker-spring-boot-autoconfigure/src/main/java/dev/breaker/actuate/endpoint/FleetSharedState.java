@@ -13,7 +13,7 @@ import dev.breaker.redis.SharedStoreStatus;
 /**
  * Fleet mode as the breakers endpoint shows it: the Redis store's status for the replica,
  * and each breaker's fleet view. Both come from this replica's memory
- * ({@link SharedStoreStatus}, {@link FleetSync#view(String)}), never from a Redis round
+ * ({@link FleetSync#status()}, {@link FleetSync#view(String)}), never from a Redis round
  * trip, so the endpoint answers at once while Redis is slow or down, and says so.
  * Operators' overrides made through the endpoint reach every replica unless they ask for
  * this replica only.
@@ -22,16 +22,13 @@ public final class FleetSharedState implements SharedBreakerState {
 
 	private final FleetSync sync;
 
-	private final SharedStoreStatus status;
-
-	public FleetSharedState(FleetSync sync, SharedStoreStatus status) {
+	public FleetSharedState(FleetSync sync) {
 		this.sync = sync;
-		this.status = status;
 	}
 
 	@Override
 	public Map<String, Object> status() {
-		SharedStoreStatus.View view = status.view();
+		SharedStoreStatus.View view = sync.status().view();
 		Map<String, Object> shown = new LinkedHashMap<>();
 		shown.put("store", "redis");
 		shown.put("replicaId", view.replicaId());

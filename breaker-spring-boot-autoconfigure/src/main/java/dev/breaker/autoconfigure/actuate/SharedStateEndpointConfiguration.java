@@ -3,7 +3,6 @@ package dev.breaker.autoconfigure.actuate;
 import dev.breaker.actuate.endpoint.FleetSharedState;
 import dev.breaker.actuate.endpoint.SharedBreakerState;
 import dev.breaker.redis.FleetSync;
-import dev.breaker.redis.SharedStoreStatus;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,8 +21,8 @@ public final class SharedStateEndpointConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SharedBreakerState.class)
-	FleetSharedState breakerFleetSharedState(FleetSync sync, SharedStoreStatus status) {
-		return new FleetSharedState(sync, status);
+	FleetSharedState breakerFleetSharedState(FleetSync sync) {
+		return new FleetSharedState(sync);
 	}
 
 }
