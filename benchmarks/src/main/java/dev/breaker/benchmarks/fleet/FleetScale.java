@@ -44,6 +44,10 @@ public final class FleetScale {
 		int rounds = arg(args, 1, 1_000);
 		int warmUp = arg(args, 2, 200);
 		int seconds = arg(args, 3, 10);
+		if (replicas < 2) {
+			throw new IllegalArgumentException(
+					"replicas=" + replicas + ": a fleet of at least 2 (quorum 2 takes two replicas' trips)");
+		}
 		System.out.printf(Locale.ROOT,
 				"fleet of %d replicas (one Spring context each) on one Redis, %d cores, load average %.2f%n", replicas,
 				Runtime.getRuntime().availableProcessors(),
@@ -95,11 +99,12 @@ public final class FleetScale {
 
 	/**
 	 * Quorum 2: replica 0 trips, replica 1 completes the quorum; every other replica
-	 * opens. Then replica 0's reset closes all.
+	 * opens. Then replica 0's reset closes all. With 2 replicas there is no other replica
+	 * to open: only the close is measured.
 	 */
 	private static void quorumOfTwo(StampedFleet fleet, int rounds, int warmUp, List<String> table) {
 		int n = fleet.size();
-		long[] toAll = new long[rounds];
+		long[] toAll = new long[(n > 2) ? rounds : 0];
 		long[] each = new long[rounds * (n - 2)];
 		long[] closeAll = new long[rounds];
 		for (int i = -warmUp; i < rounds; i++) {
@@ -121,7 +126,9 @@ public final class FleetScale {
 					each[i * (n - 2) + k - 2] = micros;
 					last = Math.max(last, micros);
 				}
-				toAll[i] = last;
+				if (n > 2) {
+					toAll[i] = last;
+				}
 				closeAll[i] = (fleet.lastClosedAt(1) - resetAt) / 1_000;
 			}
 		}
@@ -238,6 +245,10 @@ public final class FleetScale {
 	 * (milliseconds).
 	 */
 	private static String report(String what, long[] micros) {
+		if (micros.length == 0) {
+			System.out.printf(Locale.ROOT, "  %-72s n/a: no replica to measure%n", what);
+			return "| " + what + " | n/a | n/a | n/a | n/a | n/a |";
+		}
 		long[] sorted = micros.clone();
 		Arrays.sort(sorted);
 		System.out.printf(Locale.ROOT, "  %-72s p50 %6d us   p90 %6d us   p99 %6d us   p99.9 %6d us   max %6d us%n",
