@@ -28,7 +28,7 @@ class FleetAclTests {
 	@RegisterExtension
 	final Replicas replicas = Replicas.onLocalRedis()
 		.properties("breaker.shared.redis.quorum=1", "spring.data.redis.username=checkout",
-				"spring.data.redis.password=" + FleetAcl.PASSWORD);
+				"spring.data.redis.password=" + FleetAcl.PASSWORD, Replicas.PATIENT_PING);
 
 	@BeforeEach
 	void createTheDocumentedUser() {

@@ -70,6 +70,7 @@ class FleetClusterTests {
 
 	@Test
 	void tripsAndClosesOfBreakersOnEveryPrimaryReachEveryReplicaWhicheverNodeItListensOn() {
+		replicas.properties(Replicas.PATIENT_PING);
 		List<String> names = onePerPrimary("shared");
 		List<List<String>> heardOnNode = listenOnEveryNode();
 		Replica a = replicas.start("a");
@@ -116,6 +117,7 @@ class FleetClusterTests {
 
 	@Test
 	void theFleetWindowTripsBreakersOfEveryPrimary() {
+		replicas.properties(Replicas.PATIENT_PING);
 		BreakerConfig config = BreakerConfig.builder()
 			.consecutiveFailures(0)
 			.failureRateThreshold(50)

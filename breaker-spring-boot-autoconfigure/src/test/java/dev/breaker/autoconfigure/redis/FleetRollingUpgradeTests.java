@@ -43,7 +43,8 @@ class FleetRollingUpgradeTests {
 			""";
 
 	@RegisterExtension
-	final Replicas replicas = Replicas.onLocalRedis().properties("breaker.shared.redis.quorum=1");
+	final Replicas replicas = Replicas.onLocalRedis()
+		.properties("breaker.shared.redis.quorum=1", Replicas.PATIENT_PING);
 
 	@Test
 	void anOldReplicasTripIsDroppedAndCountedByTheNewOnesWhichKeepSharingAmongThemselves() {

@@ -54,6 +54,7 @@ class FleetSentinelTests {
 
 	@Test
 	void replicasShareThroughThePrimaryTheSentinelsName() {
+		replicas.properties(Replicas.PATIENT_PING);
 		Replica a = replicas.start("a");
 		Replica b = replicas.start("b");
 		Replica c = replicas.start("c");

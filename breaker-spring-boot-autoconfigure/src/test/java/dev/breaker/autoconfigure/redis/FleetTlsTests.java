@@ -57,6 +57,7 @@ class FleetTlsTests {
 
 	@Test
 	void replicasShareOverTlsWithTheCertificatesOfTheSslBundle() {
+		replicas.properties(Replicas.PATIENT_PING);
 		Replica a = replicas.start("a", bundle());
 		Replica b = replicas.start("b", bundle());
 		b.breaker("payments");
