@@ -165,14 +165,6 @@ final class TenantBreadth {
 		return answer;
 	}
 
-	/** Forgets every entry: the group closed again, with an empty window. */
-	void clear() {
-		for (int i = 0; i < words.length; i++) {
-			WORDS.setVolatile(words, i, 0L);
-		}
-		VERSION.getAndAdd(this, 1L);
-	}
-
 	private boolean count(long epoch) {
 		int fresh = 0;
 		int distinct = 0;

@@ -215,6 +215,20 @@ class TenantBreadthTests {
 	}
 
 	@Test
+	void aFailureOnAPermitOfTheClosedStateTheGroupLeftCountsTowardNoLaterOne() {
+		BreakerRegistry registry = registry(2);
+		Breaker group = registry.breaker("recommendations");
+		Breaker late = registry.breaker("recommendations", "late");
+		Permit before = late.acquire();
+		group.reset();
+		late.release(before, Outcome.FAILURE, 0);
+		Fixture.fail(registry.breaker("recommendations", "loud"), 5);
+		assertThat(group.state()).as("only loud failed since the group closed again").isEqualTo(State.CLOSED);
+		call(registry.breaker("recommendations", "other"), Outcome.FAILURE);
+		assertThat(group.state()).isEqualTo(State.OPEN);
+	}
+
+	@Test
 	void slowCallsOfOneTenantDoNotTripTheGroupsSlowCallRule() {
 		BreakerConfig slowRule = config.toBuilder()
 			.consecutiveFailures(0)
