@@ -1,15 +1,33 @@
 package dev.breaker.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * A breaker is small, and a registry stays within its bound whatever keys it is given.
+ * The three sizes docs/engine.md states are the ones measured here, within
+ * {@link #DOCUMENTED_WITHIN} bytes.
  */
 class MemoryTests {
+
+	/**
+	 * How far a measured size may lie from the one docs/engine.md states: the JIT's
+	 * choices move the settled size by a temporary object or two (24 bytes seen) from one
+	 * run to the next.
+	 */
+	static final long DOCUMENTED_WITHIN = 64;
+
+	static final Path ENGINE_DOC = Path.of("..", "docs", "engine.md");
 
 	/**
 	 * Latency costs about 6.6 KiB: 116 int counts per bucket of the window (10 buckets),
@@ -21,6 +39,7 @@ class MemoryTests {
 		long bytes = constructionBytes(BreakerConfig.defaults());
 		System.out.println("bytes allocated constructing one breaker with the default window: " + bytes);
 		assertThat(bytes).isLessThanOrEqualTo(11 * 1024);
+		assertThat(bytes).isCloseTo(documented("with latency"), within(DOCUMENTED_WITHIN));
 	}
 
 	@Test
@@ -28,6 +47,7 @@ class MemoryTests {
 		long bytes = constructionBytes(BreakerConfig.builder().recordLatency(false).build());
 		System.out.println("bytes allocated constructing one breaker with the default window, no latency: " + bytes);
 		assertThat(bytes).isLessThanOrEqualTo(4096);
+		assertThat(bytes).isCloseTo(documented("without"), within(DOCUMENTED_WITHIN));
 	}
 
 	@Test
@@ -36,26 +56,51 @@ class MemoryTests {
 			.children("tenants", new BreakerRegistry.Children(100_000, Duration.ofMinutes(10), true))
 			.build();
 		Breaker parent = registry.breaker("tenants");
-		for (int i = 0; i < 10_000; i++) {
-			new Breaker("warm-up:" + i, parent.config(), parent, "tenants", "k");
-		}
-		Breaker[] keep = new Breaker[1];
-		long bytes = Allocations
-			.of(() -> keep[0] = new Breaker("tenants:user-42", parent.config(), parent, "tenants", "user-42"));
+		long bytes = settledBytes(() -> new Breaker("tenants:user-42", parent.config(), parent, "tenants", "user-42"));
 		System.out.println("bytes allocated constructing one tenant child: " + bytes);
 		assertThat(bytes).isLessThanOrEqualTo(4096);
-		assertThat(keep[0].state()).isEqualTo(State.CLOSED);
+		assertThat(bytes).isCloseTo(documented("for a child"), within(DOCUMENTED_WITHIN));
 	}
 
-	/** Bytes allocated constructing one breaker with {@code config}, after warm-up. */
+	/** Bytes allocated constructing one breaker with {@code config}, once settled. */
 	private static long constructionBytes(BreakerConfig config) {
-		for (int i = 0; i < 10_000; i++) {
-			Breaker.of("warm-up", config);
+		return settledBytes(() -> Breaker.of("payments", config));
+	}
+
+	/**
+	 * The least bytes one construction allocated, measured once after each of 100 runs of
+	 * 1,000 more: early ones still pay for temporaries the JIT's escape analysis later
+	 * removes (about 100 bytes more during the first 30,000), so a single early
+	 * measurement depends on what ran before it.
+	 */
+	private static long settledBytes(Supplier<Breaker> construction) {
+		long least = Long.MAX_VALUE;
+		for (int round = 0; round < 100; round++) {
+			for (int i = 0; i < 1000; i++) {
+				construction.get();
+			}
+			Breaker[] keep = new Breaker[1];
+			least = Math.min(least, Allocations.of(() -> keep[0] = construction.get()));
+			assertThat(keep[0].state()).isEqualTo(State.CLOSED);
 		}
-		Breaker[] keep = new Breaker[1];
-		long bytes = Allocations.of(() -> keep[0] = Breaker.of("payments", config));
-		assertThat(keep[0].state()).isEqualTo(State.CLOSED);
-		return bytes;
+		return least;
+	}
+
+	/**
+	 * The size docs/engine.md's memory paragraph states before {@code label}, as in
+	 * "3,696 bytes without".
+	 */
+	private static long documented(String label) {
+		String doc;
+		try {
+			doc = Files.readString(ENGINE_DOC).replaceAll("\\s+", " ");
+		}
+		catch (IOException ex) {
+			throw new AssertionError("cannot read " + ENGINE_DOC, ex);
+		}
+		Matcher size = Pattern.compile("([0-9,]+) bytes (\\([0-9.]+ KiB\\) )?" + Pattern.quote(label)).matcher(doc);
+		assertThat(size.find()).as("docs/engine.md states the bytes " + label).isTrue();
+		return Long.parseLong(size.group(1).replace(",", ""));
 	}
 
 	@Test
