@@ -549,14 +549,14 @@ public final class Breaker {
 	 */
 	boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
 		TransitionTable.check(from.state, to.state);
-		// Nothing to clear for a group that trips on breadth: each CLOSED state starts
-		// with a table of its own, as it starts its own era of the window. One shared
-		// table, cleared here, lost failures either way round: cleared before the CAS, a
-		// move that then loses it wipes the failures the winning CLOSED state recorded
-		// meanwhile (RaceInjectionTests: a losing peer close kept the group closed on
-		// three failures in a row from two tenants); cleared after it, the winner wipes
-		// those recorded between its CAS and the clear. And a call that read the old
-		// CLOSED state just before the move added its tenant to the new state's table.
+		// Nothing to clear for a group that trips on breadth: each CLOSED state counts
+		// its failing tenants in a table of its own, as it records into an era of its
+		// own. One shared table cleared here lost failures in either order: cleared
+		// before the CAS, a move that then lost it wiped the failures of the CLOSED state
+		// that won (RaceInjectionTests); cleared after it, the winner would wipe those
+		// its calls recorded between its CAS and the clear; and in both, a call that had
+		// read the old CLOSED state just before the move put its tenant in the new
+		// state's table (TenantBreadthStressTests).
 		if (!STATE.compareAndSet(this, from, to)) {
 			return false;
 		}

@@ -96,10 +96,6 @@ final class TenantBreadth {
 		this.words = new long[minFailing];
 	}
 
-	int minFailing() {
-		return minFailing;
-	}
-
 	/**
 	 * Records a failure (or slow call) of {@code child}, or of a call on the group itself
 	 * when null.
