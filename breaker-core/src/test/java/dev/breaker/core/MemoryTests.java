@@ -1,7 +1,6 @@
 package dev.breaker.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,17 +14,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A breaker is small, and a registry stays within its bound whatever keys it is given.
- * The three sizes docs/engine.md states are the ones measured here, within
+ * The three size ranges docs/engine.md states hold the sizes measured here, give or take
  * {@link #DOCUMENTED_WITHIN} bytes.
  */
 class MemoryTests {
 
 	/**
-	 * How far a measured size may lie from the one docs/engine.md states: the JIT's
-	 * choices move the settled size by a temporary object or two (24 bytes seen) from one
-	 * run to the next.
+	 * How far outside the range docs/engine.md states a measured size may lie: the JIT's
+	 * choices move the settled size by a temporary object or a few (24 bytes each), more
+	 * when other tests' classes made its call sites polymorphic.
 	 */
-	static final long DOCUMENTED_WITHIN = 64;
+	static final long DOCUMENTED_WITHIN = 32;
 
 	static final Path ENGINE_DOC = Path.of("..", "docs", "engine.md");
 
@@ -39,7 +38,7 @@ class MemoryTests {
 		long bytes = constructionBytes(BreakerConfig.defaults());
 		System.out.println("bytes allocated constructing one breaker with the default window: " + bytes);
 		assertThat(bytes).isLessThanOrEqualTo(11 * 1024);
-		assertThat(bytes).isCloseTo(documented("with latency"), within(DOCUMENTED_WITHIN));
+		assertThatDocumented(bytes, "with latency");
 	}
 
 	@Test
@@ -47,7 +46,7 @@ class MemoryTests {
 		long bytes = constructionBytes(BreakerConfig.builder().recordLatency(false).build());
 		System.out.println("bytes allocated constructing one breaker with the default window, no latency: " + bytes);
 		assertThat(bytes).isLessThanOrEqualTo(4096);
-		assertThat(bytes).isCloseTo(documented("without"), within(DOCUMENTED_WITHIN));
+		assertThatDocumented(bytes, "without");
 	}
 
 	@Test
@@ -59,7 +58,7 @@ class MemoryTests {
 		long bytes = settledBytes(() -> new Breaker("tenants:user-42", parent.config(), parent, "tenants", "user-42"));
 		System.out.println("bytes allocated constructing one tenant child: " + bytes);
 		assertThat(bytes).isLessThanOrEqualTo(4096);
-		assertThat(bytes).isCloseTo(documented("for a child"), within(DOCUMENTED_WITHIN));
+		assertThatDocumented(bytes, "for a child");
 	}
 
 	/** Bytes allocated constructing one breaker with {@code config}, once settled. */
@@ -87,10 +86,10 @@ class MemoryTests {
 	}
 
 	/**
-	 * The size docs/engine.md's memory paragraph states before {@code label}, as in
-	 * "3,696 bytes without".
+	 * Checks {@code bytes} against the range docs/engine.md's memory paragraph states
+	 * before {@code label}, as in "3,672 to 3,768 bytes without".
 	 */
-	private static long documented(String label) {
+	private static void assertThatDocumented(long bytes, String label) {
 		String doc;
 		try {
 			doc = Files.readString(ENGINE_DOC).replaceAll("\\s+", " ");
@@ -98,9 +97,13 @@ class MemoryTests {
 		catch (IOException ex) {
 			throw new AssertionError("cannot read " + ENGINE_DOC, ex);
 		}
-		Matcher size = Pattern.compile("([0-9,]+) bytes (\\([0-9.]+ KiB\\) )?" + Pattern.quote(label)).matcher(doc);
-		assertThat(size.find()).as("docs/engine.md states the bytes " + label).isTrue();
-		return Long.parseLong(size.group(1).replace(",", ""));
+		Matcher range = Pattern.compile("([0-9,]+) to ([0-9,]+) bytes (\\([0-9.]+ KiB\\) )?" + Pattern.quote(label))
+			.matcher(doc);
+		assertThat(range.find()).as("docs/engine.md states the bytes " + label).isTrue();
+		long low = Long.parseLong(range.group(1).replace(",", ""));
+		long high = Long.parseLong(range.group(2).replace(",", ""));
+		assertThat(bytes).as("bytes %s, docs/engine.md stating %d to %d", label, low, high)
+			.isBetween(low - DOCUMENTED_WITHIN, high + DOCUMENTED_WITHIN);
 	}
 
 	@Test
