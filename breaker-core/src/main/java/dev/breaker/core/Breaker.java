@@ -111,10 +111,11 @@ public final class Breaker {
 	private final long eraStep;
 
 	/**
-	 * Null unless this is a group breaker that trips on breadth: failures from several
-	 * children.
+	 * 0 unless this is a group breaker that trips on breadth: the children whose failures
+	 * it takes; each CLOSED state counts them in a table of its own
+	 * ({@link #newBreadth()}).
 	 */
-	private final TenantBreadth breadth;
+	private final int minFailingChildren;
 
 	/** The traffic of the last hour, when a threshold follows it; else null. */
 	private final TrafficPeaks peaks;
@@ -131,14 +132,14 @@ public final class Breaker {
 	private volatile BreakerState state;
 
 	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
-		this(name, config, parent, group, key, null);
+		this(name, config, parent, group, key, 0);
 	}
 
-	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth) {
-		this(name, config, parent, group, key, breadth, null);
+	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, int minFailingChildren) {
+		this(name, config, parent, group, key, minFailingChildren, null);
 	}
 
-	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, TenantBreadth breadth,
+	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key, int minFailingChildren,
 			Classification classification) {
 		if (name == null || name.isBlank()) {
 			throw new IllegalArgumentException("a breaker needs a name, but was " + (name == null ? "null" : "blank"));
@@ -148,7 +149,7 @@ public final class Breaker {
 		this.parent = parent;
 		this.group = group;
 		this.key = key;
-		this.breadth = breadth;
+		this.minFailingChildren = minFailingChildren;
 		this.ticker = config.ticker();
 		this.classification = (classification != null) ? classification : new Classification(this.ticker);
 		this.trackInFlight = config.trackInFlight();
@@ -163,7 +164,7 @@ public final class Breaker {
 		this.latencies = config.recordLatency() && parent == null ? new Latencies(config, totals) : null;
 		this.rejection = new BreakerOpenException(this);
 		this.rejected = new Ticket(this, null, false, null);
-		this.verdicts = new Verdicts(this, rules, window, totals, breadth);
+		this.verdicts = new Verdicts(this, rules, window, totals);
 		this.state = new ClosedState(this, null, ticker.nanos(), config.clock().instant());
 	}
 
@@ -404,8 +405,8 @@ public final class Breaker {
 			latencies.record(outcome, elapsedNanos, now, own.era);
 		}
 		if (own instanceof ClosedState closed) {
-			if (breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
-				breadth.failed(child, now);
+			if (closed.breadth != null && (rules.isFailure(outcome) || slow && rules.slowRuleOn())) {
+				closed.breadth.failed(child, now);
 			}
 			verdicts.afterCall(closed, outcome, slow, now);
 		}
@@ -548,10 +549,14 @@ public final class Breaker {
 	 */
 	boolean moveTo(BreakerState from, BreakerState to, String reason, boolean remote) {
 		TransitionTable.check(from.state, to.state);
-		if (to.state == State.CLOSED && breadth != null) {
-			// the new CLOSED state must not count the tenants that failed before
-			breadth.clear();
-		}
+		// Nothing to clear for a group that trips on breadth: each CLOSED state counts
+		// its failing tenants in a table of its own, as it records into an era of its
+		// own. One shared table cleared here lost failures in either order: cleared
+		// before the CAS, a move that then lost it wiped the failures of the CLOSED state
+		// that won (RaceInjectionTests); cleared after it, the winner would wipe those
+		// its calls recorded between its CAS and the clear; and in both, a call that had
+		// read the old CLOSED state just before the move put its tenant in the new
+		// state's table (TenantBreadthStressTests).
 		if (!STATE.compareAndSet(this, from, to)) {
 			return false;
 		}
@@ -563,6 +568,14 @@ public final class Breaker {
 		}
 		log.publish(new Transition(name, from.state, to.state, to.since, reason, to.generation, remote), to);
 		return true;
+	}
+
+	/**
+	 * A new CLOSED state's empty table of failing children, or null unless this group
+	 * trips on breadth.
+	 */
+	TenantBreadth newBreadth() {
+		return minFailingChildren > 0 ? new TenantBreadth(minFailingChildren, config) : null;
 	}
 
 	/** How far each CLOSED state's era of the window is ahead of the previous state's. */

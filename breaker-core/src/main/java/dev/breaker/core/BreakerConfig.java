@@ -22,9 +22,10 @@ public final class BreakerConfig {
 	 */
 	private final OutcomeClassifier classifier;
 
-	private BreakerConfig(Builder b) {
-		settings = new Builder(b);
-		classifier = b.classifier;
+	/** Takes {@code validated}: the copy {@link Builder#build()} made and checked. */
+	private BreakerConfig(Builder validated) {
+		settings = validated;
+		classifier = validated.classifier;
 	}
 
 	/**
@@ -508,8 +509,11 @@ public final class BreakerConfig {
 		 * and what is allowed
 		 */
 		public BreakerConfig build() {
-			ConfigValidation.validate(this);
-			return new BreakerConfig(this);
+			// copy first, then check and keep that copy: another thread changing this
+			// builder meanwhile cannot slip a value past the checks
+			Builder copy = new Builder(this);
+			ConfigValidation.validate(copy);
+			return new BreakerConfig(copy);
 		}
 
 	}

@@ -114,7 +114,7 @@ public final class BreakerRegistry {
 		BreakerConfig config = configs.getOrDefault(name, defaults);
 		Children policy = childPolicies.getOrDefault(name, defaultChildren);
 		Breaker created = new Breaker(name, config, null, name, null,
-				policy.tripsOnBreadth() ? new TenantBreadth(policy.minFailingChildren(), config) : null);
+				policy.tripsOnBreadth() ? policy.minFailingChildren() : 0);
 		Breaker raced = breakers.putIfAbsent(name, created);
 		if (raced != null) {
 			return raced;
@@ -152,7 +152,7 @@ public final class BreakerRegistry {
 		Breaker child = group.get(childKey, k -> {
 			String full = name + ":" + k;
 			BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
-			return new Breaker(full, config, parent, name, k, null, siblings.classification);
+			return new Breaker(full, config, parent, name, k, 0, siblings.classification);
 		}, created, removed);
 		for (Breaker b : removed) {
 			notify(removedListeners, b);

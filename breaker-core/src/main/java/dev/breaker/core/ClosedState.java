@@ -72,10 +72,17 @@ final class ClosedState extends BreakerState {
 	 */
 	final BucketWindow inFlight;
 
+	/**
+	 * The children whose failures this state saw, when the group trips on breadth; else
+	 * null. This state's own, like its era: a call of an earlier state never counts here.
+	 */
+	final TenantBreadth breadth;
+
 	ClosedState(Breaker owner, BreakerState previous, long now, Instant since) {
 		super(owner, State.CLOSED, previous, 0, now, since, false,
 				previous == null ? 0 : previous.era + owner.eraStep());
 		lastStallCheck = now;
+		breadth = owner.newBreadth();
 		BreakerConfig config = owner.config();
 		if (config.stallCalls() > 0) {
 			long bucketNanos = config.bucket().toNanos();

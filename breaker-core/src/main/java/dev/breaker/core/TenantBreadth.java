@@ -96,10 +96,6 @@ final class TenantBreadth {
 		this.words = new long[minFailing];
 	}
 
-	int minFailing() {
-		return minFailing;
-	}
-
 	/**
 	 * Records a failure (or slow call) of {@code child}, or of a call on the group itself
 	 * when null.
@@ -163,14 +159,6 @@ final class TenantBreadth {
 		boolean answer = count(epoch);
 		verdict = key | (answer ? 1 : 0);
 		return answer;
-	}
-
-	/** Forgets every entry: the group closed again, with an empty window. */
-	void clear() {
-		for (int i = 0; i < words.length; i++) {
-			WORDS.setVolatile(words, i, 0L);
-		}
-		VERSION.getAndAdd(this, 1L);
 	}
 
 	private boolean count(long epoch) {

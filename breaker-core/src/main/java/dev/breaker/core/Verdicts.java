@@ -32,20 +32,17 @@ final class Verdicts implements HalfOpenState.Mover {
 
 	private final String maxWaitReason;
 
-	private final TenantBreadth breadth;
-
 	private volatile long hintNanos;
 
 	private volatile long hintAt;
 
-	Verdicts(Breaker breaker, TripRules rules, BucketWindow window, BreakerTotals totals, TenantBreadth breadth) {
+	Verdicts(Breaker breaker, TripRules rules, BucketWindow window, BreakerTotals totals) {
 		this.breaker = breaker;
 		this.config = breaker.config();
 		this.rules = rules;
 		this.window = window;
 		this.totals = totals;
 		this.maxWaitReason = "no probe verdict within " + Numbers.format(config.halfOpenMaxWait());
-		this.breadth = breadth;
 	}
 
 	/**
@@ -56,7 +53,7 @@ final class Verdicts implements HalfOpenState.Mover {
 	void afterCall(ClosedState closed, Outcome outcome, boolean slow, long now) {
 		if (rules.isFailure(outcome)) {
 			int failures = closed.failed();
-			if (narrow(now)) {
+			if (narrow(closed, now)) {
 				return;
 			}
 			String reason = rules.consecutive(failures);
@@ -71,7 +68,8 @@ final class Verdicts implements HalfOpenState.Mover {
 		if (outcome == Outcome.SUCCESS) {
 			closed.succeeded();
 		}
-		if (TripRules.counts(outcome) && rules.ratesOn() && (slow || closed.rateCheckDue(now)) && !narrow(now)) {
+		if (TripRules.counts(outcome) && rules.ratesOn() && (slow || closed.rateCheckDue(now))
+				&& !narrow(closed, now)) {
 			String reason = rules.rates(window, closed, now);
 			if (reason != null) {
 				trip(closed, now, reason);
@@ -81,10 +79,10 @@ final class Verdicts implements HalfOpenState.Mover {
 
 	/**
 	 * Whether a group that trips on breadth has seen failures from too few of its
-	 * children to trip now.
+	 * children in this CLOSED state to trip now.
 	 */
-	private boolean narrow(long now) {
-		return breadth != null && !breadth.broad(now);
+	private static boolean narrow(ClosedState closed, long now) {
+		return closed.breadth != null && !closed.breadth.broad(now);
 	}
 
 	/**

@@ -103,4 +103,41 @@ class RaceInjectionTests {
 			.containsExactly(State.CLOSED, State.OPEN);
 	}
 
+	/**
+	 * A group of tenants that trips on breadth (failures from two of them, three failures
+	 * in a row), opened by two tenants' failures.
+	 */
+	private BreakerRegistry openedGroup() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder()
+				.ticker(ticker)
+				.clock(clock)
+				.openWaitJitter(0)
+				.consecutiveFailures(3)
+				.build())
+			.children("tenants", new BreakerRegistry.Children(100, java.time.Duration.ofMinutes(10), true, 2, 128))
+			.build();
+		Fixture.fail(registry.breaker("tenants", "a"), 2);
+		Fixture.fail(registry.breaker("tenants", "b"), 1);
+		assertThat(registry.breaker("tenants").state()).isEqualTo(State.OPEN);
+		return registry;
+	}
+
+	@Test
+	void aPeerCloseThatLosesItsRaceKeepsTheTenantsThatFailedInTheClosedStateThatWon() {
+		BreakerRegistry registry = openedGroup();
+		Breaker group = registry.breaker("tenants");
+		// the operator's reset wins, and tenant x fails in its CLOSED state, before the
+		// peer's close (built for the OPEN state it read) loses its compare-and-set
+		next.set(() -> {
+			group.reset();
+			Fixture.fail(registry.breaker("tenants", "x"), 1);
+		});
+		SharedStateHooks.closeFromPeer(group, "peer");
+		assertThat(group.snapshot().transitions()).extracting(Transition::reason).endsWith("operator");
+		Fixture.fail(registry.breaker("tenants", "y"), 2);
+		assertThat(group.state()).as("three failures in a row from x and y, since the group closed")
+			.isEqualTo(State.OPEN);
+	}
+
 }

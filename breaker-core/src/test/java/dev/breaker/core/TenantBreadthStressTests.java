@@ -75,4 +75,40 @@ class TenantBreadthStressTests {
 		assertThat(overcounted.get()).as("rounds in which three failing tenants read as four").isZero();
 	}
 
+	@Test
+	void aFailureReleasedAsTheGroupClosesAgainNeverCountsTowardTheNewClosedState() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(config)
+			.children("recommendations", new BreakerRegistry.Children(100, Duration.ofMinutes(10), true, 2, 128))
+			.build();
+		Breaker group = registry.breaker("recommendations");
+		Breaker stale = registry.breaker("recommendations", "stale");
+		Breaker loud = registry.breaker("recommendations", "loud");
+		Permit[] permits = new Permit[8];
+		int[] opened = new int[1];
+		Rounds.run(Rounds.count(20_000), round -> {
+			group.reset();
+			stale.reset();
+			loud.reset();
+			for (int i = 0; i < permits.length; i++) {
+				permits[i] = stale.acquire();
+			}
+		}, round -> {
+			// the group closed again while (or after) stale's failures were released:
+			// only
+			// loud failed in its new CLOSED state, so five failures of loud alone are
+			// narrow
+			Fixture.fail(loud, 5);
+			if (group.currentState() != State.CLOSED) {
+				opened[0]++;
+			}
+		}, thread -> {
+			for (Permit permit : permits) {
+				stale.release(permit, Outcome.FAILURE, 0);
+			}
+		}, thread -> group.reset());
+		assertThat(opened[0]).as("rounds in which a failure of the CLOSED state the group left opened the next one")
+			.isZero();
+	}
+
 }

@@ -170,6 +170,35 @@ class TenantBreadthTests {
 	}
 
 	@Test
+	void aBroadVerdictDoesNotOutliveTheFailuresBehindIt() {
+		BreakerRegistry registry = registry(3);
+		failTenant(registry, "a", 1);
+		failTenant(registry, "b", 1);
+		fixture.advance(Duration.ofSeconds(9));
+		// a, b and c failed within the window: broad, but only three failures in a row
+		failTenant(registry, "c", 1);
+		fixture.advance(Duration.ofMillis(1500));
+		// a's and b's failures left the window, c's moved to the new bucket
+		failTenant(registry, "c", 2);
+		assertThat(groupState(registry)).as("five failures in a row, but only c's in the window")
+			.isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aTenantFailingAgainAfterItsFailureLeftTheWindowCountsAgain() {
+		BreakerRegistry registry = registry(2);
+		failTenant(registry, "a", 1);
+		fixture.advance(Duration.ofSeconds(5));
+		failTenant(registry, "b", 1);
+		fixture.advance(Duration.ofSeconds(5));
+		// a's failure has just left the window: b alone is narrow
+		failTenant(registry, "b", 3);
+		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
+		failTenant(registry, "a", 1);
+		assertThat(groupState(registry)).as("a and b failed within the window").isEqualTo(State.OPEN);
+	}
+
+	@Test
 	void aTenantFailingNineSecondsAgoStillCounts() {
 		BreakerRegistry registry = failedOnceThenLater(Duration.ofMillis(9999), "a");
 		failTenant(registry, "b", 1);
@@ -212,6 +241,20 @@ class TenantBreadthTests {
 		call(loud, Outcome.FAILURE);
 		assertThat(group.state()).as("user-0..4 failed in this window, but before the group closed")
 			.isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aFailureOnAPermitOfTheClosedStateTheGroupLeftCountsTowardNoLaterOne() {
+		BreakerRegistry registry = registry(2);
+		Breaker group = registry.breaker("recommendations");
+		Breaker late = registry.breaker("recommendations", "late");
+		Permit before = late.acquire();
+		group.reset();
+		late.release(before, Outcome.FAILURE, 0);
+		Fixture.fail(registry.breaker("recommendations", "loud"), 5);
+		assertThat(group.state()).as("only loud failed since the group closed again").isEqualTo(State.CLOSED);
+		call(registry.breaker("recommendations", "other"), Outcome.FAILURE);
+		assertThat(group.state()).isEqualTo(State.OPEN);
 	}
 
 	@Test

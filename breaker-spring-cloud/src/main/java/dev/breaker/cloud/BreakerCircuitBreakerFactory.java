@@ -17,9 +17,9 @@ import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
  * <p>
  * {@link #configure} and {@link #configureDefault} work from a
  * {@code Customizer<BreakerCircuitBreakerFactory>} bean, which runs before the registry
- * is built; called later they throw. The default function is applied once, to the id
- * {@code "default"}, and replaces {@code breaker.defaults} for every breaker of the
- * registry.
+ * is built; called later they throw (but {@code configure} with no ids, which configures
+ * nothing). The default function is applied once, to the id {@code "default"}, and
+ * replaces {@code breaker.defaults} for every breaker of the registry.
  */
 public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, BreakerConfigBuilder> {
 

@@ -65,10 +65,15 @@ public final class CloudBreakers {
 
 	/**
 	 * What both factories' {@code configure} does: each id's configuration, from the
-	 * factory's {@code configBuilder(id)}, changed by {@code consumer}.
+	 * factory's {@code configBuilder(id)}, changed by {@code consumer}. With no ids it
+	 * does nothing, sealed or not, as Spring Cloud's own loop over the ids: nothing would
+	 * be configured too late.
 	 */
 	void configure(Function<String, BreakerConfigBuilder> builders, Consumer<BreakerConfigBuilder> consumer,
 			String... ids) {
+		if (ids.length == 0) {
+			return;
+		}
 		requireNotSealed("configure");
 		for (String id : ids) {
 			BreakerConfigBuilder builder = builders.apply(id);

@@ -116,6 +116,18 @@ class BreakerSpringCloudAutoConfigurationTests {
 	}
 
 	@Test
+	void configuringNoIdsOnceTheRegistryIsBuiltConfiguresNothingAsSpringCloudsLoopDoes() {
+		this.runner.run((context) -> {
+			AtomicReference<BreakerConfigBuilder> consumed = new AtomicReference<>();
+			factory(context.getBean(CircuitBreakerFactory.class)).configure(consumed::set);
+			reactive(context.getBean(ReactiveCircuitBreakerFactory.class)).configure(consumed::set, new String[0]);
+			assertThat(consumed.get()).as("a builder handed to the consumer").isNull();
+			assertThat(context.getBean(BreakerRegistry.class).breaker("payments").config().consecutiveFailures())
+				.isEqualTo(2);
+		});
+	}
+
+	@Test
 	void reactiveCallsAreRecordedWhenTheyTerminateAndFallBackWhenRejected() {
 		this.runner.run((context) -> {
 			ReactiveBreakerCircuitBreaker payments = reactive(context.getBean(ReactiveCircuitBreakerFactory.class))
