@@ -15,16 +15,19 @@ import org.junit.jupiter.api.Test;
 /**
  * A breaker is small, and a registry stays within its bound whatever keys it is given.
  * The three size ranges docs/engine.md states hold the sizes measured here, give or take
- * {@link #DOCUMENTED_WITHIN} bytes.
+ * {@link #DOCUMENTED_WITHIN_PERCENT} percent.
  */
 class MemoryTests {
 
 	/**
-	 * How far outside the range docs/engine.md states a measured size may lie: the JIT's
-	 * choices move the settled size by a temporary object or a few (24 bytes each), more
-	 * when other tests' classes made its call sites polymorphic.
+	 * How far outside the range docs/engine.md states a measured size may lie, in percent
+	 * of the range's ends: the JIT's choices move the settled size by a temporary object
+	 * or a few from run to run, another JVM by more, and references take 8 bytes instead
+	 * of 4 where compressed oops are off (a heap of 32 GiB or more): 4 % more with
+	 * latency, 7 % without. Wide enough for those, narrow enough that the docs cannot
+	 * stay wrong after a real change of size.
 	 */
-	static final long DOCUMENTED_WITHIN = 32;
+	static final long DOCUMENTED_WITHIN_PERCENT = 10;
 
 	static final Path ENGINE_DOC = Path.of("..", "docs", "engine.md");
 
@@ -103,7 +106,7 @@ class MemoryTests {
 		long low = Long.parseLong(range.group(1).replace(",", ""));
 		long high = Long.parseLong(range.group(2).replace(",", ""));
 		assertThat(bytes).as("bytes %s, docs/engine.md stating %d to %d", label, low, high)
-			.isBetween(low - DOCUMENTED_WITHIN, high + DOCUMENTED_WITHIN);
+			.isBetween(low * (100 - DOCUMENTED_WITHIN_PERCENT) / 100, high * (100 + DOCUMENTED_WITHIN_PERCENT) / 100);
 	}
 
 	@Test
