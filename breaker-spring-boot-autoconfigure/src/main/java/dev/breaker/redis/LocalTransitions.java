@@ -55,14 +55,14 @@ final class LocalTransitions {
 		switch (transition.to()) {
 			case OPEN -> {
 				FleetEntry entry = sync.entries().local(name);
-				String followed = entry.tied();
+				String probedFor = entry.probing().probingFor();
 				if (FLEET_WINDOW.get()) {
 					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.FLEET, null);
 				}
-				else if (transition.from() == State.HALF_OPEN && !followed.isEmpty() && entry.grant() > 0) {
+				else if (transition.from() == State.HALF_OPEN && !probedFor.isEmpty()) {
 					// this replica probed for the fleet and its probes failed: the fleet
 					// reopens, in a new episode
-					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.FLEET, followed);
+					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.FLEET, probedFor);
 				}
 				else {
 					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.VOTE, null);
