@@ -130,21 +130,10 @@ class LateAnnouncementsTests {
 	@Test
 	void aCloseHeardWhileABreakerIsCreatedInTheEpisodeClosesItAgain() throws Exception {
 		registry.onCreated(new LocalTransitions(sync)::created);
-		sync.peers()
-			.apply(new FleetMessage(FleetMessage.Kind.OPEN, "refunds", "e1", 30_000, null, "b", 1, "trip", ""),
-					sync.nextSequence(), Long.MAX_VALUE, true);
 		CountDownLatch busy = new CountDownLatch(1);
-		sync.thread().submit(() -> await(busy));
 
-		// created here while the fleet holds e1 open: it opens as the fleet does, and
-		// follows e1 once the sync thread gets to it; e1's close is heard first
-		Breaker refunds = registry.breaker("refunds");
-		assertThat(refunds.state()).isEqualTo(State.OPEN);
-		sync.peers()
-			.apply(new FleetMessage(FleetMessage.Kind.CLOSED, "refunds", "e1", 0, null, "c", 1, "probes passed", ""),
-					sync.nextSequence(), Long.MAX_VALUE, true);
-		busy.countDown();
-		sync.thread().supply(() -> CompletableFuture.completedFuture(true)).get(10, TimeUnit.SECONDS);
+		Breaker refunds = createdInE1WhoseCloseIsHeardFirst(busy);
+		release(busy);
 
 		assertThat(refunds.state()).isEqualTo(State.CLOSED);
 		assertThat(sync.entries().get("refunds").tied()).isEmpty();
@@ -155,19 +144,9 @@ class LateAnnouncementsTests {
 		LocalTransitions local = new LocalTransitions(sync);
 		registry.onCreated(local::created);
 		registry.onTransition(local::transitioned);
-		sync.peers()
-			.apply(new FleetMessage(FleetMessage.Kind.OPEN, "refunds", "e1", 30_000, null, "b", 1, "trip", ""),
-					sync.nextSequence(), Long.MAX_VALUE, true);
 		CountDownLatch busy = new CountDownLatch(1);
-		sync.thread().submit(() -> await(busy));
 
-		// created here while the fleet holds e1 open; e1's close is heard before the
-		// sync thread ties the breaker to e1
-		Breaker refunds = registry.breaker("refunds");
-		assertThat(refunds.state()).isEqualTo(State.OPEN);
-		sync.peers()
-			.apply(new FleetMessage(FleetMessage.Kind.CLOSED, "refunds", "e1", 0, null, "c", 1, "probes passed", ""),
-					sync.nextSequence(), Long.MAX_VALUE, true);
+		Breaker refunds = createdInE1WhoseCloseIsHeardFirst(busy);
 		// meanwhile the peer open runs out here, and the breaker's own probes fail
 		ticker.advance(Duration.ofSeconds(31));
 		for (int call = 0; call < 10 && lastTransition(refunds).to() != State.OPEN; call++) {
@@ -178,14 +157,37 @@ class LateAnnouncementsTests {
 		assertThat(reopened.to()).isEqualTo(State.OPEN);
 		assertThat(reopened.remote()).isFalse();
 
-		busy.countDown();
-		sync.thread().supply(() -> CompletableFuture.completedFuture(true)).get(10, TimeUnit.SECONDS);
+		release(busy);
 
 		// the close of e1 says nothing of this breaker's own failed probes: it stays
 		// open, and its trip is still to be told to the fleet
 		assertThat(refunds.state()).isEqualTo(State.OPEN);
 		assertThat(lastTransition(refunds)).isEqualTo(reopened);
 		assertThat(sync.entries().get("refunds").tripUnpublished()).isEqualTo(FleetPublisher.Trip.VOTE);
+	}
+
+	/**
+	 * Breaker refunds, created here while the fleet holds e1 open and the sync thread is
+	 * busy until {@code busy} counts down: it opens as the fleet does, and follows e1
+	 * once the sync thread gets to it; e1's close is heard first.
+	 */
+	private Breaker createdInE1WhoseCloseIsHeardFirst(CountDownLatch busy) {
+		sync.peers()
+			.apply(new FleetMessage(FleetMessage.Kind.OPEN, "refunds", "e1", 30_000, null, "b", 1, "trip", ""),
+					sync.nextSequence(), Long.MAX_VALUE, true);
+		sync.thread().submit(() -> await(busy));
+		Breaker refunds = registry.breaker("refunds");
+		assertThat(refunds.state()).isEqualTo(State.OPEN);
+		sync.peers()
+			.apply(new FleetMessage(FleetMessage.Kind.CLOSED, "refunds", "e1", 0, null, "c", 1, "probes passed", ""),
+					sync.nextSequence(), Long.MAX_VALUE, true);
+		return refunds;
+	}
+
+	/** Lets the sync thread go on, and waits until it has done what was queued. */
+	private void release(CountDownLatch busy) throws Exception {
+		busy.countDown();
+		sync.thread().supply(() -> CompletableFuture.completedFuture(true)).get(10, TimeUnit.SECONDS);
 	}
 
 	private static Transition lastTransition(Breaker breaker) {
