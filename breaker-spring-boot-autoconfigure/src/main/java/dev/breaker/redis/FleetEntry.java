@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Written by the sync thread; read also by callers' threads (transition listeners, the
  * endpoint). Every method but {@link #publishes()} (a final field) is synchronized, and
- * none calls out.
+ * none calls out, but for {@link #endOverrideUnheardSince}, which takes a sequence number
+ * from the supplier it is given (the fleet sync's atomic counter) under the lock.
  */
 final class FleetEntry {
 
@@ -220,7 +221,9 @@ final class FleetEntry {
 	/**
 	 * Ends the standing override if nothing was applied since {@code unheardSince} (a
 	 * reconnect read that began then did not find it): the operator's reset reached the
-	 * others while this replica was deaf. Returns whether it ended one.
+	 * others while this replica was deaf. Returns whether it ended one. {@code sequence}
+	 * (the fleet sync's counter, an atomic increment) is called under the lock, only when
+	 * it ends one, so the number is taken in the order of the change.
 	 */
 	synchronized boolean endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
 		if (override == null || changedAt > unheardSince) {
@@ -305,6 +308,35 @@ final class FleetEntry {
 
 	synchronized String tied() {
 		return tie;
+	}
+
+	/**
+	 * How this replica's breaker probes in the fleet's episode, read at once: the episode
+	 * it follows, its probe slots, whether it probes alone, its deadline and claim round.
+	 */
+	synchronized Probing probing() {
+		return new Probing(tie, grant, alone, tieDeadlineNanos, round);
+	}
+
+	/**
+	 * One read of how this replica's breaker probes for the fleet.
+	 *
+	 * @param tie the episode it follows ("" none)
+	 * @param grant its probe slots, -1 when none were claimed
+	 * @param alone whether it probes on its own limit
+	 * @param deadlineNanos the latest moment probe sharing holds it open
+	 * @param round the claim round
+	 */
+	record Probing(String tie, int grant, boolean alone, long deadlineNanos, int round) {
+
+		/**
+		 * The episode this replica probes for with slots the fleet gave it, "" when it
+		 * follows none or holds no slot.
+		 */
+		String probingFor() {
+			return grant > 0 ? tie : "";
+		}
+
 	}
 
 	/**

@@ -208,6 +208,10 @@ public final class FleetSync implements AutoCloseable {
 		return probes;
 	}
 
+	Reconciler reconciler() {
+		return reconciler;
+	}
+
 	SyncThread thread() {
 		return thread;
 	}

@@ -1,11 +1,14 @@
 package dev.breaker.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
 import dev.breaker.core.spi.SharedStateHooks;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Listens to this replica's breakers, on the caller's thread: it never talks to Redis
@@ -52,14 +55,14 @@ final class LocalTransitions {
 		switch (transition.to()) {
 			case OPEN -> {
 				FleetEntry entry = sync.entries().local(name);
-				String followed = entry.tied();
+				String probedFor = entry.probing().probingFor();
 				if (FLEET_WINDOW.get()) {
 					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.FLEET, null);
 				}
-				else if (transition.from() == State.HALF_OPEN && !followed.isEmpty() && entry.grant() > 0) {
+				else if (transition.from() == State.HALF_OPEN && !probedFor.isEmpty()) {
 					// this replica probed for the fleet and its probes failed: the fleet
 					// reopens, in a new episode
-					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.FLEET, followed);
+					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.FLEET, probedFor);
 				}
 				else {
 					sync.publisher().trip(name, transition.reason(), FleetPublisher.Trip.VOTE, null);
@@ -101,20 +104,51 @@ final class LocalTransitions {
 			SharedStateHooks.openFromPeer(breaker,
 					Duration.ofMillis(Math.min(open.remainingMillis(), breaker.config().maxOpenWait().toMillis())),
 					open.peerReason());
+			Transition peerOpen = peerOpen(breaker);
 			sync.thread().submit(() -> {
 				if (breaker.state() != State.OPEN || !opened.tied().isEmpty()) {
 					return;
 				}
 				if (opened.ended(open.episode())) {
 					// the episode's close came before this: it passed the breaker by,
-					// which followed nothing yet
-					SharedStateHooks.closeFromPeer(breaker, opened.peerReason());
+					// which followed nothing yet. Only the peer's open is undone: a
+					// breaker that moved on by itself since (its own probes failed) stays
+					// open, and its own trip is told
+					if (peerOpen != null && stillIn(breaker, peerOpen)) {
+						SharedStateHooks.closeFromPeer(breaker, opened.peerReason());
+					}
 					return;
 				}
 				opened.tie(open.episode(), sync.deadline(breaker));
 				sync.probes().opened(breaker, opened);
 			});
 		}
+	}
+
+	/**
+	 * The peer's open just applied to a breaker created here, or null when the breaker is
+	 * not in it (it was not closed, or it tripped on its own in between).
+	 */
+	private static @Nullable Transition peerOpen(Breaker breaker) {
+		Transition last = last(breaker.snapshot());
+		return last != null && last.remote() && last.to() == State.OPEN ? last : null;
+	}
+
+	/**
+	 * Whether the breaker is still in the state {@code transition} moved it to: no
+	 * transition since (the generation is bumped on every one, and a state's start is
+	 * read with the state itself, so one not yet in the history shows too).
+	 */
+	private static boolean stillIn(Breaker breaker, Transition transition) {
+		Snapshot now = breaker.snapshot();
+		Transition last = last(now);
+		return now.state() == transition.to() && now.since().equals(transition.at()) && last != null
+				&& last.generation() == transition.generation();
+	}
+
+	private static @Nullable Transition last(Snapshot snapshot) {
+		List<Transition> transitions = snapshot.transitions();
+		return transitions.isEmpty() ? null : transitions.get(transitions.size() - 1);
 	}
 
 	void removed(Breaker breaker) {

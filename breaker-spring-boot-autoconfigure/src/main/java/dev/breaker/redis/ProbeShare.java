@@ -257,22 +257,23 @@ final class ProbeShare {
 	 */
 	void halfOpened(Breaker breaker) {
 		FleetEntry entry = sync.entries().get(breaker.name());
-		if (entry == null || entry.tied().isEmpty()) {
+		FleetEntry.Probing probing = (entry != null) ? entry.probing() : null;
+		if (probing == null || probing.tie().isEmpty()) {
 			return; // a local episode (a trip short of the quorum): local limits
 		}
-		if (entry.alone() || !sync.status().up()) {
+		if (probing.alone() || !sync.status().up()) {
 			return;
 		}
-		if (entry.grant() <= 0 && System.nanoTime() - entry.tieDeadlineNanos() >= 0) {
+		if (probing.grant() <= 0 && System.nanoTime() - probing.deadlineNanos() >= 0) {
 			sync.thread().submit(() -> alone(breaker, entry));
 			return;
 		}
-		int grant = entry.grant();
+		int grant = probing.grant();
 		if (grant >= 0) {
 			SharedStateHooks.limitProbes(breaker, grant);
 			return;
 		}
-		int round = entry.round();
+		int round = probing.round();
 		SharedStateHooks.limitProbes(breaker, 0);
 		if (!sync.thread().submit(() -> claim(breaker, entry, round, false))) {
 			SharedStateHooks.limitProbes(breaker, breaker.config().halfOpenMaxProbes());

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
@@ -34,6 +35,9 @@ final class Reconciler {
 	private final FleetSync sync;
 
 	private final Set<String> warned = new LinkedHashSet<>();
+
+	private volatile Consumer<Breaker> beforeOverrideEnd = breaker -> {
+	};
 
 	private boolean running;
 
@@ -156,7 +160,7 @@ final class Reconciler {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
 			if (entry != null && !pass.overrides.contains(breaker.name())
-					&& entry.endOverrideUnheardSince(pass.startedAt, sync::nextSequence)) {
+					&& endOverrideUnheard(breaker, entry, pass.startedAt)) {
 				// the operator's reset reached the others while this replica was deaf
 				State state = breaker.state();
 				if (state == State.FORCED_OPEN || state == State.DISABLED) {
@@ -170,6 +174,21 @@ final class Reconciler {
 		if (again) {
 			resync();
 		}
+	}
+
+	private boolean endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince) {
+		// an operator's override on another thread may land here, and end it first
+		beforeOverrideEnd.accept(breaker);
+		return entry.endOverrideUnheardSince(unheardSince, sync::nextSequence);
+	}
+
+	/**
+	 * For tests only: runs (on the sync thread) as a breaker's standing override, not
+	 * found by the pass, is about to be ended, so a test can land an operator's override
+	 * exactly there.
+	 */
+	void beforeOverrideEnd(Consumer<Breaker> hook) {
+		beforeOverrideEnd = hook;
 	}
 
 	private void republish(Breaker breaker, FleetEntry entry, boolean redisForgot) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,8 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
+import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Transition;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,12 +28,11 @@ import org.junit.jupiter.api.Test;
  */
 class LateAnnouncementsTests {
 
+	private final ManualTicker ticker = new ManualTicker();
+
 	private final BreakerRegistry registry = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder()
-			.consecutiveFailures(1)
-			.openWait(Duration.ofSeconds(30))
-			.ticker(Ticker.system())
-			.build())
+		.defaults(
+				BreakerConfig.builder().consecutiveFailures(1).openWait(Duration.ofSeconds(30)).ticker(ticker).build())
 		.build();
 
 	private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
@@ -129,24 +130,80 @@ class LateAnnouncementsTests {
 	@Test
 	void aCloseHeardWhileABreakerIsCreatedInTheEpisodeClosesItAgain() throws Exception {
 		registry.onCreated(new LocalTransitions(sync)::created);
+		CountDownLatch busy = new CountDownLatch(1);
+
+		Breaker refunds = createdInE1WhoseCloseIsHeardFirst(busy);
+		release(busy);
+
+		assertThat(refunds.state()).isEqualTo(State.CLOSED);
+		assertThat(sync.entries().get("refunds").tied()).isEmpty();
+	}
+
+	@Test
+	void aBreakerThatReopenedOnItsOwnBeforeItsTieIsLeftOpenByTheEndedEpisodesClose() throws Exception {
+		LocalTransitions local = new LocalTransitions(sync);
+		registry.onCreated(local::created);
+		registry.onTransition(local::transitioned);
+		CountDownLatch busy = new CountDownLatch(1);
+
+		Breaker refunds = createdInE1WhoseCloseIsHeardFirst(busy);
+		// meanwhile the peer open runs out here, and the breaker's own probes fail
+		ticker.advance(Duration.ofSeconds(31));
+		for (int call = 0; call < 10 && lastTransition(refunds).to() != State.OPEN; call++) {
+			failOnce(refunds);
+		}
+		Transition reopened = lastTransition(refunds);
+		assertThat(reopened.from()).isEqualTo(State.HALF_OPEN);
+		assertThat(reopened.to()).isEqualTo(State.OPEN);
+		assertThat(reopened.remote()).isFalse();
+
+		release(busy);
+
+		// the close of e1 says nothing of this breaker's own failed probes: it stays
+		// open, and its trip is still to be told to the fleet
+		assertThat(refunds.state()).isEqualTo(State.OPEN);
+		assertThat(lastTransition(refunds)).isEqualTo(reopened);
+		assertThat(sync.entries().get("refunds").tripUnpublished()).isEqualTo(FleetPublisher.Trip.VOTE);
+	}
+
+	/**
+	 * Breaker refunds, created here while the fleet holds e1 open and the sync thread is
+	 * busy until {@code busy} counts down: it opens as the fleet does, and follows e1
+	 * once the sync thread gets to it; e1's close is heard first.
+	 */
+	private Breaker createdInE1WhoseCloseIsHeardFirst(CountDownLatch busy) {
 		sync.peers()
 			.apply(new FleetMessage(FleetMessage.Kind.OPEN, "refunds", "e1", 30_000, null, "b", 1, "trip", ""),
 					sync.nextSequence(), Long.MAX_VALUE, true);
-		CountDownLatch busy = new CountDownLatch(1);
 		sync.thread().submit(() -> await(busy));
-
-		// created here while the fleet holds e1 open: it opens as the fleet does, and
-		// follows e1 once the sync thread gets to it; e1's close is heard first
 		Breaker refunds = registry.breaker("refunds");
 		assertThat(refunds.state()).isEqualTo(State.OPEN);
 		sync.peers()
 			.apply(new FleetMessage(FleetMessage.Kind.CLOSED, "refunds", "e1", 0, null, "c", 1, "probes passed", ""),
 					sync.nextSequence(), Long.MAX_VALUE, true);
+		return refunds;
+	}
+
+	/** Lets the sync thread go on, and waits until it has done what was queued. */
+	private void release(CountDownLatch busy) throws Exception {
 		busy.countDown();
 		sync.thread().supply(() -> CompletableFuture.completedFuture(true)).get(10, TimeUnit.SECONDS);
+	}
 
-		assertThat(refunds.state()).isEqualTo(State.CLOSED);
-		assertThat(sync.entries().get("refunds").tied()).isEmpty();
+	private static Transition lastTransition(Breaker breaker) {
+		List<Transition> transitions = breaker.snapshot().transitions();
+		return transitions.get(transitions.size() - 1);
+	}
+
+	private static void failOnce(Breaker breaker) {
+		try {
+			breaker.call(() -> {
+				throw new IOException("still down");
+			});
+		}
+		catch (Exception expected) {
+			// a failed probe, or a call the open breaker refused
+		}
 	}
 
 	private static void await(CountDownLatch latch) {

@@ -93,9 +93,14 @@ final class Replicas implements BeforeEachCallback, AfterEachCallback {
 		return this;
 	}
 
-	/** Properties of every replica. */
+	/**
+	 * Properties of every replica, added to those given before (at the field, then in the
+	 * test: none is dropped).
+	 */
 	Replicas properties(String... properties) {
-		this.properties = List.of(properties);
+		List<String> all = new ArrayList<>(this.properties);
+		all.addAll(List.of(properties));
+		this.properties = List.copyOf(all);
 		return this;
 	}
 
