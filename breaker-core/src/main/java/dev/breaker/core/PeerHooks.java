@@ -10,6 +10,9 @@ import java.util.Objects;
  */
 final class PeerHooks implements EngineAccess.Hooks {
 
+	/** A close of whichever open the breaker is in. */
+	private static final long ANY_GENERATION = -1;
+
 	/**
 	 * A peer tripped: CLOSED or HALF_OPEN moves to OPEN until now + remaining; other
 	 * states are left alone.
@@ -33,9 +36,19 @@ final class PeerHooks implements EngineAccess.Hooks {
 	/** A peer closed: OPEN or HALF_OPEN moves to CLOSED; other states are left alone. */
 	@Override
 	public void closeFromPeer(Breaker breaker, String reason) {
+		closeFromPeer(breaker, reason, ANY_GENERATION);
+	}
+
+	/**
+	 * As above, only while the breaker's state is the one of {@code generation}
+	 * ({@link #ANY_GENERATION}: whichever).
+	 */
+	@Override
+	public void closeFromPeer(Breaker breaker, String reason, long generation) {
 		for (;;) {
 			BreakerState s = breaker.current();
-			if (s.state != State.OPEN && s.state != State.HALF_OPEN) {
+			if (s.state != State.OPEN && s.state != State.HALF_OPEN
+					|| generation != ANY_GENERATION && s.generation != generation) {
 				return;
 			}
 			ClosedState closed = new ClosedState(breaker, s, breaker.nanos(), breaker.config().clock().instant());

@@ -2,10 +2,12 @@ package dev.breaker.core;
 
 import dev.breaker.core.spi.SharedStateHooks;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +68,44 @@ class RaceInjectionTests {
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 		assertThat(breaker.snapshot().transitions()).extracting(Transition::to)
 			.containsExactly(State.OPEN, State.HALF_OPEN, State.CLOSED);
+	}
+
+	/**
+	 * A breaker a peer opened, whose open ran out: the close for that open comes as the
+	 * breaker's own probe fails and it reopens.
+	 */
+	private Breaker reopeningOnItsOwnAsAPeerCloses(ObjLongConsumer<Breaker> close) {
+		Breaker breaker = Breaker.of("race", breaker().config().toBuilder().halfOpenFailuresToReopen(1).build());
+		SharedStateHooks.openFromPeer(breaker, java.time.Duration.ofSeconds(5), "peer");
+		long peerOpen = breaker.snapshot().transitions().get(0).generation();
+		ticker.advance(java.time.Duration.ofSeconds(5));
+		next.set(() -> Fixture.fail(breaker, 1));
+		close.accept(breaker, peerOpen);
+		return breaker;
+	}
+
+	@Test
+	void aPeerCloseOfTheOpenItAppliedLeavesABreakerThatReopenedOnItsOwnOpen() {
+		Breaker breaker = reopeningOnItsOwnAsAPeerCloses(
+				(b, peerOpen) -> SharedStateHooks.closeFromPeer(b, "peer closed", peerOpen));
+		assertThat(breaker.state()).isEqualTo(State.OPEN);
+		assertThat(breaker.snapshot().transitions()).extracting(Transition::to, Transition::remote)
+			.containsExactly(tuple(State.OPEN, true), tuple(State.HALF_OPEN, false), tuple(State.OPEN, false));
+	}
+
+	@Test
+	void aPeerCloseOfAnyOpenClosesABreakerThatReopenedOnItsOwn() {
+		Breaker breaker = reopeningOnItsOwnAsAPeerCloses(
+				(b, peerOpen) -> SharedStateHooks.closeFromPeer(b, "peer closed"));
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aPeerCloseOfTheOpenItAppliedClosesABreakerStillInIt() {
+		Breaker breaker = breaker();
+		SharedStateHooks.openFromPeer(breaker, java.time.Duration.ofSeconds(5), "peer");
+		SharedStateHooks.closeFromPeer(breaker, "peer closed", breaker.snapshot().transitions().get(0).generation());
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 	}
 
 	@Test

@@ -111,11 +111,12 @@ final class LocalTransitions {
 				}
 				if (opened.ended(open.episode())) {
 					// the episode's close came before this: it passed the breaker by,
-					// which followed nothing yet. Only the peer's open is undone: a
-					// breaker that moved on by itself since (its own probes failed) stays
-					// open, and its own trip is told
-					if (peerOpen != null && stillIn(breaker, peerOpen)) {
-						SharedStateHooks.closeFromPeer(breaker, opened.peerReason());
+					// which followed nothing yet. Only the peer's open is undone (the
+					// close names its generation): a breaker that moved on by itself
+					// since, or does so as this runs (its own probes failed), stays open,
+					// and its own trip is told
+					if (peerOpen != null) {
+						SharedStateHooks.closeFromPeer(breaker, opened.peerReason(), peerOpen.generation());
 					}
 					return;
 				}
@@ -132,18 +133,6 @@ final class LocalTransitions {
 	private static @Nullable Transition peerOpen(Breaker breaker) {
 		Transition last = last(breaker.snapshot());
 		return last != null && last.remote() && last.to() == State.OPEN ? last : null;
-	}
-
-	/**
-	 * Whether the breaker is still in the state {@code transition} moved it to: no
-	 * transition since (the generation is bumped on every one, and a state's start is
-	 * read with the state itself, so one not yet in the history shows too).
-	 */
-	private static boolean stillIn(Breaker breaker, Transition transition) {
-		Snapshot now = breaker.snapshot();
-		Transition last = last(now);
-		return now.state() == transition.to() && now.since().equals(transition.at()) && last != null
-				&& last.generation() == transition.generation();
 	}
 
 	private static @Nullable Transition last(Snapshot snapshot) {

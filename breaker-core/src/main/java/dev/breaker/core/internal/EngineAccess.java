@@ -26,6 +26,8 @@ public final class EngineAccess {
 
 		void closeFromPeer(Breaker breaker, String reason);
 
+		void closeFromPeer(Breaker breaker, String reason, long generation);
+
 		void tripNow(Breaker breaker, String reason);
 
 		void holdOpen(Breaker breaker, Duration wait);

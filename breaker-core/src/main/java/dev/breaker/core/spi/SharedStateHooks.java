@@ -42,6 +42,20 @@ public final class SharedStateHooks {
 	}
 
 	/**
+	 * A peer closed the episode whose open this store applied: as
+	 * {@link #closeFromPeer(Breaker, String)}, but only while the breaker is still in the
+	 * state that open's transition ({@link Transition#generation()}) moved it to. A
+	 * breaker that moved on by itself since (its open ran out and its own probe failed)
+	 * stays as it is.
+	 */
+	public static void closeFromPeer(Breaker breaker, String reason, long generation) {
+		if (generation < 0) {
+			throw new IllegalArgumentException("a transition's generation is at least 0 but was " + generation);
+		}
+		EngineAccess.hooks(breaker).closeFromPeer(breaker, reason, generation);
+	}
+
+	/**
 	 * Trips a CLOSED breaker now, as one of its own rules would (counted in the trips,
 	 * open wait multiplied, capped and jittered), for a reason found outside its own
 	 * window, such as the fleet's combined failure rate. No effect in any other state.

@@ -63,6 +63,20 @@ class SharedStateHooksTests {
 	}
 
 	@Test
+	void aPeerCloseOfOneOpenClosesOnlyThatOpen() {
+		SharedStateHooks.openFromPeer(breaker, Duration.ofSeconds(10), "peer b: tripped");
+		long peerOpen = transitions.get(0).generation();
+		SharedStateHooks.closeFromPeer(breaker, "peer b: closed", peerOpen + 1);
+		assertThat(breaker.state()).as("a close of an open it is not in").isEqualTo(State.OPEN);
+		SharedStateHooks.closeFromPeer(breaker, "peer b: closed", peerOpen);
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+		assertThat(transitions.get(1).remote()).isTrue();
+		assertThatThrownBy(() -> SharedStateHooks.closeFromPeer(breaker, "peer b: closed", -1))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessage("a transition's generation is at least 0 but was -1");
+	}
+
+	@Test
 	void tripNowOpensAClosedBreakerAndCountsTheTrip() {
 		SharedStateHooks.tripNow(breaker, "fleet failure rate 60.0% >= 50% over 30 calls");
 
