@@ -43,15 +43,19 @@ final class PeerMessages {
 	void received(String text) {
 		FleetMessage message = FleetMessage.decode(text);
 		if (sync.trust().accept(message, text)) {
-			apply(message, sync.nextSequence(), Long.MAX_VALUE, true);
+			long remaining = message.kind() == FleetMessage.Kind.OPEN ? sync.trust().remainingAnnounced(message)
+					: Long.MAX_VALUE;
+			apply(message, sync.nextSequence(), remaining, true);
 		}
 	}
 
 	/**
 	 * Applies an announcement from the channel, or an open circuit or override read from
 	 * Redis.
-	 * @param remainingMillis for a stored open, how much longer Redis holds it;
-	 * {@code Long.MAX_VALUE} for a message (its own TTL counts)
+	 * @param remainingMillis how much longer the open runs: for a stored open, as long as
+	 * Redis holds it; for an announcement, its TTL or, signed, until its episode ends
+	 * ({@link Trust#remainingAnnounced}); {@code Long.MAX_VALUE}: the message's own TTL
+	 * counts
 	 * @param channel whether it came from the channel (a replica's own announcements then
 	 * touch only the mirror)
 	 */

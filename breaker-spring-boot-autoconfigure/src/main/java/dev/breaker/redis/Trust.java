@@ -122,6 +122,24 @@ final class Trust {
 		return Math.max(0, Math.min(pttl, stored.issuedAt() + stored.ttlMillis() - now));
 	}
 
+	/**
+	 * How much longer an announced open runs from now: its TTL (relative, counted from
+	 * when it is heard), and with signing also no longer than the signed issue time plus
+	 * the signed TTL by Redis's clock, the end of the episode it was issued for. A signed
+	 * announcement replayed (or delivered late) within the freshness window so holds a
+	 * breaker open only until that episode ends, and not at all once it has ended.
+	 */
+	long remainingAnnounced(FleetMessage announced) {
+		long now = clock.now();
+		if (!signer.on() || now < 0 || announced.issuedAt() < 0) {
+			return announced.ttlMillis();
+		}
+		// an issue time ahead of this replica's estimate is the estimates' error: the TTL
+		// counts from now (both stay within the freshness window, no overflow)
+		long sinceIssued = Math.max(0, now - announced.issuedAt());
+		return Math.max(0, announced.ttlMillis() - sinceIssued);
+	}
+
 	/** A vote's value after the expiry Redis prepends: {@code issued|ttl|sig}. */
 	String vote(String breaker, String replica, long ttlMillis) {
 		String issued = Long.toString(clock.now());

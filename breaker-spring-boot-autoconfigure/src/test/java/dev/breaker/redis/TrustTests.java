@@ -75,6 +75,23 @@ class TrustTests {
 	}
 
 	@Test
+	void anAnnouncedOpenRunsNoLongerThanItsSignedIssueTimePlusItsTtl() {
+		FleetMessage open = signed.issue(FleetMessage.Kind.OPEN, "payments", "e1", 20_000, null, "r1", "trip");
+		long now = System.nanoTime();
+
+		assertThat(signed.remainingAnnounced(open)).isBetween(19_000L, 20_000L);
+		clock.sample(REDIS_NOW + 15_000, now, now);
+		assertThat(signed.remainingAnnounced(open)).isBetween(4_000L, 5_000L);
+		clock.sample(REDIS_NOW + 25_000, now, now);
+		assertThat(signed.remainingAnnounced(open)).isZero();
+		clock.sample(REDIS_NOW - 10_000, now, now);
+		assertThat(signed.remainingAnnounced(open)).as("issued ahead of this replica's estimate").isEqualTo(20_000);
+		// unsigned, the issue time proves nothing: the relative TTL counts
+		clock.sample(REDIS_NOW + 25_000, now, now);
+		assertThat(unsigned.remainingAnnounced(open)).isEqualTo(20_000);
+	}
+
+	@Test
 	void withoutAKeyAnythingWellFormedIsBelievedAndMalformedIsNot() {
 		FleetMessage forged = forger.issue(FleetMessage.Kind.OPEN, "payments", "e1", 30_000, null, "r1", "x");
 

@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 
 import dev.breaker.core.Breaker;
@@ -103,6 +105,20 @@ class FleetWindowIntegrationTests {
 		BreakerConfig jittered = CONFIG.toBuilder().openWait(Duration.ofSeconds(4)).openWaitJitter(0.5).build();
 		List<Replica> fleet = fleet(jittered, "breaker.shared.redis.fleet-window=true",
 				"breaker.shared.redis.flush-interval=200ms");
+		// each replica's own open wait as its trip drew it: later, a replica without
+		// probe
+		// slots is held open 1 s past the episode (ProbeShare), which moves openUntil
+		Map<String, Duration> drawnWait = new ConcurrentHashMap<>();
+		for (Replica replica : fleet) {
+			Breaker inventory = replica.breaker("inventory");
+			replica.registry().onTransition(t -> {
+				if (t.breaker().equals("inventory") && t.to() == State.OPEN && !t.remote()) {
+					Snapshot opened = inventory.snapshot();
+					drawnWait.putIfAbsent(replica.status().view().replicaId(),
+							Duration.between(opened.since(), opened.openUntil()));
+				}
+			});
+		}
 
 		fleet.forEach(r -> failTimes(r.breaker("inventory"), 4));
 
@@ -116,12 +132,12 @@ class FleetWindowIntegrationTests {
 				assertThat(t.reason()).startsWith("fleet failure rate 100.0% >= 50% over ");
 			});
 		}
-		// The replica whose episode the fleet follows holds its own jittered wait. One
-		// that
-		// tripped too but reached Redis after it holds its own wait or that episode's
-		// end,
-		// whichever is later: the episode's end as it heard it, late by the time the news
-		// took.
+		// The replica whose episode the fleet follows drew its own jittered wait, and
+		// holds
+		// it (1 s longer when it holds no probe slot: the slot holder probes first). One
+		// that tripped too but reached Redis after it holds its own wait or that
+		// episode's end, whichever is later: the episode's end as it heard it, late by
+		// the time the news took.
 		String announcerId = fleet.get(0).sync().view("inventory").replica();
 		Replica announcer = fleet.stream()
 			.filter(r -> r.status().view().replicaId().equals(announcerId))
@@ -129,9 +145,19 @@ class FleetWindowIntegrationTests {
 			.orElseThrow();
 		assertThat(judged).as("the replica whose trip the fleet follows judged for itself").contains(announcer);
 		Snapshot announced = announcer.breaker("inventory").snapshot();
-		assertThat(Duration.between(announced.since(), announced.openUntil()))
+		Duration drawn = drawnWait.get(announcerId);
+		assertThat(drawn).as("the announcer's open wait as its trip drew it")
 			.isBetween(Duration.ofSeconds(2), Duration.ofSeconds(6))
 			.isNotEqualTo(Duration.ofSeconds(4));
+		assertThat(announced.openUntil()).as("the announcer holds its own wait")
+			.isAfterOrEqualTo(announced.since().plus(drawn));
+		// No replica half-opens before the episode ends: the slot holder holds it to its
+		// end (its TTL, sent in whole ms, counts from when the news came), the others 1 s
+		// past it.
+		Instant episodeEnd = announced.since().plus(drawn).minusMillis(1);
+		assertThat(fleet).allSatisfy(r -> assertThat(r.breaker("inventory").snapshot().openUntil())
+			.as("replica %s", r.status().view().replicaId())
+			.isAfterOrEqualTo(episodeEnd));
 		for (Replica replica : judged) {
 			Snapshot snapshot = replica.breaker("inventory").snapshot();
 			assertThat(replica.sync().view("inventory").replica()).isEqualTo(announcerId);
