@@ -171,10 +171,7 @@ class TenantBreadthTests {
 
 	@Test
 	void aBroadVerdictDoesNotOutliveTheFailuresBehindIt() {
-		BreakerRegistry registry = registry(3);
-		failTenant(registry, "a", 1);
-		failTenant(registry, "b", 1);
-		fixture.advance(Duration.ofSeconds(9));
+		BreakerRegistry registry = failedOnceThenLater(Duration.ofSeconds(9), "a", "b");
 		// a, b and c failed within the window: broad, but only three failures in a row
 		failTenant(registry, "c", 1);
 		fixture.advance(Duration.ofMillis(1500));
