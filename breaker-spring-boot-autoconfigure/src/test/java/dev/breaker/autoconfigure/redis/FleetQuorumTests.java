@@ -33,30 +33,32 @@ class FleetQuorumTests {
 	@RegisterExtension
 	final Replicas replicas = Replicas.onLocalRedis().defaults(threeFailures(Duration.ofSeconds(5)));
 
+	/**
+	 * Replicas a, b and c, each with the payments breaker, {@link #SETTLE} after a's own
+	 * dependency failed it three times.
+	 */
+	private List<Replica> aTrippedAlone() {
+		List<Replica> fleet = List.of(replicas.start("a"), replicas.start("b"), replicas.start("c"));
+		fleet.forEach((replica) -> replica.breaker("payments"));
+		failTimes(fleet.get(0).breaker("payments"), 3);
+		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		return fleet;
+	}
+
 	@Test
 	void aReplicaWhoseOwnDependencyIsDownOpensOnlyItself() {
-		Replica a = replicas.start("a");
-		Replica b = replicas.start("b");
-		Replica c = replicas.start("c");
-		b.breaker("payments");
-		c.breaker("payments");
+		List<Replica> fleet = aTrippedAlone();
 
-		failTimes(a.breaker("payments"), 3);
-
-		assertThat(a.breaker("payments").state()).isEqualTo(State.OPEN);
-		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
-		assertThat(b.breaker("payments").state()).isEqualTo(State.CLOSED);
-		assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
+		assertThat(fleet).extracting((replica) -> replica.breaker("payments").state())
+			.containsExactly(State.OPEN, State.CLOSED, State.CLOSED);
 	}
 
 	@Test
 	void aSecondReplicaTrippingOpensTheThird() {
-		Replica a = replicas.start("a");
-		Replica b = replicas.start("b");
-		Replica c = replicas.start("c");
-		c.breaker("payments");
-		failTimes(a.breaker("payments"), 3);
-		await().pollDelay(SETTLE).atMost(SETTLE.plusSeconds(1)).until(() -> true);
+		List<Replica> fleet = aTrippedAlone();
+		Replica a = fleet.get(0);
+		Replica b = fleet.get(1);
+		Replica c = fleet.get(2);
 		assertThat(c.breaker("payments").state()).isEqualTo(State.CLOSED);
 
 		failTimes(b.breaker("payments"), 3);
