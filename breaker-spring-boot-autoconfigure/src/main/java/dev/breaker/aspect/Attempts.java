@@ -137,11 +137,12 @@ final class Attempts {
 	}
 
 	/**
-	 * Whether another attempt follows: retries left, an outcome that retries, and the
-	 * breaker's retry budget allows one (asked last: a granted retry is counted).
+	 * Whether another attempt follows: retries left, an outcome that retries, a caller
+	 * still waiting, and the breaker's retry budget allows one (asked last: a granted
+	 * retry is counted, so a caller that gave up never takes one).
 	 */
 	private boolean retryAgain() {
-		return this.retries < this.retry.maxRetries() && this.retry.retries(this.outcome)
+		return this.retries < this.retry.maxRetries() && this.retry.retries(this.outcome) && !this.cancelled
 				&& this.breaker.tryRetry(this.retry.recordEachAttempt());
 	}
 

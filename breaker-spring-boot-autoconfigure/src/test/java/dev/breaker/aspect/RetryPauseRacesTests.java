@@ -72,6 +72,24 @@ class RetryPauseRacesTests {
 	}
 
 	@Test
+	void aMonoWhoseCallerGivesUpAsItsFailedAttemptIsRecordedSpendsNoRetry() {
+		assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry((pending) -> pending.mono().subscribe()::dispose);
+	}
+
+	@Test
+	void aFluxWhoseCallerGivesUpAsItsFailedAttemptIsRecordedSpendsNoRetry() {
+		assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry((pending) -> pending.flux().subscribe()::dispose);
+	}
+
+	@Test
+	void aCompletionStageWhoseCallerGivesUpAsItsFailedAttemptIsRecordedSpendsNoRetry() {
+		assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry((pending) -> {
+			CompletableFuture<String> result = pending.stage();
+			return () -> result.cancel(true);
+		});
+	}
+
+	@Test
 	void aMonoWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
 		this.refusedPauses.run((context) -> {
 			assertThat(context.getBean(Remote.class).mono().block(Duration.ofSeconds(5)))
@@ -130,6 +148,27 @@ class RetryPauseRacesTests {
 		});
 	}
 
+	/**
+	 * Starts a call whose first attempt fails later ({@code call} answers how its caller
+	 * gives up), gives up while that failure is being recorded (after the attempt ended,
+	 * before the retry budget is asked), and checks that no retry was taken from the
+	 * budget, none was made, and no permit is held.
+	 */
+	private void assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry(Function<Pending, Runnable> call) {
+		this.eachAttempt.withBean(Pending.class).run((context) -> {
+			Pending pending = context.getBean(Pending.class);
+			Runnable giveUp = call.apply(pending);
+			context.getBean(CancelOnTheNextTick.class).then(giveUp);
+			pending.fail(new IOException("blip"));
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.totals().retries()).as("retries taken from the budget").isZero();
+			assertThat(pending.calls()).as("attempts").isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).as("the failed attempt, recorded").isEqualTo(1);
+		});
+	}
+
 	private static void assertNoPermitHeldAfterOneFailure(ApplicationContext context) {
 		Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
 		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
@@ -166,6 +205,57 @@ class RetryPauseRacesTests {
 		@Override
 		public Future<?> schedule(Duration delay, Runnable task) {
 			throw new RejectedExecutionException("scheduler closed");
+		}
+
+	}
+
+	/**
+	 * Its first call ends when the test says ({@link #fail}), later ones answer "ok" at
+	 * once; falls back to a cached answer.
+	 */
+	static class Pending {
+
+		private final CompletableFuture<String> first = new CompletableFuture<>();
+
+		private final AtomicLong calls = new AtomicLong();
+
+		long calls() {
+			return this.calls.get();
+		}
+
+		void fail(Throwable error) {
+			this.first.completeExceptionally(error);
+		}
+
+		private CompletableFuture<String> next() {
+			return (this.calls.incrementAndGet() == 1) ? this.first : CompletableFuture.completedFuture("ok");
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cached")
+		public Mono<String> mono() {
+			return Mono.fromFuture(next());
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cachedFlux")
+		public Flux<String> flux() {
+			return Mono.fromFuture(next()).flux();
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cachedStage")
+		public CompletableFuture<String> stage() {
+			return next();
+		}
+
+		Mono<String> cached(Throwable cause) {
+			return Mono.just("cached after " + cause.getMessage());
+		}
+
+		Flux<String> cachedFlux(Throwable cause) {
+			return Flux.just("cached after " + cause.getMessage());
+		}
+
+		CompletableFuture<String> cachedStage(Throwable cause) {
+			return CompletableFuture.completedFuture("cached after " + cause.getMessage());
 		}
 
 	}
