@@ -1,5 +1,7 @@
 package dev.breaker.aspect;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -28,14 +30,37 @@ import org.jspecify.annotations.Nullable;
  * ends as if its retries were exhausted.
  *
  * <p>
+ * A value that is retried is discarded: it is freed ({@link DiscardedValues}) once no
+ * path can deliver it any more, when the next attempt begins (whether the breaker lets it
+ * through or the call falls back) or when the caller gives up; a retry that is granted
+ * but never made (the pause was interrupted or refused) delivers it, unfreed.
+ *
+ * <p>
  * Attempts follow one another (never two at once); only {@link #cancelled()} may come
- * from another thread, and the permit is handed back once whichever comes first.
+ * from another thread, and the permit is handed back (and the discarded value freed)
+ * once, whichever comes first.
  */
 final class Attempts {
+
+	private static final VarHandle DISCARDED;
+
+	static {
+		try {
+			DISCARDED = MethodHandles.lookup().findVarHandle(Attempts.class, "discarded", Object.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final Breaker breaker;
 
 	private final RetryPolicy retry;
+
+	private final DiscardedValues values;
+
+	/** The value of the attempt being retried, until it is freed or delivered. */
+	private volatile @Nullable Object discarded;
 
 	/** The permit of the attempt (or sequence) in progress until it is handed back. */
 	private volatile @Nullable ReleaseOnce held;
@@ -55,9 +80,10 @@ final class Attempts {
 	/** How the latest attempt ended. */
 	private Outcome outcome = Outcome.SUCCESS;
 
-	Attempts(Breaker breaker, RetryPolicy retry) {
+	Attempts(GuardedMethod method, Breaker breaker) {
 		this.breaker = breaker;
-		this.retry = retry;
+		this.retry = method.policy().retry();
+		this.values = method.discardedValues();
 	}
 
 	/**
@@ -67,6 +93,8 @@ final class Attempts {
 	 * back with {@link #rejection()}) or the caller gave up ({@link #isCancelled()})
 	 */
 	boolean begin() {
+		// the value retried is not delivered now, whatever this attempt meets
+		this.values.free(takeDiscarded());
 		if (this.cancelled) {
 			return false;
 		}
@@ -112,7 +140,32 @@ final class Attempts {
 	 * outcome as the breaker classifies it, then as {@link #after(Outcome, boolean)}.
 	 */
 	@Nullable Duration after(@Nullable Object value, @Nullable Throwable error, boolean retryable) {
-		return after(this.breaker.classify(value, error), retryable);
+		Duration pause = after(this.breaker.classify(value, error), retryable);
+		if (pause != null && value != null) {
+			this.discarded = value;
+			if (this.cancelled) {
+				// cancelled() may have looked before the value was kept
+				this.values.free(takeDiscarded());
+			}
+		}
+		return pause;
+	}
+
+	/**
+	 * When the caller gave up, frees {@code value} (the last attempt's, which nobody will
+	 * see) and answers {@code true}: the adapter then delivers nothing.
+	 */
+	boolean gaveUp(@Nullable Object value) {
+		if (!this.cancelled) {
+			return false;
+		}
+		this.values.free(value);
+		return true;
+	}
+
+	/** Frees {@code value}: it came but will not be delivered. */
+	void discard(@Nullable Object value) {
+		this.values.free(value);
 	}
 
 	/**
@@ -151,6 +204,7 @@ final class Attempts {
 	 * the call finishes with the latest attempt, recorded as it ended.
 	 */
 	void stop() {
+		takeDiscarded(); // delivered after all
 		release(this.outcome);
 	}
 
@@ -162,6 +216,11 @@ final class Attempts {
 	void cancelled() {
 		this.cancelled = true;
 		release(Outcome.IGNORED);
+		this.values.free(takeDiscarded());
+	}
+
+	private @Nullable Object takeDiscarded() {
+		return (this.discarded != null) ? DISCARDED.getAndSet(this, (Object) null) : null;
 	}
 
 	/**

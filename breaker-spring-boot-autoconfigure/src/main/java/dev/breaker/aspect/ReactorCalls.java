@@ -25,7 +25,7 @@ final class ReactorCalls {
 
 	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
 		return Mono.defer(() -> {
-			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			Attempts attempts = new Attempts(method, method.breakerFor(invocation));
 			return monoAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
@@ -46,7 +46,9 @@ final class ReactorCalls {
 				Throwable error = signal.getThrowable();
 				Duration pause = attempts.after(value, error, true);
 				if (pause == null) {
-					return monoResult(method, invocation, attempts, value, error);
+					// nothing for a subscriber that cancelled as the attempt was recorded
+					return attempts.gaveUp(value) ? Mono.empty()
+							: monoResult(method, invocation, attempts, value, error);
 				}
 				return delay(method.delays(), pause).materialize().flatMap((paused) -> {
 					if (paused.isOnError()) {
@@ -72,7 +74,7 @@ final class ReactorCalls {
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
-			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			Attempts attempts = new Attempts(method, method.breakerFor(invocation));
 			return fluxAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
@@ -93,6 +95,9 @@ final class ReactorCalls {
 				.doOnComplete(() -> attempts.after(Outcome.SUCCESS, false))
 				.onErrorResume((error) -> {
 					Duration pause = attempts.after(null, error, !emitted.get());
+					if (attempts.gaveUp(null)) {
+						return Flux.empty();
+					}
 					if (pause == null) {
 						return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 					}

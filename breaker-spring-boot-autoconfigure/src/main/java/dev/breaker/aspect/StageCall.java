@@ -49,7 +49,7 @@ final class StageCall {
 	StageCall(GuardedMethod method, MethodInvocation invocation, Breaker breaker) {
 		this.method = method;
 		this.invocation = invocation;
-		this.attempts = new Attempts(breaker, method.policy().retry());
+		this.attempts = new Attempts(method, breaker);
 		this.timeout = method.policy().timeout();
 	}
 
@@ -159,8 +159,10 @@ final class StageCall {
 
 	private void finished(Object value, Throwable error) {
 		if (callerGaveUp()) {
-			// the caller gave up, the dependency did not fail: it counts neither way
+			// the caller gave up, the dependency did not fail: it counts neither way, and
+			// the value nobody will see is freed
 			this.attempts.cancelled();
+			this.attempts.discard(value);
 			return;
 		}
 		Duration pause = this.attempts.after(value, error, true);
@@ -170,8 +172,7 @@ final class StageCall {
 			}
 			catch (RuntimeException refused) {
 				// a scheduler closed with its context: the call ends with this attempt,
-				// as a
-				// plain call whose pause was interrupted
+				// as a plain call whose pause was interrupted
 				this.attempts.stop();
 				deliver(value, error);
 				return;
@@ -181,7 +182,9 @@ final class StageCall {
 			}
 			return;
 		}
-		deliver(value, error);
+		if (!this.attempts.gaveUp(value)) {
+			deliver(value, error);
+		}
 	}
 
 	/**
@@ -196,7 +199,10 @@ final class StageCall {
 	private void deliver(Object value, Throwable error) {
 		this.delivering = true;
 		if (error == null) {
-			this.result.complete(value);
+			if (!this.result.complete(value)) {
+				// the caller gave up just now: the value reaches nobody
+				this.attempts.discard(value);
+			}
 		}
 		else if (this.attempts.fallsBack()) {
 			fallback(error);
