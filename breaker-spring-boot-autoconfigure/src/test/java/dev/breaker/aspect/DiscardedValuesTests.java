@@ -72,12 +72,12 @@ class DiscardedValuesTests {
 	void aPlainCallClosesTheValueItRetriesAndNeverTheOneItReturns() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.stale();
-			Lease fresh = Lease.fresh();
+			Lease stale = Lease.expired();
+			Lease fresh = Lease.valid();
 			leases.script().then(stale, fresh);
 			assertThat(leases.lease()).isSameAs(fresh);
-			assertThat(stale.closes).as("the retried lease's closes").hasValue(1);
-			assertThat(fresh.closes).as("the returned lease's closes").hasValue(0);
+			assertThat(stale.closes()).as("the retried lease's closes").hasValue(1);
+			assertThat(fresh.closes()).as("the returned lease's closes").hasValue(0);
 		});
 	}
 
@@ -85,15 +85,15 @@ class DiscardedValuesTests {
 	void aCompletionStageClosesTheValueItRetriesAndNeverTheOneItCompletesWith() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.stale();
-			Lease fresh = Lease.fresh();
+			Lease stale = Lease.expired();
+			Lease fresh = Lease.valid();
 			leases.script().then(stale, fresh);
 			CompletableFuture<Lease> result = leases.leaseLater();
-			assertThat(stale.closes).as("closed before the next attempt").hasValue(0);
+			assertThat(stale.closes()).as("closed before the next attempt").hasValue(0);
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(result).isCompletedWithValue(fresh);
-			assertThat(stale.closes).as("the retried lease's closes").hasValue(1);
-			assertThat(fresh.closes).as("the delivered lease's closes").hasValue(0);
+			assertThat(stale.closes()).as("the retried lease's closes").hasValue(1);
+			assertThat(fresh.closes()).as("the delivered lease's closes").hasValue(0);
 		});
 	}
 
@@ -117,14 +117,14 @@ class DiscardedValuesTests {
 	void aMonoClosesTheValueItRetries() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.stale();
-			Lease fresh = Lease.fresh();
+			Lease stale = Lease.expired();
+			Lease fresh = Lease.valid();
 			leases.script().then(stale, fresh);
 			CompletableFuture<Object> result = leases.monoValue().toFuture();
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(result).isCompletedWithValue(fresh);
-			assertThat(stale.closes).hasValue(1);
-			assertThat(fresh.closes).hasValue(0);
+			assertThat(stale.closes()).hasValue(1);
+			assertThat(fresh.closes()).hasValue(0);
 		});
 	}
 
@@ -132,7 +132,7 @@ class DiscardedValuesTests {
 	void aValueRetriedWhenItsCallerGivesUpDuringThePauseIsFreed() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease staleForAStage = Lease.stale();
+			Lease staleForAStage = Lease.expired();
 			NettyDataBuffer staleForAMono = buffer("stale");
 			leases.script().then(staleForAStage, staleForAMono);
 			leases.leaseLater().cancel(true);
@@ -140,7 +140,7 @@ class DiscardedValuesTests {
 			subscription.dispose();
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(leases.script().calls()).as("attempts").isEqualTo(2);
-			assertThat(staleForAStage.closes).hasValue(1);
+			assertThat(staleForAStage.closes()).hasValue(1);
 			assertThat(staleForAMono.getNativeBuffer().refCnt()).isZero();
 		});
 	}
@@ -156,9 +156,9 @@ class DiscardedValuesTests {
 			CompletableFuture<Lease> late = new CompletableFuture<>();
 			leases.script().then(late.minimalCompletionStage());
 			leases.leaseStage().toCompletableFuture().cancel(true);
-			Lease fresh = Lease.fresh();
+			Lease fresh = Lease.valid();
 			late.complete(fresh);
-			assertThat(fresh.closes).as("the late lease's closes").hasValue(1);
+			assertThat(fresh.closes()).as("the late lease's closes").hasValue(1);
 		});
 	}
 
@@ -166,11 +166,11 @@ class DiscardedValuesTests {
 	void aValueWhoseRetryTheBreakerRejectsIsClosedAndTheCallFallsBack() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.stale();
+			Lease stale = Lease.expired();
 			leases.script().then(stale);
 			assertThat(leases.once()).isSameAs(Leases.CACHED);
 			assertThat(leases.script().calls()).as("attempts").isEqualTo(1);
-			assertThat(stale.closes).hasValue(1);
+			assertThat(stale.closes()).hasValue(1);
 		});
 	}
 
@@ -178,7 +178,7 @@ class DiscardedValuesTests {
 	void aValueDeliveredBecauseThePauseWasInterruptedIsNotClosed() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.stale();
+			Lease stale = Lease.expired();
 			leases.script().then(stale);
 			Thread.currentThread().interrupt();
 			Lease answer;
@@ -189,7 +189,7 @@ class DiscardedValuesTests {
 				Thread.interrupted();
 			}
 			assertThat(answer).isSameAs(stale);
-			assertThat(stale.closes).hasValue(0);
+			assertThat(stale.closes()).hasValue(0);
 		});
 	}
 
@@ -221,7 +221,7 @@ class DiscardedValuesTests {
 			try {
 				String forged = "pool gone\nWARN forged line " + "x".repeat(500);
 				for (int i = 0; i < 3; i++) {
-					Lease fresh = Lease.fresh();
+					Lease fresh = Lease.valid();
 					leases.script().then(Lease.failingToClose(forged), fresh);
 					assertThat(leases.lease()).isSameAs(fresh);
 				}
@@ -233,7 +233,7 @@ class DiscardedValuesTests {
 					.endsWith("…")
 					.hasSizeLessThan(400);
 				context.getBean(ManualTicker.class).advance(java.time.Duration.ofMinutes(1));
-				leases.script().then(Lease.failingToClose("pool gone"), Lease.fresh());
+				leases.script().then(Lease.failingToClose("pool gone"), Lease.valid());
 				leases.lease();
 				assertThat(warnings).hasSize(2);
 				assertThat(warnings.get(1)).endsWith("pool gone (and 2 more since the last warning)");
@@ -337,7 +337,7 @@ class DiscardedValuesTests {
 	 */
 	private static boolean stale(Object value) {
 		if (value instanceof Lease lease) {
-			return lease.stale;
+			return lease.stale();
 		}
 		if (value instanceof ClientResponse response) {
 			return response.statusCode().is5xxServerError();
@@ -356,30 +356,22 @@ class DiscardedValuesTests {
 
 	}
 
-	/** A resource that counts its closes (and may fail to close). */
-	static final class Lease implements AutoCloseable {
+	/**
+	 * A resource that counts its closes (and may fail to close, with
+	 * {@code closeFailure}).
+	 */
+	record Lease(boolean stale, String closeFailure, AtomicInteger closes) implements AutoCloseable {
 
-		final AtomicInteger closes = new AtomicInteger();
-
-		private final boolean stale;
-
-		private final String closeFailure;
-
-		private Lease(boolean stale, String closeFailure) {
-			this.stale = stale;
-			this.closeFailure = closeFailure;
+		static Lease expired() {
+			return new Lease(true, null, new AtomicInteger());
 		}
 
-		static Lease stale() {
-			return new Lease(true, null);
-		}
-
-		static Lease fresh() {
-			return new Lease(false, null);
+		static Lease valid() {
+			return new Lease(false, null, new AtomicInteger());
 		}
 
 		static Lease failingToClose(String message) {
-			return new Lease(true, message);
+			return new Lease(true, message, new AtomicInteger());
 		}
 
 		@Override
@@ -394,7 +386,7 @@ class DiscardedValuesTests {
 
 	static class Leases {
 
-		static final Lease CACHED = Lease.fresh();
+		static final Lease CACHED = Lease.valid();
 
 		private final Script script = new Script();
 
