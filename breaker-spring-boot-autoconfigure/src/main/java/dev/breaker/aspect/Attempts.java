@@ -30,10 +30,13 @@ import org.jspecify.annotations.Nullable;
  * ends as if its retries were exhausted.
  *
  * <p>
- * A value that is retried is discarded: it is freed ({@link DiscardedValues}) once no
- * path can deliver it any more, when the next attempt begins (whether the breaker lets it
- * through or the call falls back) or when the caller gives up; a retry that is granted
- * but never made (the pause was interrupted or refused) delivers it, unfreed.
+ * A value that is retried is discarded: when it is a per-call response
+ * ({@link DiscardedValues}) it is freed, once, on the thread that ran its attempt or the
+ * caller's, once no path can deliver it any more: when its pause is handed to the
+ * scheduler ({@link #paused()}, so never on the thread that only times the pause), when
+ * the next attempt begins (a plain call, after its sleep) or when the caller gives up. A
+ * retry that is granted but never made (the pause was interrupted or refused) delivers
+ * it, unfreed. Any other value is never kept.
  *
  * <p>
  * Attempts follow one another (never two at once); only {@link #cancelled()} may come
@@ -141,7 +144,7 @@ final class Attempts {
 	 */
 	@Nullable Duration after(@Nullable Object value, @Nullable Throwable error, boolean retryable) {
 		Duration pause = after(this.breaker.classify(value, error), retryable);
-		if (pause != null && value != null) {
+		if (pause != null && DiscardedValues.owned(value)) {
 			this.discarded = value;
 			if (this.cancelled) {
 				// cancelled() may have looked before the value was kept
@@ -166,6 +169,15 @@ final class Attempts {
 	/** Frees {@code value}: it came but will not be delivered. */
 	void discard(@Nullable Object value) {
 		this.values.free(value);
+	}
+
+	/**
+	 * The pause before the retry that {@link #after} granted is with the scheduler: the
+	 * value retried will not be delivered, and is freed now, on the attempt's thread,
+	 * rather than by the next attempt, which the scheduler's thread may run.
+	 */
+	void paused() {
+		this.values.free(takeDiscarded());
 	}
 
 	/**
@@ -200,12 +212,18 @@ final class Attempts {
 	}
 
 	/**
-	 * The retry that {@link #after} granted will not be made (the pause was interrupted):
-	 * the call finishes with the latest attempt, recorded as it ended.
+	 * The retry that {@link #after} granted will not be made (the pause was interrupted
+	 * or refused): the call finishes with the latest attempt, recorded as it ended.
+	 * @return whether its value is still to be delivered: {@code false} when the caller
+	 * gave up meanwhile ({@link #cancelled()} freed the value, if it was a per-call
+	 * response), so that nothing is delivered and nothing is freed twice
 	 */
-	void stop() {
-		takeDiscarded(); // delivered after all
+	boolean stop() {
+		Object kept = takeDiscarded(); // delivered after all, unless cancelled() took it
 		release(this.outcome);
+		// cancelled() marks the call before it takes the value: a value gone means
+		// cancelled
+		return kept != null || !this.cancelled;
 	}
 
 	/**

@@ -9,18 +9,21 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.reactive.function.client.ClientResponse;
 
 /**
  * Frees the values of one guarded method that the aspect discards and nobody else will
- * see: an attempt's value that is retried (the classifier counted it as a failure), or
- * one that arrives after its caller gave up. A value that holds resources would otherwise
- * leak them: an {@link AutoCloseable} is closed (a RestClient's
- * {@code ClientHttpResponse}, a JDBC result, a stream), a Spring {@link DataBuffer} is
- * released, a WebClient {@link ClientResponse} has its body released, as the HTTP
- * clients' own retries do with an answer they retry. Any other value is left alone. The
- * value delivered to the caller is never freed here.
+ * see (an attempt's value that is retried, or one whose caller gave up as it came), when
+ * they are per-call responses: values whose type says that whoever receives one owns it
+ * and must free it, so that a discarded one would otherwise hold its connection or memory
+ * for ever. A RestClient or RestTemplate {@link ClientHttpResponse} is closed, a
+ * WebClient {@link ClientResponse} has its body released (read and dropped without
+ * waiting, as WebClient's own retries do), a Spring {@link DataBuffer} is released. Any
+ * other value, an {@link AutoCloseable} too (a cached lease, a shared executor or
+ * client), is left alone: the aspect cannot tell whether the method handed it over or
+ * only lent it. The value delivered to the caller is never freed here.
  *
  * <p>
  * Freeing never reaches the caller: a close that throws is logged as a warning, the first
@@ -42,6 +45,9 @@ final class DiscardedValues {
 	private static final boolean CLIENT_RESPONSES = ClassUtils.isPresent(
 			"org.springframework.web.reactive.function.client.ClientResponse", DiscardedValues.class.getClassLoader());
 
+	private static final boolean HTTP_RESPONSES = ClassUtils
+		.isPresent("org.springframework.http.client.ClientHttpResponse", DiscardedValues.class.getClassLoader());
+
 	private final String name;
 
 	/** Whose ticker paces the warnings. */
@@ -58,26 +64,40 @@ final class DiscardedValues {
 		this.quietUntil = new AtomicLong(breaker.nanos());
 	}
 
-	/** Frees {@code value} if it holds resources; never throws. */
+	/**
+	 * Whether {@code value} is a per-call response this class frees: the only values the
+	 * aspect keeps to free.
+	 */
+	static boolean owned(@Nullable Object value) {
+		return value != null && ((DATA_BUFFERS && Buffers.is(value)) || (CLIENT_RESPONSES && Responses.is(value))
+				|| (HTTP_RESPONSES && HttpResponses.is(value)));
+	}
+
+	/**
+	 * Frees {@code value} if it is a per-call response ({@link #owned}); never throws.
+	 */
 	void free(@Nullable Object value) {
-		if (value == null) {
+		if (!owned(value)) {
 			return;
 		}
 		try {
-			if (DATA_BUFFERS && Buffers.freed(value)) {
-				return;
+			if (DATA_BUFFERS && Buffers.is(value)) {
+				Buffers.release(value);
 			}
-			if (CLIENT_RESPONSES && Responses.freed(value, this)) {
-				return;
+			else if (CLIENT_RESPONSES && Responses.is(value)) {
+				Responses.release(value, this);
 			}
-			if (value instanceof AutoCloseable closeable) {
-				closeable.close();
+			else {
+				HttpResponses.close(value);
 			}
 		}
 		catch (VirtualMachineError ex) {
 			throw ex;
 		}
 		catch (Throwable ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
 			failed(value, ex);
 		}
 	}
@@ -117,12 +137,12 @@ final class DiscardedValues {
 	/** Spring's data buffers, loaded only when spring-core's are present. */
 	private static final class Buffers {
 
-		static boolean freed(Object value) {
-			if (value instanceof DataBuffer buffer) {
-				DataBufferUtils.release(buffer);
-				return true;
-			}
-			return false;
+		static boolean is(Object value) {
+			return value instanceof DataBuffer;
+		}
+
+		static void release(Object value) {
+			DataBufferUtils.release((DataBuffer) value);
 		}
 
 	}
@@ -130,12 +150,29 @@ final class DiscardedValues {
 	/** WebClient's responses, loaded only when WebFlux is present. */
 	private static final class Responses {
 
-		static boolean freed(Object value, DiscardedValues values) {
-			if (value instanceof ClientResponse response) {
-				response.releaseBody().subscribe(null, (error) -> values.failed(response, error));
-				return true;
-			}
-			return false;
+		static boolean is(Object value) {
+			return value instanceof ClientResponse;
+		}
+
+		static void release(Object value, DiscardedValues values) {
+			ClientResponse response = (ClientResponse) value;
+			response.releaseBody().subscribe(null, (error) -> values.failed(response, error));
+		}
+
+	}
+
+	/**
+	 * RestClient's and RestTemplate's responses, loaded only when spring-web is present.
+	 */
+	private static final class HttpResponses {
+
+		static boolean is(Object value) {
+			return value instanceof ClientHttpResponse;
+		}
+
+		/** Closes the response (which may read the rest of its body first). */
+		static void close(Object value) {
+			((ClientHttpResponse) value).close();
 		}
 
 	}

@@ -159,10 +159,10 @@ final class StageCall {
 
 	private void finished(Object value, Throwable error) {
 		if (callerGaveUp()) {
-			// the caller gave up, the dependency did not fail: it counts neither way, and
-			// the value nobody will see is freed
+			// the caller gave up, the dependency did not fail: it counts neither way. The
+			// value came from a stage the caller's cancel could not stop, which may be
+			// shared (a cache's future): it is left to the stage's other holders
 			this.attempts.cancelled();
-			this.attempts.discard(value);
 			return;
 		}
 		Duration pause = this.attempts.after(value, error, true);
@@ -172,11 +172,14 @@ final class StageCall {
 			}
 			catch (RuntimeException refused) {
 				// a scheduler closed with its context: the call ends with this attempt,
-				// as a plain call whose pause was interrupted
-				this.attempts.stop();
-				deliver(value, error);
+				// as a plain call whose pause was interrupted (unless the caller gave up
+				// meanwhile: then it freed the value and nothing is delivered)
+				if (this.attempts.stop()) {
+					deliver(value, error);
+				}
 				return;
 			}
+			this.attempts.paused();
 			if (callerGaveUp()) {
 				cancelled();
 			}

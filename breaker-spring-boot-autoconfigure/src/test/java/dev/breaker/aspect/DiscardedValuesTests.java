@@ -1,10 +1,12 @@
 package dev.breaker.aspect;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +42,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.http.client.reactive.JdkClientHttpConnector;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -51,9 +58,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A value the classifier counts as a failure and that is retried is discarded: the aspect
- * frees what it holds (closes an {@link AutoCloseable}, releases a {@link DataBuffer})
- * once nothing can deliver it, and never the value the caller gets.
+ * A value the classifier counts as a failure and that is retried is discarded: when it is
+ * a per-call response (a {@link ClientHttpResponse}, a WebClient {@link ClientResponse},
+ * a {@link DataBuffer}) the aspect frees it once nothing can deliver it, and never the
+ * value the caller gets; any other value (an {@link AutoCloseable} it does not own) is
+ * left alone.
  */
 class DiscardedValuesTests {
 
@@ -64,36 +73,116 @@ class DiscardedValuesTests {
 				() -> OutcomeClassifier.builder().failureResult(DiscardedValuesTests::stale).build())
 		.withPropertyValues("breaker.instances.leases.retry.intervals=50ms",
 				"breaker.instances.once.retry.intervals=50ms", "breaker.instances.once.retry.record-each-attempt=true",
-				"breaker.instances.once.consecutive-failures=1", "breaker.instances.once.failure-rate-threshold=0");
+				"breaker.instances.once.consecutive-failures=1", "breaker.instances.once.failure-rate-threshold=0",
+				"breaker.instances.nobudget.retry.intervals=50ms", "breaker.instances.nobudget.retry.budget.ratio=0",
+				"breaker.instances.nobudget.retry.budget.min-per-second=0");
 
 	private final NettyDataBufferFactory buffers = new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT);
 
 	@Test
-	void aPlainCallClosesTheValueItRetriesAndNeverTheOneItReturns() {
+	void aPlainCallClosesTheClientHttpResponseItRetriesAndNeverTheOneItReturns() throws Exception {
+		try (BigBodyServer server = new BigBodyServer()) {
+			this.runner.run((context) -> {
+				Leases leases = context.getBean(Leases.class);
+				try (ClientHttpResponse delivered = leases.get(new SimpleClientHttpRequestFactory(), server.uri())) {
+					assertThat(server.firstBodyDone.await(10, TimeUnit.SECONDS))
+						.as("the retried 503's body read to its end")
+						.isTrue();
+					assertThat(delivered.getStatusCode().value()).isEqualTo(200);
+					assertThat(delivered.getBody().readAllBytes()).asString(StandardCharsets.UTF_8).isEqualTo("ok");
+				}
+			});
+		}
+	}
+
+	@Test
+	void aRetriedValueTheAspectDoesNotOwnIsNeverClosed() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
 			Lease stale = Lease.expired();
 			Lease fresh = Lease.valid();
 			leases.script().then(stale, fresh);
 			assertThat(leases.lease()).isSameAs(fresh);
-			assertThat(stale.closes()).as("the retried lease's closes").hasValue(1);
+			assertThat(stale.closes()).as("the retried lease's closes").hasValue(0);
 			assertThat(fresh.closes()).as("the returned lease's closes").hasValue(0);
 		});
 	}
 
+	/** A cached value returned on both attempts is delivered as it was, open. */
 	@Test
-	void aCompletionStageClosesTheValueItRetriesAndNeverTheOneItCompletesWith() {
+	void theSameInstanceReturnedByTwoAttemptsIsDeliveredOpen() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.expired();
-			Lease fresh = Lease.valid();
+			Lease shared = Lease.expired();
+			leases.script().then(shared, shared);
+			assertThat(leases.lease()).isSameAs(shared);
+			assertThat(shared.closes()).as("the shared lease's closes").hasValue(0);
+		});
+	}
+
+	/**
+	 * A shared resource (a bean, say: here a listening socket; an executor or an
+	 * {@code HttpClient} is {@link AutoCloseable} too from Java 21) that a method returns
+	 * and whose result is retried is not closed: the aspect does not own it.
+	 */
+	@Test
+	void aSharedResourceReturnedAndRetriedIsNotClosed() throws Exception {
+		try (ServerSocketChannel shared = ServerSocketChannel.open()) {
+			shared.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+			this.runner.run((context) -> {
+				Leases leases = context.getBean(Leases.class);
+				Lease fresh = Lease.valid();
+				leases.script().then(shared, fresh);
+				assertThat(leases.anything()).isSameAs(fresh);
+				assertThat(shared.isOpen()).as("the shared socket open").isTrue();
+			});
+		}
+	}
+
+	@Test
+	void theLastAttemptsValueCountedAsAFailureIsDeliveredUnreleased() {
+		this.runner.run((context) -> {
+			Leases leases = context.getBean(Leases.class);
+			NettyDataBuffer first = buffer("stale");
+			NettyDataBuffer last = buffer("stale");
+			leases.script().then(first, last);
+			assertThat(leases.anything()).isSameAs(last);
+			assertThat(first.getNativeBuffer().refCnt()).as("the retried buffer's references").isZero();
+			assertThat(last.getNativeBuffer().refCnt()).as("the delivered buffer's references").isEqualTo(1);
+			last.release();
+		});
+	}
+
+	@Test
+	void aValueWhoseRetryTheBudgetRefusesIsDeliveredUnreleased() {
+		this.runner.run((context) -> {
+			Leases leases = context.getBean(Leases.class);
+			NettyDataBuffer stale = buffer("stale");
+			leases.script().then(stale);
+			assertThat(leases.noBudget()).isSameAs(stale);
+			assertThat(leases.script().calls()).as("attempts").isEqualTo(1);
+			assertThat(stale.getNativeBuffer().refCnt()).as("the delivered buffer's references").isEqualTo(1);
+			stale.release();
+		});
+	}
+
+	@Test
+	void aCompletionStageReleasesTheDataBufferItRetriesAndNeverTheOneItCompletesWith() {
+		this.runner.run((context) -> {
+			Leases leases = context.getBean(Leases.class);
+			NettyDataBuffer stale = buffer("stale");
+			NettyDataBuffer fresh = buffer("fresh");
 			leases.script().then(stale, fresh);
-			CompletableFuture<Lease> result = leases.leaseLater();
-			assertThat(stale.closes()).as("closed before the next attempt").hasValue(0);
+			CompletableFuture<Object> result = leases.later();
+			// freed by the attempt's thread as the pause is scheduled, not by the task
+			// that ends the pause (on a real scheduler, a thread every call shares)
+			assertThat(stale.getNativeBuffer().refCnt()).as("the retried buffer's references during the pause")
+				.isZero();
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(result).isCompletedWithValue(fresh);
-			assertThat(stale.closes()).as("the retried lease's closes").hasValue(1);
-			assertThat(fresh.closes()).as("the delivered lease's closes").hasValue(0);
+			assertThat(stale.getNativeBuffer().refCnt()).as("the retried buffer's references").isZero();
+			assertThat(fresh.getNativeBuffer().refCnt()).as("the delivered buffer's references").isEqualTo(1);
+			fresh.release();
 		});
 	}
 
@@ -105,6 +194,8 @@ class DiscardedValuesTests {
 			NettyDataBuffer fresh = buffer("fresh");
 			leases.script().then(stale, fresh);
 			CompletableFuture<Object> result = leases.monoValue().toFuture();
+			assertThat(stale.getNativeBuffer().refCnt()).as("the retried buffer's references during the pause")
+				.isZero();
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(result).isCompletedWithValue(fresh);
 			assertThat(stale.getNativeBuffer().refCnt()).as("the retried buffer's references").isZero();
@@ -114,7 +205,7 @@ class DiscardedValuesTests {
 	}
 
 	@Test
-	void aMonoClosesTheValueItRetries() {
+	void aMonoLeavesARetriedValueItDoesNotOwnOpen() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
 			Lease stale = Lease.expired();
@@ -123,7 +214,7 @@ class DiscardedValuesTests {
 			CompletableFuture<Object> result = leases.monoValue().toFuture();
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(result).isCompletedWithValue(fresh);
-			assertThat(stale.closes()).hasValue(1);
+			assertThat(stale.closes()).hasValue(0);
 			assertThat(fresh.closes()).hasValue(0);
 		});
 	}
@@ -132,64 +223,91 @@ class DiscardedValuesTests {
 	void aValueRetriedWhenItsCallerGivesUpDuringThePauseIsFreed() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease staleForAStage = Lease.expired();
+			NettyDataBuffer staleForAStage = buffer("stale");
 			NettyDataBuffer staleForAMono = buffer("stale");
 			leases.script().then(staleForAStage, staleForAMono);
-			leases.leaseLater().cancel(true);
+			leases.later().cancel(true);
 			Disposable subscription = leases.monoValue().subscribe();
 			subscription.dispose();
 			context.getBean(ManualDelays.class).runPending();
 			assertThat(leases.script().calls()).as("attempts").isEqualTo(2);
-			assertThat(staleForAStage.closes()).hasValue(1);
+			assertThat(staleForAStage.getNativeBuffer().refCnt()).isZero();
 			assertThat(staleForAMono.getNativeBuffer().refCnt()).isZero();
 		});
 	}
 
 	/**
-	 * A stage that cannot be cancelled runs on after its caller gave up; the value it
-	 * completes with then reaches nobody, and is closed.
+	 * A stage that cannot be cancelled runs on after its caller gave up; it may be shared
+	 * (a cache's future), so the value it completes with is left to its other holders.
 	 */
 	@Test
-	void aCompletionStageValueThatArrivesAfterItsCallerGaveUpIsClosed() {
+	void aCompletionStageValueThatArrivesAfterItsCallerGaveUpIsLeftAlone() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			CompletableFuture<Lease> late = new CompletableFuture<>();
-			leases.script().then(late.minimalCompletionStage());
+			CompletableFuture<Object> late = new CompletableFuture<>();
+			leases.script().then(late.minimalCompletionStage(), late.minimalCompletionStage());
 			leases.leaseStage().toCompletableFuture().cancel(true);
-			Lease fresh = Lease.valid();
-			late.complete(fresh);
-			assertThat(fresh.closes()).as("the late lease's closes").hasValue(1);
+			NettyDataBuffer shared = buffer("fresh");
+			late.complete(shared);
+			assertThat(shared.getNativeBuffer().refCnt()).as("the late buffer's references").isEqualTo(1);
+			CompletableFuture<Object> other = leases.leaseStage().toCompletableFuture();
+			assertThat(other).isCompletedWithValue(shared);
+			assertThat(shared.toString(StandardCharsets.UTF_8)).isEqualTo("fresh");
+			shared.release();
+		});
+	}
+
+	/**
+	 * The scheduler refuses the pause just as the caller cancels: the caller's giving up
+	 * frees the retried value and the refused pause then delivers nothing, so the value
+	 * is freed once (a buffer with two references keeps one).
+	 */
+	@Test
+	void aValueWhosePauseIsRefusedAsItsCallerCancelsIsFreedOnce() {
+		this.runner.run((context) -> {
+			Leases leases = context.getBean(Leases.class);
+			CompletableFuture<Object> attempt = new CompletableFuture<>();
+			leases.script().then(attempt);
+			CompletableFuture<Object> result = leases.leaseStage().toCompletableFuture();
+			context.getBean(ManualDelays.class).refuseNext(() -> result.cancel(true));
+			NettyDataBuffer stale = buffer("stale");
+			stale.retain();
+			attempt.complete(stale);
+			assertThat(result).isCancelled();
+			assertThat(stale.getNativeBuffer().refCnt()).as("the references left to the test").isEqualTo(1);
+			stale.release();
 		});
 	}
 
 	@Test
-	void aValueWhoseRetryTheBreakerRejectsIsClosedAndTheCallFallsBack() {
+	void aValueWhoseRetryTheBreakerRejectsIsReleasedAndTheCallFallsBack() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.expired();
+			NettyDataBuffer stale = buffer("stale");
 			leases.script().then(stale);
 			assertThat(leases.once()).isSameAs(Leases.CACHED);
 			assertThat(leases.script().calls()).as("attempts").isEqualTo(1);
-			assertThat(stale.closes()).hasValue(1);
+			assertThat(stale.getNativeBuffer().refCnt()).isZero();
 		});
 	}
 
 	@Test
-	void aValueDeliveredBecauseThePauseWasInterruptedIsNotClosed() {
+	void aValueDeliveredBecauseThePauseWasInterruptedIsNotReleased() {
 		this.runner.run((context) -> {
 			Leases leases = context.getBean(Leases.class);
-			Lease stale = Lease.expired();
+			NettyDataBuffer stale = buffer("stale");
 			leases.script().then(stale);
 			Thread.currentThread().interrupt();
-			Lease answer;
+			Object answer;
 			try {
-				answer = leases.lease();
+				answer = leases.anything();
 			}
 			finally {
 				Thread.interrupted();
 			}
 			assertThat(answer).isSameAs(stale);
-			assertThat(stale.closes()).hasValue(0);
+			assertThat(stale.getNativeBuffer().refCnt()).isEqualTo(1);
+			stale.release();
 		});
 	}
 
@@ -222,19 +340,19 @@ class DiscardedValuesTests {
 				String forged = "pool gone\nWARN forged line " + "x".repeat(500);
 				for (int i = 0; i < 3; i++) {
 					Lease fresh = Lease.valid();
-					leases.script().then(Lease.failingToClose(forged), fresh);
-					assertThat(leases.lease()).isSameAs(fresh);
+					leases.script().then(new FailingResponse(forged), fresh);
+					assertThat(leases.anything()).isSameAs(fresh);
 				}
 				assertThat(warnings).hasSize(1);
 				assertThat(warnings.get(0))
-					.startsWith("breaker 'leases' could not free a discarded " + Lease.class.getName()
+					.startsWith("breaker 'leases' could not free a discarded " + FailingResponse.class.getName()
 							+ ": java.lang.IllegalStateException: pool gone\\nWARN forged line xxx")
 					.doesNotContain("\n")
 					.endsWith("…")
 					.hasSizeLessThan(400);
 				context.getBean(ManualTicker.class).advance(java.time.Duration.ofMinutes(1));
-				leases.script().then(Lease.failingToClose("pool gone"), Lease.valid());
-				leases.lease();
+				leases.script().then(new FailingResponse("pool gone"), Lease.valid());
+				leases.anything();
 				assertThat(warnings).hasSize(2);
 				assertThat(warnings.get(1)).endsWith("pool gone (and 2 more since the last warning)");
 			}
@@ -333,7 +451,8 @@ class DiscardedValuesTests {
 	}
 
 	/**
-	 * A stale lease, or a buffer reading "stale": what the classifier counts as failed.
+	 * A stale lease, a 5xx response, a listening socket, or a buffer reading "stale":
+	 * what the classifier counts as failed.
 	 */
 	private static boolean stale(Object value) {
 		if (value instanceof Lease lease) {
@@ -341,6 +460,17 @@ class DiscardedValuesTests {
 		}
 		if (value instanceof ClientResponse response) {
 			return response.statusCode().is5xxServerError();
+		}
+		if (value instanceof ClientHttpResponse response) {
+			try {
+				return response.getStatusCode().is5xxServerError();
+			}
+			catch (IOException ex) {
+				return true;
+			}
+		}
+		if (value instanceof ServerSocketChannel) {
+			return true;
 		}
 		return value instanceof DataBuffer buffer && buffer.toString(StandardCharsets.UTF_8).equals("stale");
 	}
@@ -356,30 +486,50 @@ class DiscardedValuesTests {
 
 	}
 
-	/**
-	 * A resource that counts its closes (and may fail to close, with
-	 * {@code closeFailure}).
-	 */
-	record Lease(boolean stale, String closeFailure, AtomicInteger closes) implements AutoCloseable {
+	/** A resource that counts its closes. */
+	record Lease(boolean stale, AtomicInteger closes) implements AutoCloseable {
 
 		static Lease expired() {
-			return new Lease(true, null, new AtomicInteger());
+			return new Lease(true, new AtomicInteger());
 		}
 
 		static Lease valid() {
-			return new Lease(false, null, new AtomicInteger());
-		}
-
-		static Lease failingToClose(String message) {
-			return new Lease(true, message, new AtomicInteger());
+			return new Lease(false, new AtomicInteger());
 		}
 
 		@Override
 		public void close() {
 			this.closes.incrementAndGet();
-			if (this.closeFailure != null) {
-				throw new IllegalStateException(this.closeFailure);
-			}
+		}
+
+	}
+
+	/** A 503 response whose close fails with {@code message}. */
+	record FailingResponse(String message) implements ClientHttpResponse {
+
+		@Override
+		public HttpStatusCode getStatusCode() {
+			return HttpStatusCode.valueOf(503);
+		}
+
+		@Override
+		public String getStatusText() {
+			return "Service Unavailable";
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return new HttpHeaders();
+		}
+
+		@Override
+		public InputStream getBody() {
+			return InputStream.nullInputStream();
+		}
+
+		@Override
+		public void close() {
+			throw new IllegalStateException(this.message);
 		}
 
 	}
@@ -400,14 +550,29 @@ class DiscardedValuesTests {
 		}
 
 		@CircuitGuarded(name = "leases")
-		public CompletableFuture<Lease> leaseLater() throws Exception {
-			return CompletableFuture.completedFuture((Lease) this.script.next());
+		public Object anything() throws Exception {
+			return this.script.next();
+		}
+
+		@CircuitGuarded(name = "nobudget")
+		public Object noBudget() throws Exception {
+			return this.script.next();
+		}
+
+		@CircuitGuarded(name = "leases")
+		public CompletableFuture<Object> later() throws Exception {
+			return CompletableFuture.completedFuture(this.script.next());
+		}
+
+		@CircuitGuarded(name = "leases")
+		public ClientHttpResponse get(ClientHttpRequestFactory factory, URI uri) throws IOException {
+			return factory.createRequest(uri, HttpMethod.GET).execute();
 		}
 
 		@CircuitGuarded(name = "leases")
 		@SuppressWarnings("unchecked")
-		public CompletionStage<Lease> leaseStage() throws Exception {
-			return (CompletionStage<Lease>) this.script.next();
+		public CompletionStage<Object> leaseStage() throws Exception {
+			return (CompletionStage<Object>) this.script.next();
 		}
 
 		@CircuitGuarded(name = "leases")
@@ -416,8 +581,8 @@ class DiscardedValuesTests {
 		}
 
 		@CircuitGuarded(name = "once", fallbackMethod = "cached")
-		public Lease once() throws Exception {
-			return (Lease) this.script.next();
+		public Object once() throws Exception {
+			return this.script.next();
 		}
 
 		@CircuitGuarded(name = "leases")
