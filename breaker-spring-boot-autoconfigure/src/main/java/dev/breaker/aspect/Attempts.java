@@ -1,5 +1,7 @@
 package dev.breaker.aspect;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -28,14 +30,40 @@ import org.jspecify.annotations.Nullable;
  * ends as if its retries were exhausted.
  *
  * <p>
+ * A value that is retried is discarded: when it is a per-call response
+ * ({@link DiscardedValues}) it is freed, once, on the thread that ran its attempt or the
+ * caller's, once no path can deliver it any more: when its pause is handed to the
+ * scheduler ({@link #paused()}, so never on the thread that only times the pause), when
+ * the next attempt begins (a plain call, after its sleep) or when the caller gives up. A
+ * retry that is granted but never made (the pause was interrupted or refused) delivers
+ * it, unfreed. Any other value is never kept.
+ *
+ * <p>
  * Attempts follow one another (never two at once); only {@link #cancelled()} may come
- * from another thread, and the permit is handed back once whichever comes first.
+ * from another thread, and the permit is handed back (and the discarded value freed)
+ * once, whichever comes first.
  */
 final class Attempts {
+
+	private static final VarHandle DISCARDED;
+
+	static {
+		try {
+			DISCARDED = MethodHandles.lookup().findVarHandle(Attempts.class, "discarded", Object.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final Breaker breaker;
 
 	private final RetryPolicy retry;
+
+	private final DiscardedValues values;
+
+	/** The value of the attempt being retried, until it is freed or delivered. */
+	private volatile @Nullable Object discarded;
 
 	/** The permit of the attempt (or sequence) in progress until it is handed back. */
 	private volatile @Nullable ReleaseOnce held;
@@ -55,9 +83,10 @@ final class Attempts {
 	/** How the latest attempt ended. */
 	private Outcome outcome = Outcome.SUCCESS;
 
-	Attempts(Breaker breaker, RetryPolicy retry) {
+	Attempts(GuardedMethod method, Breaker breaker) {
 		this.breaker = breaker;
-		this.retry = retry;
+		this.retry = method.policy().retry();
+		this.values = method.discardedValues();
 	}
 
 	/**
@@ -67,6 +96,8 @@ final class Attempts {
 	 * back with {@link #rejection()}) or the caller gave up ({@link #isCancelled()})
 	 */
 	boolean begin() {
+		// the value retried is not delivered now, whatever this attempt meets
+		this.values.free(takeDiscarded());
 		if (this.cancelled) {
 			return false;
 		}
@@ -112,7 +143,41 @@ final class Attempts {
 	 * outcome as the breaker classifies it, then as {@link #after(Outcome, boolean)}.
 	 */
 	@Nullable Duration after(@Nullable Object value, @Nullable Throwable error, boolean retryable) {
-		return after(this.breaker.classify(value, error), retryable);
+		Duration pause = after(this.breaker.classify(value, error), retryable);
+		if (pause != null && DiscardedValues.owned(value)) {
+			this.discarded = value;
+			if (this.cancelled) {
+				// cancelled() may have looked before the value was kept
+				this.values.free(takeDiscarded());
+			}
+		}
+		return pause;
+	}
+
+	/**
+	 * When the caller gave up, frees {@code value} (the last attempt's, which nobody will
+	 * see) and answers {@code true}: the adapter then delivers nothing.
+	 */
+	boolean gaveUp(@Nullable Object value) {
+		if (!this.cancelled) {
+			return false;
+		}
+		this.values.free(value);
+		return true;
+	}
+
+	/** Frees {@code value}: it came but will not be delivered. */
+	void discard(@Nullable Object value) {
+		this.values.free(value);
+	}
+
+	/**
+	 * The pause before the retry that {@link #after} granted is with the scheduler: the
+	 * value retried will not be delivered, and is freed now, on the attempt's thread,
+	 * rather than by the next attempt, which the scheduler's thread may run.
+	 */
+	void paused() {
+		this.values.free(takeDiscarded());
 	}
 
 	/**
@@ -137,20 +202,28 @@ final class Attempts {
 	}
 
 	/**
-	 * Whether another attempt follows: retries left, an outcome that retries, and the
-	 * breaker's retry budget allows one (asked last: a granted retry is counted).
+	 * Whether another attempt follows: retries left, an outcome that retries, a caller
+	 * still waiting, and the breaker's retry budget allows one (asked last: a granted
+	 * retry is counted, so a caller that gave up never takes one).
 	 */
 	private boolean retryAgain() {
-		return this.retries < this.retry.maxRetries() && this.retry.retries(this.outcome)
+		return this.retries < this.retry.maxRetries() && this.retry.retries(this.outcome) && !this.cancelled
 				&& this.breaker.tryRetry(this.retry.recordEachAttempt());
 	}
 
 	/**
-	 * The retry that {@link #after} granted will not be made (the pause was interrupted):
-	 * the call finishes with the latest attempt, recorded as it ended.
+	 * The retry that {@link #after} granted will not be made (the pause was interrupted
+	 * or refused): the call finishes with the latest attempt, recorded as it ended.
+	 * @return whether its value is still to be delivered: {@code false} when the caller
+	 * gave up meanwhile ({@link #cancelled()} freed the value, if it was a per-call
+	 * response), so that nothing is delivered and nothing is freed twice
 	 */
-	void stop() {
+	boolean stop() {
+		Object kept = takeDiscarded(); // delivered after all, unless cancelled() took it
 		release(this.outcome);
+		// cancelled() marks the call before it takes the value: a value gone means
+		// cancelled
+		return kept != null || !this.cancelled;
 	}
 
 	/**
@@ -161,6 +234,11 @@ final class Attempts {
 	void cancelled() {
 		this.cancelled = true;
 		release(Outcome.IGNORED);
+		this.values.free(takeDiscarded());
+	}
+
+	private @Nullable Object takeDiscarded() {
+		return (this.discarded != null) ? DISCARDED.getAndSet(this, (Object) null) : null;
 	}
 
 	/**

@@ -75,6 +75,8 @@ final class GuardedMethod implements CompiledMethod {
 
 	private final CallObserver calls;
 
+	private final DiscardedValues discardedValues;
+
 	GuardedMethod(String name, Method method, Class<?> targetClass, Kind kind, BreakerRegistry registry,
 			Expression tenant, Fallbacks fallbacks, CallPolicy policy, DelayScheduler delays,
 			List<FallbackObserver> observers, CallObserver calls) {
@@ -90,6 +92,7 @@ final class GuardedMethod implements CompiledMethod {
 		this.delays = delays;
 		this.observers = observers;
 		this.calls = calls;
+		this.discardedValues = new DiscardedValues(name, this.breaker);
 	}
 
 	String name() {
@@ -115,6 +118,11 @@ final class GuardedMethod implements CompiledMethod {
 
 	DelayScheduler delays() {
 		return this.delays;
+	}
+
+	/** Frees the values this method's calls discard. */
+	DiscardedValues discardedValues() {
+		return this.discardedValues;
 	}
 
 	Object invoke(MethodInvocation invocation) throws Throwable {

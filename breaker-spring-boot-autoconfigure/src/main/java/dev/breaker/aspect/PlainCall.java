@@ -27,7 +27,7 @@ final class PlainCall {
 	static Object invoke(GuardedMethod method, MethodInvocation invocation, Breaker breaker) throws Throwable {
 		RetryPolicy retry = method.policy().retry();
 		if (retry.maxRetries() > 0) {
-			return retried(method, invocation, new Attempts(breaker, retry));
+			return retried(method, invocation, new Attempts(method, breaker));
 		}
 		Permit permit = breaker.acquire();
 		if (!permit.granted()) {

@@ -25,7 +25,7 @@ final class ReactorCalls {
 
 	static Mono<Object> mono(GuardedMethod method, MethodInvocation invocation) {
 		return Mono.defer(() -> {
-			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			Attempts attempts = new Attempts(method, method.breakerFor(invocation));
 			return monoAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
@@ -46,14 +46,17 @@ final class ReactorCalls {
 				Throwable error = signal.getThrowable();
 				Duration pause = attempts.after(value, error, true);
 				if (pause == null) {
-					return monoResult(method, invocation, attempts, value, error);
+					// nothing for a subscriber that cancelled as the attempt was recorded
+					return attempts.gaveUp(value) ? Mono.empty()
+							: monoResult(method, invocation, attempts, value, error);
 				}
-				return delay(method.delays(), pause).materialize().flatMap((paused) -> {
+				return delay(method.delays(), pause, attempts::paused).materialize().flatMap((paused) -> {
 					if (paused.isOnError()) {
 						// a scheduler closed with its context refused the pause: the
 						// call ends with this attempt, as an interrupted plain call
-						attempts.stop();
-						return monoResult(method, invocation, attempts, value, error);
+						// (nothing, freed once, for a subscriber that cancelled)
+						return (!attempts.stop() || attempts.gaveUp(value)) ? Mono.empty()
+								: monoResult(method, invocation, attempts, value, error);
 					}
 					return monoAttempt(method, invocation, attempts);
 				});
@@ -72,7 +75,7 @@ final class ReactorCalls {
 
 	static Flux<Object> flux(GuardedMethod method, MethodInvocation invocation) {
 		return Flux.defer(() -> {
-			Attempts attempts = new Attempts(method.breakerFor(invocation), method.policy().retry());
+			Attempts attempts = new Attempts(method, method.breakerFor(invocation));
 			return fluxAttempt(method, invocation, attempts).doOnCancel(attempts::cancelled);
 		});
 	}
@@ -93,13 +96,18 @@ final class ReactorCalls {
 				.doOnComplete(() -> attempts.after(Outcome.SUCCESS, false))
 				.onErrorResume((error) -> {
 					Duration pause = attempts.after(null, error, !emitted.get());
+					if (attempts.gaveUp(null)) {
+						return Flux.empty();
+					}
 					if (pause == null) {
 						return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 					}
-					return delay(method.delays(), pause).materialize().flatMapMany((paused) -> {
+					return delay(method.delays(), pause, attempts::paused).materialize().flatMapMany((paused) -> {
 						if (paused.isOnError()) {
 							// the scheduler refused the pause: this attempt ends it
-							attempts.stop();
+							if (!attempts.stop()) {
+								return Flux.empty();
+							}
 							return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 						}
 						return fluxAttempt(method, invocation, attempts);
@@ -128,16 +136,23 @@ final class ReactorCalls {
 		// a scheduler that refuses the timeout (closed with its context) leaves the
 		// attempt
 		// without one, as for a CompletionStage, rather than failing it
-		Mono<Object> expiry = delay(method.delays(), timeout).onErrorResume((refused) -> Mono.never())
+		Mono<Object> expiry = delay(method.delays(), timeout, NOTHING).onErrorResume((refused) -> Mono.never())
 			.then(Mono.error(() -> CallPolicy.timedOut(method.name(), timeout)));
 		return source.takeUntilOther(expiry);
 	}
 
-	/** A delay on the interceptor's scheduler, so tests control it. */
-	private static Mono<Long> delay(DelayScheduler delays, Duration pause) {
+	private static final Runnable NOTHING = () -> {
+	};
+
+	/**
+	 * A delay on the interceptor's scheduler, so tests control it; {@code scheduled} runs
+	 * once the scheduler took it, on the subscribing thread.
+	 */
+	private static Mono<Long> delay(DelayScheduler delays, Duration pause, Runnable scheduled) {
 		return Mono.create((sink) -> {
 			Future<?> task = delays.schedule(pause, () -> sink.success(0L));
 			sink.onCancel(() -> task.cancel(false));
+			scheduled.run();
 		});
 	}
 

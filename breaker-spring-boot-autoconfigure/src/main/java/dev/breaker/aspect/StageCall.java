@@ -49,7 +49,7 @@ final class StageCall {
 	StageCall(GuardedMethod method, MethodInvocation invocation, Breaker breaker) {
 		this.method = method;
 		this.invocation = invocation;
-		this.attempts = new Attempts(breaker, method.policy().retry());
+		this.attempts = new Attempts(method, breaker);
 		this.timeout = method.policy().timeout();
 	}
 
@@ -159,7 +159,9 @@ final class StageCall {
 
 	private void finished(Object value, Throwable error) {
 		if (callerGaveUp()) {
-			// the caller gave up, the dependency did not fail: it counts neither way
+			// the caller gave up, the dependency did not fail: it counts neither way. The
+			// value came from a stage the caller's cancel could not stop, which may be
+			// shared (a cache's future): it is left to the stage's other holders
 			this.attempts.cancelled();
 			return;
 		}
@@ -170,18 +172,22 @@ final class StageCall {
 			}
 			catch (RuntimeException refused) {
 				// a scheduler closed with its context: the call ends with this attempt,
-				// as a
-				// plain call whose pause was interrupted
-				this.attempts.stop();
-				deliver(value, error);
+				// as a plain call whose pause was interrupted (unless the caller gave up
+				// meanwhile: then it freed the value and nothing is delivered)
+				if (this.attempts.stop()) {
+					deliver(value, error);
+				}
 				return;
 			}
+			this.attempts.paused();
 			if (callerGaveUp()) {
 				cancelled();
 			}
 			return;
 		}
-		deliver(value, error);
+		if (!this.attempts.gaveUp(value)) {
+			deliver(value, error);
+		}
 	}
 
 	/**
@@ -196,7 +202,10 @@ final class StageCall {
 	private void deliver(Object value, Throwable error) {
 		this.delivering = true;
 		if (error == null) {
-			this.result.complete(value);
+			if (!this.result.complete(value)) {
+				// the caller gave up just now: the value reaches nobody
+				this.attempts.discard(value);
+			}
 		}
 		else if (this.attempts.fallsBack()) {
 			fallback(error);

@@ -158,8 +158,17 @@ public final class HostBreakers {
 
 	/** The exception a request to a host whose breaker refused it fails with. */
 	public BreakerRejectedException rejected(Breaker breaker, HttpMethod method, URI uri) {
-		BreakerOpenException rejection = breaker.rejection();
-		return new BreakerRejectedException(breaker.name(), rejection.openUntil(), method, uri, rejection.getMessage());
+		return rejected(breaker.rejection(), method, uri);
+	}
+
+	/**
+	 * The exception a request fails with when {@code rejection}'s breaker refused it: the
+	 * host's breaker, or the group breaker it consults (with a registry whose
+	 * {@value #GROUP} children consult it), each named as the one to look at.
+	 */
+	public BreakerRejectedException rejected(BreakerOpenException rejection, HttpMethod method, URI uri) {
+		return new BreakerRejectedException(rejection.breaker(), rejection.openUntil(), method, uri,
+				rejection.getMessage());
 	}
 
 }

@@ -5,8 +5,10 @@ import java.time.Duration;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Permit;
+import dev.breaker.core.Rejections;
 import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
 
@@ -63,6 +65,12 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		/** Whether the breaker let the latest attempt through. */
 		private boolean admitted;
 
+		/**
+		 * What refused the latest attempt: the host's breaker's rejection, or the group
+		 * breaker's when the host consults it and it refused.
+		 */
+		private @Nullable BreakerOpenException rejection;
+
 		/** The verdict of the latest attempt's answer, once it has one. */
 		private @Nullable Outcome answered;
 
@@ -98,15 +106,21 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 			this.admitted = permit.granted();
 			this.answered = null;
 			if (!this.admitted) {
-				HttpRetryLoop.this.calls.onRejected(this.breaker.name(), this.breaker.rejection());
+				this.rejection = Rejections.of(permit);
+				HttpRetryLoop.this.calls.onRejected(this.breaker.name(), this.rejection);
 				return null;
 			}
 			return ReleaseOnce.started(this.breaker, permit);
 		}
 
-		/** What a request the breaker refused fails with. */
+		/**
+		 * What a request the breaker refused fails with: naming the breaker that refused
+		 * it.
+		 */
 		BreakerRejectedException rejected() {
-			return HttpRetryLoop.this.breakers.rejected(this.breaker, this.method, this.uri);
+			BreakerOpenException refused = this.rejection;
+			return (refused != null) ? HttpRetryLoop.this.breakers.rejected(refused, this.method, this.uri)
+					: HttpRetryLoop.this.breakers.rejected(this.breaker, this.method, this.uri);
 		}
 
 		/**

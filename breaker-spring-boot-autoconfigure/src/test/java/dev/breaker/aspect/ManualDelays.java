@@ -7,6 +7,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link DelayScheduler} for tests: sleeps return at once and are recorded, scheduled
@@ -21,6 +23,11 @@ final class ManualDelays implements DelayScheduler {
 	private final Queue<FutureTask<?>> pending = new ConcurrentLinkedQueue<>();
 
 	/**
+	 * Run by the next {@link #schedule}, which then refuses, as a closed scheduler does.
+	 */
+	private final AtomicReference<Runnable> refusal = new AtomicReference<>();
+
+	/**
 	 * Returns at once, or throws for an interrupted thread as {@link Thread#sleep} does.
 	 */
 	@Override
@@ -31,8 +38,21 @@ final class ManualDelays implements DelayScheduler {
 		}
 	}
 
+	/**
+	 * Has the next {@link #schedule} run {@code meanwhile} and then refuse its task with
+	 * a {@link RejectedExecutionException}, as a scheduler closed with its context does.
+	 */
+	void refuseNext(Runnable meanwhile) {
+		this.refusal.set(meanwhile);
+	}
+
 	@Override
 	public Future<?> schedule(Duration delay, Runnable task) {
+		Runnable refused = this.refusal.getAndSet(null);
+		if (refused != null) {
+			refused.run();
+			throw new RejectedExecutionException("scheduler closed");
+		}
 		this.scheduled.add(delay);
 		FutureTask<?> future = new FutureTask<>(task, null);
 		this.pending.add(future);

@@ -19,6 +19,8 @@ import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Ticker;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -53,22 +55,16 @@ class RetryPauseRacesTests {
 		.withPropertyValues("breaker.instances.remote.retry.intervals=50ms",
 				"breaker.instances.remote.track-in-flight=true");
 
-	@Test
-	void aMonoCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
-		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall((remote) -> remote.mono().subscribe()::dispose);
+	@ParameterizedTest
+	@EnumSource
+	void aCallCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt(Caller caller) {
+		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall(caller::callAndGiveUp);
 	}
 
-	@Test
-	void aFluxCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
-		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall((remote) -> remote.flux().subscribe()::dispose);
-	}
-
-	@Test
-	void aCompletionStageCancelledAsItsRetryAsksForAPermitHoldsNoPermitAndMakesNoFurtherAttempt() {
-		assertGivingUpAsTheRetryAsksForAPermitEndsTheCall((remote) -> {
-			CompletableFuture<String> result = remote.stage();
-			return () -> result.cancel(true);
-		});
+	@ParameterizedTest
+	@EnumSource
+	void aCallWhoseCallerGivesUpAsItsFailedAttemptIsRecordedSpendsNoRetry(Caller caller) {
+		assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry(caller::callAndGiveUp);
 	}
 
 	@Test
@@ -130,6 +126,28 @@ class RetryPauseRacesTests {
 		});
 	}
 
+	/**
+	 * Starts a call whose first attempt fails later ({@code call} answers how its caller
+	 * gives up), gives up while that failure is being recorded (after the attempt ended,
+	 * before the retry budget is asked), and checks that no retry was taken from the
+	 * budget, none was made, and no permit is held.
+	 */
+	private void assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry(Function<Remote, Runnable> call) {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			remote.holdFirst();
+			Runnable giveUp = call.apply(remote);
+			context.getBean(CancelOnTheNextTick.class).then(giveUp);
+			remote.failFirst(new IOException("blip"));
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.totals().retries()).as("retries taken from the budget").isZero();
+			assertThat(remote.calls()).as("attempts").isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).as("the failed attempt, recorded").isEqualTo(1);
+		});
+	}
+
 	private static void assertNoPermitHeldAfterOneFailure(ApplicationContext context) {
 		Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
 		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
@@ -170,29 +188,64 @@ class RetryPauseRacesTests {
 
 	}
 
-	/** Fails its first call, answers "ok" after; falls back to a cached answer. */
+	/** How a test calls {@link Remote} and how its caller then gives up. */
+	enum Caller {
+
+		MONO, FLUX, COMPLETION_STAGE;
+
+		Runnable callAndGiveUp(Remote remote) {
+			return switch (this) {
+				case MONO -> remote.mono().subscribe()::dispose;
+				case FLUX -> remote.flux().subscribe()::dispose;
+				case COMPLETION_STAGE -> {
+					CompletableFuture<String> result = remote.stage();
+					yield () -> result.cancel(true);
+				}
+			};
+		}
+
+	}
+
+	/**
+	 * Fails its first call (or, after {@link #holdFirst()}, ends it when the test says
+	 * with {@link #failFirst}), answers "ok" after; falls back to a cached answer.
+	 */
 	static class Remote {
 
 		private final AtomicLong calls = new AtomicLong();
+
+		private volatile CompletableFuture<String> first = CompletableFuture.failedFuture(new IOException("blip"));
 
 		long calls() {
 			return this.calls.get();
 		}
 
+		/** The first call's answer waits for {@link #failFirst}. */
+		public void holdFirst() {
+			this.first = new CompletableFuture<>();
+		}
+
+		public void failFirst(Throwable error) {
+			this.first.completeExceptionally(error);
+		}
+
+		private CompletableFuture<String> next() {
+			return (this.calls.incrementAndGet() == 1) ? this.first : CompletableFuture.completedFuture("ok");
+		}
+
 		@CircuitGuarded(name = "remote", fallbackMethod = "cached")
 		public Mono<String> mono() {
-			return (this.calls.incrementAndGet() == 1) ? Mono.error(new IOException("blip")) : Mono.just("ok");
+			return Mono.fromFuture(next());
 		}
 
 		@CircuitGuarded(name = "remote", fallbackMethod = "cachedFlux")
 		public Flux<String> flux() {
-			return (this.calls.incrementAndGet() == 1) ? Flux.error(new IOException("blip")) : Flux.just("ok");
+			return Mono.fromFuture(next()).flux();
 		}
 
 		@CircuitGuarded(name = "remote", fallbackMethod = "cachedStage")
 		public CompletableFuture<String> stage() {
-			return (this.calls.incrementAndGet() == 1) ? CompletableFuture.failedFuture(new IOException("blip"))
-					: CompletableFuture.completedFuture("ok");
+			return next();
 		}
 
 		Mono<String> cached(Throwable cause) {

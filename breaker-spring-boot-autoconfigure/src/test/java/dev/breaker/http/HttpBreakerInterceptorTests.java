@@ -113,6 +113,29 @@ class HttpBreakerInterceptorTests {
 			.withMessageNotContaining("token");
 	}
 
+	/**
+	 * Host breakers built on a registry whose {@code http} group breaker is consulted
+	 * (the auto-configuration never does so, the public constructor allows it): when the
+	 * group breaker refuses, the rejection names it and says why, not the host's breaker,
+	 * which is closed and is not what an operator should reset.
+	 */
+	@Test
+	void aRejectionByTheGroupBreakerNamesTheGroupBreaker() {
+		BreakerRegistry consulting = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children(HostBreakers.GROUP, new BreakerRegistry.Children(10, Duration.ofMinutes(1), true))
+			.build();
+		consulting.breaker(HostBreakers.GROUP).forceOpen();
+		HttpBreakerInterceptor guarded = new HttpBreakerInterceptor(
+				new HostBreakers(consulting, HttpClassifier.defaults(), Map.of()));
+		assertThatExceptionOfType(BreakerRejectedException.class)
+			.isThrownBy(() -> guarded.intercept(new MockClientHttpRequest(HttpMethod.GET, ORDERS), new byte[0],
+					execution(new MockClientHttpResponse(new byte[0], 200))))
+			.withMessage("GET https://api.acme.com/orders not sent: breaker 'http' is FORCED_OPEN by an operator")
+			.satisfies((ex) -> assertThat(ex.breaker()).isEqualTo("http"));
+		assertThat(this.executions).hasValue(0);
+	}
+
 	@Test
 	void anErrorBeforeTheResponseIsRecordedAndRethrownUnchanged() {
 		IOException reset = new IOException("Connection reset");
