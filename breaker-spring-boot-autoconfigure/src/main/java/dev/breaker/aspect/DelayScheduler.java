@@ -25,8 +25,9 @@ public interface DelayScheduler {
 	Future<?> schedule(Duration delay, Runnable task);
 
 	/**
-	 * The real clock: {@link Thread#sleep} and one shared daemon timer thread handing
-	 * tasks to the common fork-join pool.
+	 * The real clock: {@link Thread#sleep} and one daemon timer thread handing tasks to
+	 * daemon workers of its own (never the common fork-join pool, which the application's
+	 * own tasks may hold).
 	 * @return a new scheduler; close it when done
 	 */
 	static SystemDelayScheduler system() {

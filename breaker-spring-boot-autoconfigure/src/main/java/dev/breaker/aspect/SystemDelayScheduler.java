@@ -1,27 +1,46 @@
 package dev.breaker.aspect;
 
 import java.time.Duration;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The real {@link DelayScheduler}: sleeps with {@link TimeUnit#sleep}, schedules on one
- * daemon timer thread and runs the tasks on the common fork-join pool, so a slow retry
- * never holds the timer.
+ * daemon timer thread and runs the tasks on daemon workers of its own, so a slow retry
+ * never holds the timer, and an application whose own tasks hold the common fork-join
+ * pool (calls to the very dependency that hangs) never holds its timeouts.
  */
 public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable {
 
+	/**
+	 * Workers at most: timeouts and retries run the guarded method's continuations, which
+	 * may block; beyond this many at once, tasks wait their turn (threads are made as
+	 * needed and end after a minute idle).
+	 */
+	static final int WORKERS = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
+
 	private final ScheduledThreadPoolExecutor timer;
 
+	private final ThreadPoolExecutor workers;
+
 	SystemDelayScheduler() {
-		this.timer = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "breaker-timer");
+		this.timer = new ScheduledThreadPoolExecutor(1, daemon("breaker-timer"));
+		this.timer.setRemoveOnCancelPolicy(true);
+		this.workers = new ThreadPoolExecutor(WORKERS, WORKERS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+				daemon("breaker-delayed"));
+		this.workers.allowCoreThreadTimeOut(true);
+	}
+
+	private static ThreadFactory daemon(String name) {
+		return (task) -> {
+			Thread thread = new Thread(task, name);
 			thread.setDaemon(true);
 			return thread;
-		});
-		this.timer.setRemoveOnCancelPolicy(true);
+		};
 	}
 
 	@Override
@@ -31,13 +50,13 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 
 	@Override
 	public Future<?> schedule(Duration delay, Runnable task) {
-		return this.timer.schedule(() -> ForkJoinPool.commonPool().execute(task), delay.toNanos(),
-				TimeUnit.NANOSECONDS);
+		return this.timer.schedule(() -> this.workers.execute(task), delay.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	@Override
 	public void close() {
 		this.timer.shutdownNow();
+		this.workers.shutdownNow();
 	}
 
 	/**

@@ -1,7 +1,10 @@
 package dev.breaker.aspect;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,6 +30,66 @@ class SystemDelaySchedulerTests {
 			});
 			assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(thread.get()).isNotEqualTo("breaker-timer");
+		}
+	}
+
+	@Test
+	void runsATimeoutOnTimeWhileTheApplicationsCommonPoolIsBusyBlocking() throws Exception {
+		// the outage a breaker is for: the application's own tasks calling a hung
+		// dependency hold every worker of the common fork-join pool
+		ForkJoinPool common = ForkJoinPool.commonPool();
+		CountDownLatch hung = new CountDownLatch(1);
+		CountDownLatch holding = new CountDownLatch(common.getParallelism());
+		for (int i = 0; i < common.getParallelism(); i++) {
+			common.execute(() -> {
+				holding.countDown();
+				awaitQuietly(hung);
+			});
+		}
+		try (SystemDelayScheduler delays = DelayScheduler.system()) {
+			assertThat(holding.await(10, TimeUnit.SECONDS)).as("every common-pool worker blocked").isTrue();
+			CountDownLatch timedOut = new CountDownLatch(1);
+			delays.schedule(Duration.ofMillis(10), timedOut::countDown);
+			assertThat(timedOut.await(5, TimeUnit.SECONDS)).as("the timeout ran while the pool was blocked").isTrue();
+		}
+		finally {
+			hung.countDown();
+		}
+	}
+
+	@Test
+	void runsNoMoreTasksAtOnceThanItHasWorkersAndTheRestInTurn() throws Exception {
+		int tasks = SystemDelayScheduler.WORKERS + 5;
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch started = new CountDownLatch(SystemDelayScheduler.WORKERS);
+		CountDownLatch done = new CountDownLatch(tasks);
+		Set<Thread> threads = ConcurrentHashMap.newKeySet();
+		try (SystemDelayScheduler delays = DelayScheduler.system()) {
+			for (int i = 0; i < tasks; i++) {
+				delays.schedule(Duration.ofMillis(1), () -> {
+					threads.add(Thread.currentThread());
+					started.countDown();
+					awaitQuietly(release);
+					done.countDown();
+				});
+			}
+			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(done.getCount()).as("none finished while held").isEqualTo(tasks);
+			release.countDown();
+			assertThat(done.await(10, TimeUnit.SECONDS)).as("the waiting tasks ran in turn").isTrue();
+			assertThat(threads).hasSize(SystemDelayScheduler.WORKERS).allMatch(Thread::isDaemon);
+		}
+		finally {
+			release.countDown();
+		}
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
