@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * A value that is retried is discarded: when it is a per-call response
  * ({@link DiscardedValues}) it is freed, once, on the thread that ran its attempt or the
  * caller's, once no path can deliver it any more: when its pause is handed to the
- * scheduler ({@link #paused()}, so never on the thread that only times the pause), when
+ * scheduler ({@link #handOff()}, so never on the thread that only times the pause), when
  * the next attempt begins (a plain call, after its sleep) or when the caller gives up. A
  * retry that is granted but never made (the pause was interrupted or refused) delivers
  * it, unfreed. Any other value is never kept.
@@ -172,12 +172,14 @@ final class Attempts {
 	}
 
 	/**
-	 * The pause before the retry that {@link #after} granted is with the scheduler: the
-	 * value retried will not be delivered, and is freed now, on the attempt's thread,
-	 * rather than by the next attempt, which the scheduler's thread may run.
+	 * Before the pause of the retry that {@link #after} granted is handed to the
+	 * scheduler: takes the value retried (a per-call response, or {@code null}), which is
+	 * from now on the adapter's alone, to {@link #discard} once the scheduler took the
+	 * pause, or to deliver if it refuses. Taken before, because the scheduler may run the
+	 * next attempt (which keeps a value of its own) before it returns.
 	 */
-	void paused() {
-		this.values.free(takeDiscarded());
+	@Nullable Object handOff() {
+		return takeDiscarded();
 	}
 
 	/**

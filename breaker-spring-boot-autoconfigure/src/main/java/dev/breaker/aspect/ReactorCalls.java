@@ -50,16 +50,22 @@ final class ReactorCalls {
 					return attempts.gaveUp(value) ? Mono.empty()
 							: monoResult(method, invocation, attempts, value, error);
 				}
-				return delay(method.delays(), pause, attempts::paused).materialize().flatMap((paused) -> {
-					if (paused.isOnError()) {
-						// a scheduler closed with its context refused the pause: the
-						// call ends with this attempt, as an interrupted plain call
-						// (nothing, freed once, for a subscriber that cancelled)
-						return (!attempts.stop() || attempts.gaveUp(value)) ? Mono.empty()
-								: monoResult(method, invocation, attempts, value, error);
-					}
-					return monoAttempt(method, invocation, attempts);
-				});
+				Object retried = attempts.handOff();
+				return delay(method.delays(), pause, () -> attempts.discard(retried)).materialize()
+					.flatMap((paused) -> {
+						if (paused.isOnError()) {
+							// a scheduler closed with its context refused the pause: the
+							// call ends with this attempt, as an interrupted plain call
+							// (nothing, freed once, for a subscriber that cancelled)
+							if (!attempts.stop()) {
+								attempts.discard(retried);
+								return Mono.empty();
+							}
+							return attempts.gaveUp(value) ? Mono.empty()
+									: monoResult(method, invocation, attempts, value, error);
+						}
+						return monoAttempt(method, invocation, attempts);
+					});
 			});
 		});
 	}
@@ -102,7 +108,8 @@ final class ReactorCalls {
 					if (pause == null) {
 						return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 					}
-					return delay(method.delays(), pause, attempts::paused).materialize().flatMapMany((paused) -> {
+					// a Flux's failed attempt has no value to free
+					return delay(method.delays(), pause, NOTHING).materialize().flatMapMany((paused) -> {
 						if (paused.isOnError()) {
 							// the scheduler refused the pause: this attempt ends it
 							if (!attempts.stop()) {

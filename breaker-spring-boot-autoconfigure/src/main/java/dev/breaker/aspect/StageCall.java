@@ -167,19 +167,23 @@ final class StageCall {
 		}
 		Duration pause = this.attempts.after(value, error, true);
 		if (pause != null) {
+			Object retried = this.attempts.handOff();
 			try {
 				this.pause = this.method.delays().schedule(pause, this::attempt);
 			}
 			catch (RuntimeException refused) {
 				// a scheduler closed with its context: the call ends with this attempt,
 				// as a plain call whose pause was interrupted (unless the caller gave up
-				// meanwhile: then it freed the value and nothing is delivered)
+				// meanwhile: then nothing is delivered, and the value is freed)
 				if (this.attempts.stop()) {
 					deliver(value, error);
 				}
+				else {
+					this.attempts.discard(retried);
+				}
 				return;
 			}
-			this.attempts.paused();
+			this.attempts.discard(retried);
 			if (callerGaveUp()) {
 				cancelled();
 			}

@@ -15,6 +15,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
@@ -66,18 +68,119 @@ import static org.awaitility.Awaitility.await;
  */
 class DiscardedValuesTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
-		.withUserConfiguration(Services.class)
-		.withBean("staleIsAFailure", OutcomeClassifier.class,
-				() -> OutcomeClassifier.builder().failureResult(DiscardedValuesTests::stale).build())
-		.withPropertyValues("breaker.instances.leases.retry.intervals=50ms",
-				"breaker.instances.once.retry.intervals=50ms", "breaker.instances.once.retry.record-each-attempt=true",
-				"breaker.instances.once.consecutive-failures=1", "breaker.instances.once.failure-rate-threshold=0",
-				"breaker.instances.nobudget.retry.intervals=50ms", "breaker.instances.nobudget.retry.budget.ratio=0",
-				"breaker.instances.nobudget.retry.budget.min-per-second=0");
+	private final ApplicationContextRunner runner = withoutServices().withUserConfiguration(Services.class);
 
 	private final NettyDataBufferFactory buffers = new NettyDataBufferFactory(UnpooledByteBufAllocator.DEFAULT);
+
+	private static ApplicationContextRunner withoutServices() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
+			.withBean("staleIsAFailure", OutcomeClassifier.class,
+					() -> OutcomeClassifier.builder().failureResult(DiscardedValuesTests::stale).build())
+			.withPropertyValues("breaker.instances.leases.retry.intervals=50ms",
+					"breaker.instances.once.retry.intervals=50ms",
+					"breaker.instances.once.retry.record-each-attempt=true",
+					"breaker.instances.once.consecutive-failures=1", "breaker.instances.once.failure-rate-threshold=0",
+					"breaker.instances.nobudget.retry.intervals=50ms",
+					"breaker.instances.nobudget.retry.budget.ratio=0",
+					"breaker.instances.nobudget.retry.budget.min-per-second=0",
+					"breaker.instances.racing.retry.intervals=1ms,1ms");
+	}
+
+	@Test
+	void aValueTheNextAttemptKeptIsNeverFreedByTheThreadThatHandedThePauseOver() {
+		RacingDelays delays = new RacingDelays();
+		withoutServices().withBean(Leases.class).withBean(DelayScheduler.class, () -> delays).run((context) -> {
+			CountedResponse retried = new CountedResponse();
+			CountedResponse kept = delays.kept;
+			context.getBean(Leases.class).script().then(retried, kept);
+			CompletableFuture<Object> result = context.getBean(Leases.class).racing();
+			assertThat(result).succeedsWithin(Duration.ofSeconds(10)).isSameAs(kept);
+			assertThat(kept.closes()).as("the delivered response's closes").isZero();
+			assertThat(retried.closes()).as("the retried response's closes").isEqualTo(1);
+		});
+	}
+
+	/**
+	 * Runs the first pause's task at once on a thread of its own, and returns only once
+	 * that next attempt asks for its own pause; that one it refuses (a scheduler closed
+	 * with its context), but not before the response that attempt kept is closed, or a
+	 * second has passed.
+	 */
+	static final class RacingDelays implements DelayScheduler {
+
+		final CountedResponse kept = new CountedResponse();
+
+		private final CountDownLatch nextAsked = new CountDownLatch(1);
+
+		private final AtomicInteger schedules = new AtomicInteger();
+
+		@Override
+		public void sleep(Duration pause) {
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			if (this.schedules.incrementAndGet() == 1) {
+				Thread next = new Thread(task, "next-attempt");
+				next.setDaemon(true);
+				next.start();
+				await(this.nextAsked, Duration.ofSeconds(10));
+				return CompletableFuture.completedFuture(null);
+			}
+			this.nextAsked.countDown();
+			await(this.kept.closed, Duration.ofSeconds(1));
+			throw new RejectedExecutionException("scheduler closed");
+		}
+
+		private static void await(CountDownLatch latch, Duration most) {
+			try {
+				latch.await(most.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+	}
+
+	/** A 503 response that counts its closes. */
+	record CountedResponse(CountDownLatch closed) implements ClientHttpResponse {
+
+		CountedResponse() {
+			this(new CountDownLatch(Integer.MAX_VALUE));
+		}
+
+		long closes() {
+			return Integer.MAX_VALUE - this.closed.getCount();
+		}
+
+		@Override
+		public HttpStatusCode getStatusCode() {
+			return HttpStatusCode.valueOf(503);
+		}
+
+		@Override
+		public String getStatusText() {
+			return "Service Unavailable";
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return new HttpHeaders();
+		}
+
+		@Override
+		public InputStream getBody() {
+			return InputStream.nullInputStream();
+		}
+
+		@Override
+		public void close() {
+			this.closed.countDown();
+		}
+
+	}
 
 	@Test
 	void aPlainCallClosesTheClientHttpResponseItRetriesAndNeverTheOneItReturns() throws Exception {
@@ -561,6 +664,11 @@ class DiscardedValuesTests {
 
 		@CircuitGuarded(name = "leases")
 		public CompletableFuture<Object> later() throws Exception {
+			return CompletableFuture.completedFuture(this.script.next());
+		}
+
+		@CircuitGuarded(name = "racing")
+		public CompletableFuture<Object> racing() throws Exception {
 			return CompletableFuture.completedFuture(this.script.next());
 		}
 
