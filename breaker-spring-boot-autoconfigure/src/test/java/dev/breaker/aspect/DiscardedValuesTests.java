@@ -31,6 +31,7 @@ import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.OutcomeClassifier;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -144,11 +145,18 @@ class DiscardedValuesTests {
 
 	}
 
-	/** A 503 response that counts its closes. */
-	record CountedResponse(CountDownLatch closed) implements ClientHttpResponse {
+	/**
+	 * A 503 response that counts its closes, and whose close then fails with
+	 * {@code failure} unless it is null.
+	 */
+	record CountedResponse(CountDownLatch closed, @Nullable String failure) implements ClientHttpResponse {
 
 		CountedResponse() {
-			this(new CountDownLatch(Integer.MAX_VALUE));
+			this(new CountDownLatch(Integer.MAX_VALUE), null);
+		}
+
+		static CountedResponse failing(String failure) {
+			return new CountedResponse(new CountDownLatch(Integer.MAX_VALUE), failure);
 		}
 
 		long closes() {
@@ -178,6 +186,9 @@ class DiscardedValuesTests {
 		@Override
 		public void close() {
 			this.closed.countDown();
+			if (this.failure != null) {
+				throw new IllegalStateException(this.failure);
+			}
 		}
 
 	}
@@ -443,18 +454,18 @@ class DiscardedValuesTests {
 				String forged = "pool gone\nWARN forged line " + "x".repeat(500);
 				for (int i = 0; i < 3; i++) {
 					Lease fresh = Lease.valid();
-					leases.script().then(new FailingResponse(forged), fresh);
+					leases.script().then(CountedResponse.failing(forged), fresh);
 					assertThat(leases.anything()).isSameAs(fresh);
 				}
 				assertThat(warnings).hasSize(1);
 				assertThat(warnings.get(0))
-					.startsWith("breaker 'leases' could not free a discarded " + FailingResponse.class.getName()
+					.startsWith("breaker 'leases' could not free a discarded " + CountedResponse.class.getName()
 							+ ": java.lang.IllegalStateException: pool gone\\nWARN forged line xxx")
 					.doesNotContain("\n")
 					.endsWith("…")
 					.hasSizeLessThan(400);
 				context.getBean(ManualTicker.class).advance(java.time.Duration.ofMinutes(1));
-				leases.script().then(new FailingResponse("pool gone"), Lease.valid());
+				leases.script().then(CountedResponse.failing("pool gone"), Lease.valid());
 				leases.anything();
 				assertThat(warnings).hasSize(2);
 				assertThat(warnings.get(1)).endsWith("pool gone (and 2 more since the last warning)");
@@ -603,36 +614,6 @@ class DiscardedValuesTests {
 		@Override
 		public void close() {
 			this.closes.incrementAndGet();
-		}
-
-	}
-
-	/** A 503 response whose close fails with {@code message}. */
-	record FailingResponse(String message) implements ClientHttpResponse {
-
-		@Override
-		public HttpStatusCode getStatusCode() {
-			return HttpStatusCode.valueOf(503);
-		}
-
-		@Override
-		public String getStatusText() {
-			return "Service Unavailable";
-		}
-
-		@Override
-		public HttpHeaders getHeaders() {
-			return new HttpHeaders();
-		}
-
-		@Override
-		public InputStream getBody() {
-			return InputStream.nullInputStream();
-		}
-
-		@Override
-		public void close() {
-			throw new IllegalStateException(this.message);
 		}
 
 	}
