@@ -40,6 +40,100 @@ class RetryBudgetStressTests {
 		assertThat(breaker.totals().retriesRefused()).isEqualTo((long) rounds * (THREADS * perThread - 1100));
 	}
 
+	@Test
+	void retriesGivenBackWhileOthersAreGrantedLeaveExactlyTheBudgetKept() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(0)
+			.failureRateThreshold(0)
+			.retryBudgetRatio(0.2)
+			.retryBudgetMinPerSecond(10));
+		int rounds = Rounds.count(200);
+		AtomicInteger kept = new AtomicInteger();
+		AtomicInteger givenBack = new AtomicInteger();
+		// each thread gives back every other grant at once: with time standing still no
+		// checkpoint moves, so each goes back, and the grants kept are exactly the budget
+		Rounds.Part part = thread -> {
+			for (int i = 0; i < 1_000; i++) {
+				long grant = breaker.grantRetry(false);
+				if (grant < 0) {
+					continue;
+				}
+				if (i % 2 == 0 && breaker.returnRetry(grant, false)) {
+					givenBack.incrementAndGet();
+				}
+				else {
+					kept.incrementAndGet();
+				}
+			}
+		};
+		Rounds.run(rounds, round -> {
+			fixture.advance(Duration.ofSeconds(10));
+			Fixture.succeed(breaker, 5_000);
+		}, round -> {
+			assertThat(kept.getAndSet(0)).as("retries kept in round %d", round).isEqualTo(1100);
+			assertThat(givenBack.getAndSet(0)).as("retries given back in round %d", round).isPositive();
+		}, part, part, part, part);
+	}
+
+	@Test
+	void withTimeMovingRetriesGivenBackNeverLetAWindowHoldMoreThanTheBudget() {
+		Breaker breaker = fixture.breaker(
+				c -> c.consecutiveFailures(0).failureRateThreshold(0).retryBudgetRatio(0).retryBudgetMinPerSecond(10));
+		int seconds = Rounds.count(40);
+		long stepNanos = Duration.ofMillis(1).toNanos();
+		java.util.Queue<long[]> kept = new java.util.concurrent.ConcurrentLinkedQueue<>();
+		AtomicInteger givenBack = new AtomicInteger();
+		AtomicInteger done = new AtomicInteger();
+		Concurrently.run(THREADS + 1, i -> {
+			if (i == THREADS) {
+				for (long t = 0; t < seconds * 1000L; t++) {
+					fixture.ticker.advanceNanos(stepNanos);
+					long until = System.nanoTime() + 1_000;
+					while (System.nanoTime() < until) {
+						Thread.onSpinWait();
+					}
+				}
+				done.set(1);
+				return;
+			}
+			java.util.ArrayDeque<long[]> held = new java.util.ArrayDeque<>();
+			int n = 0;
+			while (done.get() == 0) {
+				long before = fixture.ticker.nanos() / 1_000_000_000L;
+				long grant = breaker.grantRetry(false);
+				if (grant < 0) {
+					continue;
+				}
+				long after = fixture.ticker.nanos() / 1_000_000_000L;
+				// give back some at once, some a while later (maybe after a checkpoint
+				// moved): what stays spent counts in the windows it was judged in
+				held.add(new long[] { grant, before, after });
+				if (++n % 3 != 0) {
+					continue;
+				}
+				while (!held.isEmpty()) {
+					long[] g = held.poll();
+					if (breaker.returnRetry(g[0], false)) {
+						givenBack.incrementAndGet();
+					}
+					else {
+						kept.add(new long[] { g[1], g[2] });
+					}
+				}
+			}
+			for (long[] g : held) {
+				kept.add(new long[] { g[1], g[2] });
+			}
+		});
+		for (int end = 0; end <= seconds; end++) {
+			int first = end - 9;
+			int last = end;
+			long surelyInside = kept.stream().filter(g -> g[0] >= first && g[1] <= last).count();
+			assertThat(surelyInside).as("retries kept, surely judged in the window ending at second %d", end)
+				.isLessThanOrEqualTo(100);
+		}
+		assertThat(givenBack.get()).isPositive();
+	}
+
 	private static Rounds.Part part(Breaker breaker, AtomicInteger granted, int attempts) {
 		return thread -> {
 			for (int i = 0; i < attempts; i++) {
