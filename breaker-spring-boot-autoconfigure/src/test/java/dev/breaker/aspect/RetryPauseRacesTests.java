@@ -18,6 +18,7 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -111,6 +112,19 @@ class RetryPauseRacesTests {
 			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
 			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isEqualTo(1);
 			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aRetryWhoseAttemptTheBreakerRefusesGivesItsTokenBack(Caller caller) {
+		this.eachAttempt.withPropertyValues("breaker.instances.remote.consecutive-failures=1").run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			caller.callAndGiveUp(remote);
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.state()).isEqualTo(State.OPEN);
+			assertRetryGivenBackAfterOneAttempt(context, remote);
 		});
 	}
 
