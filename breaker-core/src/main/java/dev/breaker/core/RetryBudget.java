@@ -48,9 +48,11 @@ final class RetryBudget {
 	 * remembers the word it CASed, and goes back (one CAS, from the same fence) only
 	 * while the fence has not moved; otherwise it stays spent, which is always safe.
 	 * Every checkpoint then holds a count from before the grant, so each window's count
-	 * drops by exactly that grant. A grant goes back at most once (its holder's duty; a
-	 * count below the grant's own is refused), so a count never falls below any
-	 * checkpoint's. The count is the word's low 40 bits, read as differences
+	 * drops by exactly that grant. Returns never take the count below its value at the
+	 * latest fence (`fenced`; a return while the thread that moved it has not yet written
+	 * it is refused), the most any checkpoint holds: returns never exceed the grants made
+	 * since, and no window's count goes below zero. Returning a grant at most once is its
+	 * holder's duty. The count is the word's low 40 bits, read as differences
 	 * (sign-extended), correct across its wrap; the fence (23 bits, the top bit stays
 	 * clear so a grant is never negative) would have to wrap exactly between a grant and
 	 * its return, 8 million checkpoints.
@@ -87,6 +89,12 @@ final class RetryBudget {
 	private final AtomicLong granted = new AtomicLong();
 
 	private final AtomicLong recorded = new AtomicLong();
+
+	/**
+	 * The word as the latest fence left it (its count is the most any checkpoint holds);
+	 * written after that fence's CAS, so briefly an older one's, which only refuses.
+	 */
+	private volatile long fenced;
 
 	/**
 	 * Retries granted (a count of {@link #granted}; and of those, recorded by the
@@ -144,7 +152,8 @@ final class RetryBudget {
 		}
 		for (;;) {
 			long g = granted.get();
-			if ((g & ~COUNT) != (grant & ~COUNT) || difference(g, grant) < 0) {
+			long fence = fenced;
+			if ((g & ~COUNT) != (grant & ~COUNT) || (fence & ~COUNT) != (g & ~COUNT) || difference(g, fence) <= 0) {
 				if (attemptRecorded) {
 					recorded.incrementAndGet();
 				}
@@ -221,7 +230,9 @@ final class RetryBudget {
 			}
 			// the count is read with the CAS that moves the fence: a grant made before
 			// it can no longer go back (then re-read)
-			if (granted.compareAndSet(g, (g + FENCE) & Long.MAX_VALUE)) {
+			long next = (g + FENCE) & Long.MAX_VALUE;
+			if (granted.compareAndSet(g, next)) {
+				fenced = next;
 				CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g & COUNT, recorded.get()));
 			}
 		}

@@ -43,15 +43,17 @@ class RetryBudgetStressTests {
 		int rounds = Rounds.count(200);
 		AtomicInteger kept = new AtomicInteger();
 		AtomicInteger givenBack = new AtomicInteger();
-		// each thread gives back every other grant at once: with time standing still no
-		// checkpoint moves, so each goes back, and the grants kept are exactly the budget
+		// each thread gives back every other grant at once, in any order against the
+		// others: with time standing still no checkpoint moves after the round's first,
+		// so each goes back, and the grants kept are exactly the budget
 		Rounds.Part part = thread -> {
 			for (int i = 0; i < 1_000; i++) {
 				long grant = breaker.grantRetry(false);
 				if (grant < 0) {
 					continue;
 				}
-				if (i % 2 == 0 && breaker.returnRetry(grant, false)) {
+				if (i % 2 == 0) {
+					assertThat(breaker.returnRetry(grant, false)).as("a return at a standstill").isTrue();
 					givenBack.incrementAndGet();
 				}
 				else {
@@ -59,7 +61,12 @@ class RetryBudgetStressTests {
 				}
 			}
 		};
-		Rounds.run(rounds, aWindowLaterWith5000Calls(breaker), round -> {
+		Rounds.Judge aWindowLater = aWindowLaterWith5000Calls(breaker);
+		Rounds.run(rounds, round -> {
+			aWindowLater.between(round);
+			// the round's checkpoint, taken before the threads start
+			assertThat(breaker.returnRetry(breaker.grantRetry(false), false)).isTrue();
+		}, round -> {
 			assertThat(kept.getAndSet(0)).as("retries kept in round %d", round).isEqualTo(1100);
 			assertThat(givenBack.getAndSet(0)).as("retries given back in round %d", round).isPositive();
 		}, part, part, part, part);

@@ -146,6 +146,16 @@ class RetryBudgetTests {
 	}
 
 	@Test
+	void retriesGoBackInAnyOrder() {
+		Breaker breaker = breaker(0, 0.5); // 5 per window
+		long first = breaker.grantRetry(false);
+		long second = breaker.grantRetry(false);
+		assertThat(breaker.returnRetry(first, false)).isTrue();
+		assertThat(breaker.returnRetry(second, false)).isTrue();
+		assertThat(retries(breaker, 10)).isEqualTo(5);
+	}
+
+	@Test
 	void aRetryGrantedBeforeTheBudgetsNextCheckpointStaysSpent() {
 		Breaker breaker = breaker(0, 0.5); // 5 per window
 		long grant = breaker.grantRetry(false);
