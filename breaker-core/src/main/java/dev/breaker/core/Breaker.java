@@ -426,8 +426,18 @@ public final class Breaker {
 	 * of the first attempts it is a share of
 	 */
 	public boolean tryRetry(boolean attemptRecorded) {
+		return grantRetry(attemptRecorded) >= 0;
+	}
+
+	/**
+	 * As {@link #tryRetry}, answering the grant: a number (never negative) to hand to
+	 * {@link #returnRetry} if the retry's attempt is not made after all, or -1 when the
+	 * budget refused.
+	 * @param attemptRecorded as for {@link #tryRetry}
+	 */
+	public long grantRetry(boolean attemptRecorded) {
 		if (parent != null) {
-			return parent.tryRetry(attemptRecorded);
+			return parent.grantRetry(attemptRecorded);
 		}
 		RetryBudget b = budget;
 		if (b == null) {
@@ -435,6 +445,27 @@ public final class Breaker {
 			b = BUDGET.compareAndSet(this, null, made) ? made : budget;
 		}
 		return b.tryAcquire(ticker.nanos(), state.era, attemptRecorded);
+	}
+
+	/**
+	 * The retry of {@code grant} (from {@link #grantRetry}) was never made: its caller
+	 * gave up, or its attempt was refused, before it started. Gives it back to the
+	 * budget, so that callers who give up do not use up the retries of those who wait,
+	 * while the budget has taken no checkpoint since the grant (about: it has not moved
+	 * to a new bucket); after that the retry stays spent, which never lets a window hold
+	 * more retries than its budget. Return a grant at most once: a second return is
+	 * refused when nothing was granted since, and otherwise takes another caller's retry.
+	 * The retries total still counts it as granted. Lock-free.
+	 * @param grant what {@link #grantRetry} answered
+	 * @param attemptRecorded as it was passed to {@link #grantRetry}
+	 * @return whether the retry went back to the budget
+	 */
+	public boolean returnRetry(long grant, boolean attemptRecorded) {
+		if (parent != null) {
+			return parent.returnRetry(grant, attemptRecorded);
+		}
+		RetryBudget b = budget;
+		return grant >= 0 && b != null && b.giveBack(grant, attemptRecorded);
 	}
 
 	/**

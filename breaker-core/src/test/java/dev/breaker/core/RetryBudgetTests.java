@@ -121,6 +121,66 @@ class RetryBudgetTests {
 	}
 
 	@Test
+	void aRetryGivenBackBeforeItsAttemptIsMadeMayBeGrantedAgain() {
+		Breaker breaker = breaker(0, 0.5); // 5 per window
+		long[] grants = new long[5];
+		for (int i = 0; i < grants.length; i++) {
+			grants[i] = breaker.grantRetry(false);
+		}
+		assertThat(grants).doesNotContain(-1);
+		assertThat(breaker.grantRetry(false)).isEqualTo(-1);
+		assertThat(breaker.returnRetry(grants[2], false)).isTrue();
+		assertThat(breaker.snapshot().retryBudget().retries()).isEqualTo(4);
+		assertThat(breaker.grantRetry(false)).isNotNegative();
+		assertThat(breaker.grantRetry(false)).isEqualTo(-1);
+	}
+
+	@Test
+	void aRetryGoesBackAtMostOnceAndNeverBelowWhatWasTaken() {
+		Breaker breaker = breaker(0, 0.5); // 5 per window
+		long grant = breaker.grantRetry(false);
+		assertThat(breaker.returnRetry(grant, false)).isTrue();
+		assertThat(breaker.returnRetry(grant, false)).as("the same grant again").isFalse();
+		assertThat(breaker.returnRetry(-1, false)).as("a refusal").isFalse();
+		assertThat(retries(breaker, 10)).isEqualTo(5);
+	}
+
+	@Test
+	void retriesGoBackInAnyOrder() {
+		Breaker breaker = breaker(0, 0.5); // 5 per window
+		long first = breaker.grantRetry(false);
+		long second = breaker.grantRetry(false);
+		assertThat(breaker.returnRetry(first, false)).isTrue();
+		assertThat(breaker.returnRetry(second, false)).isTrue();
+		assertThat(retries(breaker, 10)).isEqualTo(5);
+	}
+
+	@Test
+	void aRetryGrantedBeforeTheBudgetsNextCheckpointStaysSpent() {
+		Breaker breaker = breaker(0, 0.5); // 5 per window
+		long grant = breaker.grantRetry(false);
+		fixture.advance(Duration.ofSeconds(1));
+		assertThat(retries(breaker, 4)).isEqualTo(4); // the new bucket's checkpoint
+		// given back now, it would hide one of those four from the windows that begin
+		// at the new bucket
+		assertThat(breaker.returnRetry(grant, false)).isFalse();
+		assertThat(retries(breaker, 1)).isZero();
+		fixture.advance(Duration.ofSeconds(9));
+		assertThat(retries(breaker, 5)).as("the four remain, the first left").isEqualTo(1);
+	}
+
+	@Test
+	void aRecordedRetryGivenBackIsNoLongerLeftOutOfTheFirstAttempts() {
+		Breaker breaker = breaker(0.5, 0);
+		succeed(breaker, 10);
+		long grant = breaker.grantRetry(true);
+		assertThat(breaker.returnRetry(grant, true)).isTrue();
+		// its attempt was never recorded: the ten calls are all first attempts
+		assertThat(breaker.snapshot().retryBudget()).isEqualTo(new Snapshot.RetryBudget("payments", 10, 5, 0));
+		assertThat(retries(breaker, 10)).isEqualTo(5);
+	}
+
+	@Test
 	void grantedAndRefusedRetriesAreCounted() {
 		Breaker breaker = breaker(0, 0.5); // 5 per window
 		retries(breaker, 8);

@@ -39,17 +39,29 @@ import org.jspecify.annotations.Nullable;
  * it, unfreed. Any other value is never kept.
  *
  * <p>
+ * A retry the budget granted whose attempt never starts (the caller gave up during the
+ * grant or the pause, the pause was refused or interrupted, the breaker refused the
+ * retry's permit) gives its token back ({@link Breaker#returnRetry}); one whose attempt
+ * started keeps it.
+ *
+ * <p>
  * Attempts follow one another (never two at once); only {@link #cancelled()} may come
- * from another thread, and the permit is handed back (and the discarded value freed)
- * once, whichever comes first.
+ * from another thread, and the permit is handed back (the discarded value freed, the
+ * granted retry given back) once, whichever comes first.
  */
 final class Attempts {
 
 	private static final VarHandle DISCARDED;
 
+	private static final VarHandle GRANT;
+
+	/** No retry granted and not yet started. */
+	private static final long NO_GRANT = -1;
+
 	static {
 		try {
 			DISCARDED = MethodHandles.lookup().findVarHandle(Attempts.class, "discarded", Object.class);
+			GRANT = MethodHandles.lookup().findVarHandle(Attempts.class, "grant", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -64,6 +76,12 @@ final class Attempts {
 
 	/** The value of the attempt being retried, until it is freed or delivered. */
 	private volatile @Nullable Object discarded;
+
+	/**
+	 * The retry the budget granted, until its attempt starts (then it is spent) or is
+	 * never made (then it goes back to the budget): taken once, by whichever comes first.
+	 */
+	private volatile long grant = NO_GRANT;
 
 	/** The permit of the attempt (or sequence) in progress until it is handed back. */
 	private volatile @Nullable ReleaseOnce held;
@@ -99,24 +117,41 @@ final class Attempts {
 		// the value retried is not delivered now, whatever this attempt meets
 		this.values.free(takeDiscarded());
 		if (this.cancelled) {
-			return false;
+			return false; // cancelled() gives the granted retry back
 		}
 		if (this.retries > 0 && !this.retry.recordEachAttempt()) {
-			return true;
+			return started();
 		}
 		Permit permit = this.breaker.acquire();
 		if (!permit.granted()) {
 			this.refused = permit;
+			giveRetryBack();
 			return false;
 		}
 		this.held = ReleaseOnce.started(this.breaker, permit);
-		if (this.cancelled) {
+		if (this.cancelled || !started()) {
 			// the caller gave up while the permit was asked for: cancelled() may have
 			// looked before it was held, so it is handed back here (once, either way)
 			release(Outcome.IGNORED);
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * The attempt starts: the retry granted for it (if it is a retry) is spent now. When
+	 * the caller's giving up took it first (and gave it back), the attempt is not made.
+	 */
+	private boolean started() {
+		return this.retries == 0 || (long) GRANT.getAndSet(this, NO_GRANT) != NO_GRANT;
+	}
+
+	/** The retry granted will not be made: its token goes back to the budget, once. */
+	private void giveRetryBack() {
+		long granted = (this.grant != NO_GRANT) ? (long) GRANT.getAndSet(this, NO_GRANT) : NO_GRANT;
+		if (granted != NO_GRANT) {
+			this.breaker.returnRetry(granted, this.retry.recordEachAttempt());
+		}
 	}
 
 	/**
@@ -206,11 +241,24 @@ final class Attempts {
 	/**
 	 * Whether another attempt follows: retries left, an outcome that retries, a caller
 	 * still waiting, and the breaker's retry budget allows one (asked last: a granted
-	 * retry is counted, so a caller that gave up never takes one).
+	 * retry is counted, so a caller that gave up never takes one, and one that gives up
+	 * from now until the retry's attempt starts gives it back).
 	 */
 	private boolean retryAgain() {
-		return this.retries < this.retry.maxRetries() && this.retry.retries(this.outcome) && !this.cancelled
-				&& this.breaker.tryRetry(this.retry.recordEachAttempt());
+		if (this.retries >= this.retry.maxRetries() || !this.retry.retries(this.outcome) || this.cancelled) {
+			return false;
+		}
+		long granted = this.breaker.grantRetry(this.retry.recordEachAttempt());
+		if (granted < 0) {
+			return false;
+		}
+		this.grant = granted;
+		if (this.cancelled) {
+			// cancelled() may have looked before the grant was kept (the caller gave up
+			// while the budget granted it)
+			giveRetryBack();
+		}
+		return true;
 	}
 
 	/**
@@ -222,6 +270,7 @@ final class Attempts {
 	 */
 	boolean stop() {
 		Object kept = takeDiscarded(); // delivered after all, unless cancelled() took it
+		giveRetryBack();
 		release(this.outcome);
 		// cancelled() marks the call before it takes the value: a value gone means
 		// cancelled
@@ -235,6 +284,7 @@ final class Attempts {
 	 */
 	void cancelled() {
 		this.cancelled = true;
+		giveRetryBack();
 		release(Outcome.IGNORED);
 		this.values.free(takeDiscarded());
 	}

@@ -106,7 +106,11 @@ public final class HostBreakers {
 
 	/** The outcome of a response from the breaker's host. */
 	public Outcome classify(Breaker breaker, int status, HttpHeaders headers) {
-		return classifier(breaker).classify(status, headers.containsHeader(HttpHeaders.RETRY_AFTER));
+		// only a Retry-After that can be read makes a 503 throttling: a gateway that
+		// sends
+		// garbage with every 503 would otherwise keep the breaker closed for good
+		boolean retryAfter = status == 503 && RetryAfter.readable(headers.getFirst(HttpHeaders.RETRY_AFTER));
+		return classifier(breaker).classify(status, retryAfter);
 	}
 
 	/**

@@ -100,13 +100,24 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 				Mono<ClientResponse> again = Mono.defer(() -> attempts(attempts, request, body, next));
 				if (answer.error() != null) {
 					Duration pause = attempts.afterFailure(answer.error(), body.replayable());
-					return (pause != null) ? delay(pause).then(again) : Mono.error(answer.error());
+					return (pause != null) ? pause(attempts, Mono.empty(), pause).then(again)
+							: Mono.error(answer.error());
 				}
 				ClientResponse response = answer.response();
 				Duration pause = attempts.afterAnswer(response.statusCode().value(), response.headers().asHttpHeaders(),
 						body.replayable());
-				return (pause != null) ? response.releaseBody().then(delay(pause)).then(again) : Mono.just(response);
+				return (pause != null) ? pause(attempts, response.releaseBody(), pause).then(again)
+						: Mono.just(response);
 			});
+	}
+
+	/**
+	 * {@code before}, then the pause before a retry; a pause cancelled (the subscriber
+	 * gave up) or failed (refused by the scheduler) means the retry is not made, and goes
+	 * back to the budget.
+	 */
+	private Mono<Long> pause(HttpRetryLoop.Attempts attempts, Mono<Void> before, Duration pause) {
+		return before.then(delay(pause)).doOnCancel(attempts::notMade).doOnError((error) -> attempts.notMade());
 	}
 
 	/** One guarded exchange, or the breaker's rejection. */

@@ -90,8 +90,11 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			catch (Throwable ex) {
 				attempt.release(attempts.judge(ex));
 				Duration pause = attempts.afterFailure(ex, true);
-				if (pause != null && sleep(pause)) {
-					continue;
+				if (pause != null) {
+					if (sleep(pause)) {
+						continue;
+					}
+					attempts.notMade();
 				}
 				throw ex;
 			}
@@ -113,6 +116,7 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			}
 			guarded.close(); // its permit released with the status's outcome
 			if (!sleep(pause)) {
+				attempts.notMade();
 				throw new IOException("interrupted before retry " + attempts.retries() + " of " + request.getMethod()
 						+ " " + request.getURI().getRawPath());
 			}

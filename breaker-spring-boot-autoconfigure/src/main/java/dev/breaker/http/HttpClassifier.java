@@ -65,7 +65,8 @@ public final class HttpClassifier {
 
 	/**
 	 * The outcome of a response with this status.
-	 * @param retryAfter whether the response carried a {@code Retry-After} header
+	 * @param retryAfter whether the response carried a {@code Retry-After} header that
+	 * can be read (delta-seconds or an HTTP-date)
 	 */
 	public Outcome classify(int status, boolean retryAfter) {
 		Outcome override = this.statusOutcomes.get(status);

@@ -1,7 +1,10 @@
 package dev.breaker.http;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
@@ -45,9 +48,26 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 	}
 
 	/**
-	 * The attempts of one request, made one after the other (never two at once).
+	 * The attempts of one request, made one after the other (never two at once). A retry
+	 * the budget granted whose attempt is not made (the pause interrupted, refused or
+	 * cancelled, the breaker refusing it) goes back to the budget; one whose attempt was
+	 * let through keeps it.
 	 */
 	final class Attempts {
+
+		private static final VarHandle GRANT;
+
+		/** No retry granted and not yet sent. */
+		private static final long NO_GRANT = -1;
+
+		static {
+			try {
+				GRANT = MethodHandles.lookup().findVarHandle(Attempts.class, "grant", long.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
 
 		private final Breaker breaker;
 
@@ -61,6 +81,12 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 
 		/** The retries granted so far. */
 		private int retries;
+
+		/**
+		 * The retry the budget granted, until its attempt is let through or is not made:
+		 * taken once, by whichever comes first (a cancel may come from another thread).
+		 */
+		private volatile long grant = NO_GRANT;
 
 		/** Whether the breaker let the latest attempt through. */
 		private boolean admitted;
@@ -105,7 +131,9 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 			Permit permit = this.breaker.acquire();
 			this.admitted = permit.granted();
 			this.answered = null;
+			long granted = takeGrant();
 			if (!this.admitted) {
+				giveBack(granted);
 				this.rejection = Rejections.of(permit);
 				HttpRetryLoop.this.calls.onRejected(this.breaker.name(), this.rejection);
 				return null;
@@ -167,12 +195,43 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 			return next(HttpRetryLoop.this.breakers.retryAfter(this.breaker, status, headers));
 		}
 
+		/**
+		 * The pause before the next retry when it is to be made, asking the breaker's
+		 * retry budget last (a granted retry is counted, until {@link #notMade()});
+		 * {@code null} when there is to be none. The one retry decision of both clients.
+		 */
 		private @Nullable Duration next(@Nullable Duration retryAfter) {
-			Duration pause = this.policy.nextPause(this.breaker, this.retries, retryAfter);
-			if (pause != null) {
-				this.retries++;
+			Duration pause = this.policy.pause(this.retries, retryAfter, this.breaker.config().maxOpenWait(),
+					ThreadLocalRandom.current().nextDouble());
+			if (pause == null) {
+				return null;
 			}
+			long granted = this.breaker.grantRetry(true);
+			if (granted < 0) {
+				return null;
+			}
+			this.grant = granted;
+			this.retries++;
 			return pause;
+		}
+
+		/**
+		 * The retry that {@link #afterFailure} or {@link #afterAnswer} granted will not
+		 * be made (its pause was interrupted, refused or cancelled): it goes back to the
+		 * budget, once.
+		 */
+		void notMade() {
+			giveBack(takeGrant());
+		}
+
+		private long takeGrant() {
+			return (this.grant != NO_GRANT) ? (long) GRANT.getAndSet(this, NO_GRANT) : NO_GRANT;
+		}
+
+		private void giveBack(long granted) {
+			if (granted != NO_GRANT) {
+				this.breaker.returnRetry(granted, true);
+			}
 		}
 
 	}

@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.aspect.RetryPolicy;
-import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 
 import org.springframework.http.HttpHeaders;
@@ -88,20 +86,6 @@ public record HttpRetryPolicy(List<Duration> intervals, double jitter, Set<Outco
 			return interval;
 		}
 		return (retryAfter.compareTo(maxWait) <= 0) ? retryAfter : null;
-	}
-
-	/**
-	 * The pause before retry number {@code retry} when it is to be made, asking the
-	 * breaker's retry budget last (a granted retry is counted); {@code null} when there
-	 * is to be none. The one retry decision of both HTTP clients, blocking and reactive.
-	 * @param breaker the host's breaker
-	 * @param retry the retry number, 0 for the first retry
-	 * @param retryAfter the wait a 429 or 503 asked for, or {@code null}
-	 */
-	Duration nextPause(Breaker breaker, int retry, Duration retryAfter) {
-		Duration pause = pause(retry, retryAfter, breaker.config().maxOpenWait(),
-				ThreadLocalRandom.current().nextDouble());
-		return (pause != null && breaker.tryRetry(true)) ? pause : null;
 	}
 
 }

@@ -34,23 +34,46 @@ final class RetryAfter {
 			return null;
 		}
 		if (isAsciiDigit(trimmed.charAt(0))) {
-			return seconds(trimmed);
+			long seconds = seconds(trimmed);
+			return (seconds > 0) ? Duration.ofSeconds(seconds) : null;
 		}
-		return untilDate(trimmed, clock.instant());
+		Instant at = date(trimmed);
+		if (at == null) {
+			return null;
+		}
+		Duration wait = Duration.between(clock.instant(), at);
+		return (wait.isNegative() || wait.isZero()) ? null : wait;
 	}
 
-	private static Duration seconds(String value) {
+	/**
+	 * Whether {@code value} is a {@code Retry-After} as RFC 9110 writes one
+	 * (delta-seconds or an HTTP-date, now or past ones too), within {@link #MAX_LENGTH}:
+	 * a 503 that carries one is the server throttling; with any other value, or none, it
+	 * is down.
+	 */
+	static boolean readable(String value) {
+		if (value == null || value.length() > MAX_LENGTH) {
+			return false;
+		}
+		String trimmed = value.trim();
+		if (trimmed.isEmpty()) {
+			return false;
+		}
+		return isAsciiDigit(trimmed.charAt(0)) ? seconds(trimmed) >= 0 : date(trimmed) != null;
+	}
+
+	/** Delta-seconds, or -1 when {@code value} is not one a long holds. */
+	private static long seconds(String value) {
 		for (int i = 0; i < value.length(); i++) {
 			if (!isAsciiDigit(value.charAt(i))) {
-				return null;
+				return -1;
 			}
 		}
 		try {
-			long seconds = Long.parseLong(value);
-			return (seconds > 0) ? Duration.ofSeconds(seconds) : null;
+			return Long.parseLong(value);
 		}
 		catch (NumberFormatException ex) {
-			return null; // more digits than a long holds: nonsense, not a wait
+			return -1; // more digits than a long holds: nonsense, not a wait
 		}
 	}
 
@@ -59,11 +82,9 @@ final class RetryAfter {
 		return c >= '0' && c <= '9';
 	}
 
-	private static Duration untilDate(String value, Instant now) {
+	private static Instant date(String value) {
 		try {
-			Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-			Duration wait = Duration.between(now, at);
-			return (wait.isNegative() || wait.isZero()) ? null : wait;
+			return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
 		}
 		catch (DateTimeParseException ex) {
 			return null;

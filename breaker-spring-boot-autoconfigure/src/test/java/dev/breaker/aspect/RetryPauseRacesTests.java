@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +18,7 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
+import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +67,91 @@ class RetryPauseRacesTests {
 	@EnumSource
 	void aCallWhoseCallerGivesUpAsItsFailedAttemptIsRecordedSpendsNoRetry(Caller caller) {
 		assertGivingUpBeforeTheBudgetIsAskedSpendsNoRetry(caller::callAndGiveUp);
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aCallWhoseCallerGivesUpDuringTheGrantedRetrysPauseGivesTheRetryBack(Caller caller) {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			Runnable giveUp = caller.callAndGiveUp(remote);
+			ManualDelays delays = context.getBean(ManualDelays.class);
+			assertThat(delays.waiting()).as("the granted retry's pause, pending").isEqualTo(1);
+			giveUp.run();
+			delays.runPending();
+			assertRetryGivenBackAfterOneAttempt(context, remote);
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aCallWhoseCallerGivesUpWhileTheBudgetGrantsItsRetryGivesTheRetryBack(Caller caller) {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			remote.holdFirst();
+			Runnable giveUp = caller.callAndGiveUp(remote);
+			CancelOnTheNextTick ticks = context.getBean(CancelOnTheNextTick.class);
+			ticks.insideTheBudget(giveUp);
+			remote.failFirst(new IOException("blip"));
+			context.getBean(ManualDelays.class).runPending();
+			assertThat(ticks.ranInsideTheBudget()).as("the caller gave up inside the budget").isTrue();
+			assertRetryGivenBackAfterOneAttempt(context, remote);
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aRetryWhoseAttemptStartedKeepsItsTokenWhenItsCallerGivesUp(Caller caller) {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			remote.holdSecond();
+			Runnable giveUp = caller.callAndGiveUp(remote);
+			context.getBean(ManualDelays.class).runPending();
+			assertThat(remote.calls()).as("attempts").isEqualTo(2);
+			giveUp.run();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isEqualTo(1);
+			assertThat(breaker.snapshot().inFlight()).as("in flight after the cancel").isZero();
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aRetryWhoseAttemptTheBreakerRefusesGivesItsTokenBack(Caller caller) {
+		this.eachAttempt.withPropertyValues("breaker.instances.remote.consecutive-failures=1").run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			caller.callAndGiveUp(remote);
+			context.getBean(ManualDelays.class).runPending();
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+			assertThat(breaker.state()).isEqualTo(State.OPEN);
+			assertRetryGivenBackAfterOneAttempt(context, remote);
+		});
+	}
+
+	@Test
+	void aPlainCallInterruptedInItsRetrysPauseGivesTheRetryBack() {
+		this.eachAttempt.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			Thread.currentThread().interrupt();
+			try {
+				assertThat(remote.plain()).startsWith("cached after");
+			}
+			finally {
+				Thread.interrupted();
+			}
+			assertRetryGivenBackAfterOneAttempt(context, remote);
+		});
+	}
+
+	/**
+	 * The call made one attempt, and the retry the budget granted it, never made, is back
+	 * in the budget: a budget drained by callers who gave up would refuse real retries.
+	 */
+	private static void assertRetryGivenBackAfterOneAttempt(ApplicationContext context, Remote remote) {
+		Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+		assertThat(remote.calls()).as("attempts").isEqualTo(1);
+		assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+		assertThat(breaker.snapshot().inFlight()).as("in flight after the call").isZero();
 	}
 
 	@Test
@@ -154,22 +241,46 @@ class RetryPauseRacesTests {
 		assertThat(breaker.totals().calls(Outcome.FAILURE)).isEqualTo(1);
 	}
 
-	/** A ticker that runs a task the next time the breaker reads it: inside acquire(). */
+	/**
+	 * A ticker that runs a task the next time the breaker reads it (inside acquire()), or
+	 * the next time the retry budget reads it (inside the breaker's tryRetry(), as it
+	 * grants).
+	 */
 	static class CancelOnTheNextTick implements Ticker {
 
 		private final AtomicReference<Runnable> next = new AtomicReference<>();
+
+		private final AtomicReference<Runnable> inBudget = new AtomicReference<>();
 
 		void then(Runnable task) {
 			this.next.set(task);
 		}
 
+		void insideTheBudget(Runnable task) {
+			this.inBudget.set(task);
+		}
+
+		/** Whether the task given to {@link #insideTheBudget} ran. */
+		boolean ranInsideTheBudget() {
+			return this.inBudget.get() == null;
+		}
+
 		@Override
 		public long nanos() {
 			Runnable task = this.next.getAndSet(null);
+			if (task == null && this.inBudget.get() != null && askedByTheBudget()) {
+				task = this.inBudget.getAndSet(null);
+			}
 			if (task != null) {
 				task.run();
 			}
 			return 0;
+		}
+
+		private static boolean askedByTheBudget() {
+			return StackWalker.getInstance()
+				.walk((frames) -> frames.anyMatch((frame) -> frame.getClassName().equals(Breaker.class.getName())
+						&& frame.getMethodName().endsWith("Retry")));
 		}
 
 	}
@@ -216,6 +327,8 @@ class RetryPauseRacesTests {
 
 		private volatile CompletableFuture<String> first = CompletableFuture.failedFuture(new IOException("blip"));
 
+		private volatile CompletableFuture<String> second = CompletableFuture.completedFuture("ok");
+
 		long calls() {
 			return this.calls.get();
 		}
@@ -229,8 +342,24 @@ class RetryPauseRacesTests {
 			this.first.completeExceptionally(error);
 		}
 
+		/** The second call's answer never comes (its caller gives up first). */
+		public void holdSecond() {
+			this.second = new CompletableFuture<>();
+		}
+
 		private CompletableFuture<String> next() {
-			return (this.calls.incrementAndGet() == 1) ? this.first : CompletableFuture.completedFuture("ok");
+			long call = this.calls.incrementAndGet();
+			return (call == 1) ? this.first : (call == 2) ? this.second : CompletableFuture.completedFuture("ok");
+		}
+
+		@CircuitGuarded(name = "remote", fallbackMethod = "cachedPlain")
+		public String plain() throws Exception {
+			try {
+				return next().get();
+			}
+			catch (ExecutionException ex) {
+				throw (Exception) ex.getCause();
+			}
 		}
 
 		@CircuitGuarded(name = "remote", fallbackMethod = "cached")
@@ -246,6 +375,10 @@ class RetryPauseRacesTests {
 		@CircuitGuarded(name = "remote", fallbackMethod = "cachedStage")
 		public CompletableFuture<String> stage() {
 			return next();
+		}
+
+		String cachedPlain(Throwable cause) {
+			return "cached after " + cause.getMessage();
 		}
 
 		Mono<String> cached(Throwable cause) {

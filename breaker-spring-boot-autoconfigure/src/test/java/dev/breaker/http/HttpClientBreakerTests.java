@@ -49,6 +49,24 @@ class HttpClientBreakerTests {
 
 	@ParameterizedTest
 	@EnumSource
+	void a503WhoseRetryAfterCannotBeReadIsAFailureAndTrips(ClientUnderTest client) {
+		// a gateway that answers every call so would otherwise keep the breaker closed
+		// for
+		// good: THROTTLED never trips
+		runner(client).run((context) -> {
+			for (String unreadable : new String[] { "soon", "-5", "1.5e3" }) {
+				assertThat(send(client, context, "/status/503?retry-after=" + unreadable))
+					.isInstanceOf(client.statusError(503));
+			}
+			Breaker breaker = this.server.breaker(context);
+			assertThat(breaker.totals().calls(Outcome.THROTTLED)).as("throttled").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).as("failures").isEqualTo(TRIP_AFTER);
+			assertThat(breaker.state()).isEqualTo(State.OPEN);
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
 	void hangPastTheReadTimeoutIsATimeout(ClientUnderTest client) {
 		runner(client).withPropertyValues("spring.http.clients.read-timeout=300ms").run((context) -> {
 			assertThat(send(client, context, "/hang")).isInstanceOf(client.ioError());

@@ -35,6 +35,20 @@ class RetryAfterTests {
 	}
 
 	@Test
+	void aValueIsReadableWhenItIsDeltaSecondsOrAnHttpDateEvenOneThatIsNoWait() {
+		assertThat(RetryAfter.readable("120")).isTrue();
+		assertThat(RetryAfter.readable("0")).isTrue();
+		assertThat(RetryAfter.readable("Sun, 29 Nov 2026 20:59:00 GMT")).isTrue();
+		assertThat(RetryAfter.readable(null)).isFalse();
+		assertThat(RetryAfter.readable(" ")).isFalse();
+		assertThat(RetryAfter.readable("soon")).isFalse();
+		assertThat(RetryAfter.readable("-5")).isFalse();
+		assertThat(RetryAfter.readable("1.5e3")).isFalse();
+		assertThat(RetryAfter.readable("99999999999999999999999")).as("more than a long").isFalse();
+		assertThat(RetryAfter.readable("1".repeat(RetryAfter.MAX_LENGTH + 1))).as("too long").isFalse();
+	}
+
+	@Test
 	void unreadableValuesAreNoHint() {
 		assertThat(RetryAfter.parse(null, this.clock)).isNull();
 		assertThat(RetryAfter.parse("", this.clock)).isNull();

@@ -1,0 +1,148 @@
+package dev.breaker.http;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.core.Breaker;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import reactor.core.Disposable;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * An HTTP retry the budget granted but that is never made goes back to the budget: the
+ * caller's thread interrupted in the pause, a WebClient subscriber that cancels in it, a
+ * pause the scheduler refuses, a retry the breaker refuses. In an outage many callers
+ * give up this way; were their grants kept, they would use up the retries of those who
+ * wait. Against a real server on loopback.
+ */
+class HttpRetriesNotMadeTests {
+
+	@AutoClose
+	private final LoopbackServer server = LoopbackServer.start();
+
+	@ParameterizedTest
+	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
+	void aBlockingCallInterruptedInItsRetrysPauseGivesTheRetryBack(ClientUnderTest client) {
+		runner(client).withBean(DelayScheduler.class, InterruptedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
+			boolean interrupted = Thread.interrupted();
+			assertThat(thrown).isNotNull();
+			assertThat(interrupted).as("the caller's thread, still interrupted").isTrue();
+			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	@Test
+	void aWebClientSubscriberThatCancelsInTheRetrysPauseGivesTheRetryBack() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(HeldPauses.class, HeldPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			Disposable call = HttpClients.webClient(context)
+				.get()
+				.uri(this.server.uri("/failing"))
+				.retrieve()
+				.bodyToMono(String.class)
+				.subscribe((body) -> {
+				}, (error) -> {
+				});
+			assertThat(context.getBean(HeldPauses.class).awaitPause()).as("the granted retry's pause").isTrue();
+			call.dispose();
+			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	@Test
+	void aWebClientPauseTheSchedulerRefusesGivesTheRetryBack() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(DelayScheduler.class, InterruptedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, this.server.uri("/failing"))))
+				.isNotNull();
+			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aRetryTheBreakerRefusesGivesItsTokenBack(ClientUnderTest client) {
+		runner(client).withBean(RecordingDelays.class, RecordingDelays::new)
+			.withPropertyValues("breaker.defaults.consecutive-failures=2")
+			.run((context) -> {
+				this.server.failNext(10, 503, null);
+				assertThat(catchThrowable(() -> client.get(context, this.server.uri("/failing"))))
+					.isInstanceOf(BreakerRejectedException.class);
+				assertThat(this.server.requests()).as("requests").isEqualTo(2);
+				// the second request's retry was made; the third's, refused, went back
+				assertThat(this.server.breaker(context).snapshot().retryBudget().retries())
+					.as("retries taken from the budget")
+					.isEqualTo(1);
+			});
+	}
+
+	private ApplicationContextRunner runner(ClientUnderTest client) {
+		return client.runner()
+			.withPropertyValues("breaker.defaults.consecutive-failures=0", "breaker.defaults.failure-rate-threshold=0",
+					"breaker.http.retry.intervals=100ms,200ms,400ms", "breaker.http.retry.jitter=0");
+	}
+
+	private void assertRetryGivenBackAfterOneRequest(ApplicationContext context) {
+		Breaker breaker = this.server.breaker(context);
+		assertThat(this.server.requests()).as("requests").isEqualTo(1);
+		assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
+		assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+	}
+
+	/**
+	 * Pauses that never happen: a sleep as on an interrupted thread, a schedule as on a
+	 * scheduler closed with its context.
+	 */
+	static final class InterruptedPauses implements DelayScheduler {
+
+		@Override
+		public void sleep(Duration pause) throws InterruptedException {
+			throw new InterruptedException("interrupted during the pause");
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			throw new RejectedExecutionException("scheduler closed");
+		}
+
+	}
+
+	/** Pauses that never end: the test sees the first one scheduled. */
+	static final class HeldPauses implements DelayScheduler {
+
+		private final CountDownLatch scheduled = new CountDownLatch(1);
+
+		@Override
+		public void sleep(Duration pause) {
+			throw new UnsupportedOperationException("a reactive client schedules its pauses");
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			this.scheduled.countDown();
+			return new FutureTask<>(task, null);
+		}
+
+		boolean awaitPause() throws InterruptedException {
+			return this.scheduled.await(10, TimeUnit.SECONDS);
+		}
+
+	}
+
+}
