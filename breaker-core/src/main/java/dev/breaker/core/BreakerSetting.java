@@ -122,7 +122,8 @@ public enum BreakerSetting {
 			"Exception classes that are the caller's fault: ignored, passed on unchanged, without fallback. Wins over record-exceptions.",
 			null, null),
 	TIMEOUT(Scope.CALL, "timeout", "timeout", Duration.class, null,
-			Ranges.described(Range.POSITIVE_DURATION + ", or unset for no timeout"),
+			Ranges.described(Range.POSITIVE_DURATION + ", at most " + Numbers.format(ConfigValidation.MAX_DURATION)
+					+ ", or unset for no timeout"),
 			"How long an asynchronous call may take before it completes with a TimeoutException; synchronous calls are not interrupted (the slow-call and stall rules cover them).",
 			null, null),
 	RETRY_INTERVALS(Scope.CALL, "retryIntervals", "retry.intervals", List.class, List.of(),
