@@ -309,6 +309,14 @@ public enum BreakerSetting {
 		public static final String POSITIVE_DURATION = "a positive duration";
 
 		/**
+		 * The longest duration a setting allows (the engine's, the calls', the HTTP
+		 * clients' and the fleet's; but the idle expiry of tenants and hosts, a week): a
+		 * day, beyond any useful value and far below where nanosecond arithmetic
+		 * overflows (past 292 years).
+		 */
+		public static final Duration MAX_DURATION = ConfigValidation.MAX_DURATION;
+
+		/**
 		 * The one positive-duration check: {@code value} is set and longer than zero.
 		 * @param value a duration, may be null
 		 * @return whether it is positive

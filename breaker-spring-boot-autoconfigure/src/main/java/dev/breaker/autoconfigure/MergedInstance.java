@@ -109,9 +109,9 @@ final class MergedInstance {
 			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TIMEOUT), timeout,
 					BreakerSetting.Range.POSITIVE_DURATION + ", or unset for no timeout");
 		}
-		if (timeout != null && timeout.compareTo(BreakerSettings.MAX_CALL_DURATION) > 0) {
+		if (timeout != null && timeout.compareTo(BreakerSetting.Range.MAX_DURATION) > 0) {
 			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TIMEOUT), timeout,
-					"at most " + Numbers.format(BreakerSettings.MAX_CALL_DURATION));
+					"at most " + Numbers.format(BreakerSetting.Range.MAX_DURATION));
 		}
 		return new CallPolicy(timeout, toRetryPolicy());
 	}
