@@ -122,7 +122,8 @@ public enum BreakerSetting {
 			"Exception classes that are the caller's fault: ignored, passed on unchanged, without fallback. Wins over record-exceptions.",
 			null, null),
 	TIMEOUT(Scope.CALL, "timeout", "timeout", Duration.class, null,
-			Ranges.described(Range.POSITIVE_DURATION + ", or unset for no timeout"),
+			Ranges.described(Range.POSITIVE_DURATION + ", at most " + Numbers.format(ConfigValidation.MAX_DURATION)
+					+ ", or unset for no timeout"),
 			"How long an asynchronous call may take before it completes with a TimeoutException; synchronous calls are not interrupted (the slow-call and stall rules cover them).",
 			null, null),
 	RETRY_INTERVALS(Scope.CALL, "retryIntervals", "retry.intervals", List.class, List.of(),
@@ -306,6 +307,14 @@ public enum BreakerSetting {
 		 * positive says it (the builder's, the starter's failure analyses, the docs).
 		 */
 		public static final String POSITIVE_DURATION = "a positive duration";
+
+		/**
+		 * The longest duration a setting allows (the engine's, the calls', the HTTP
+		 * clients' and the fleet's; but the idle expiry of tenants and hosts, a week): a
+		 * day, beyond any useful value and far below where nanosecond arithmetic
+		 * overflows (past 292 years).
+		 */
+		public static final Duration MAX_DURATION = ConfigValidation.MAX_DURATION;
 
 		/**
 		 * The one positive-duration check: {@code value} is set and longer than zero.

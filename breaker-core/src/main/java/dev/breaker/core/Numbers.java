@@ -113,9 +113,11 @@ public final class Numbers {
 
 	/**
 	 * Nanoseconds of {@code d}, saturated at Long.MAX_VALUE / Long.MIN_VALUE instead of
-	 * overflowing.
+	 * overflowing (as {@link Duration#toNanos()} does past 292 years).
+	 * @param d a duration
+	 * @return its nanoseconds, saturated
 	 */
-	static long saturatedNanos(Duration d) {
+	public static long saturatedNanos(Duration d) {
 		try {
 			return d.toNanos();
 		}

@@ -265,7 +265,8 @@ public class BreakerProperties {
 		/**
 		 * How long an asynchronous call may take before it completes with a
 		 * TimeoutException; synchronous calls are not interrupted (the slow-call and
-		 * stall rules cover them). Allowed: a positive duration, or unset for no timeout.
+		 * stall rules cover them). Allowed: a positive duration, at most 24h, or unset
+		 * for no timeout.
 		 */
 		private Duration timeout;
 

@@ -8,6 +8,7 @@ import dev.breaker.autoconfigure.BreakerProperties.Instance;
 import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
 
@@ -26,9 +27,6 @@ import org.springframework.util.ClassUtils;
  */
 public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children children, CallPolicy callPolicy,
 		OpenHealth healthWhenOpen) {
-
-	/** Longest pause between two attempts of a retried call. */
-	private static final Duration MAX_RETRY_INTERVAL = Duration.ofHours(24);
 
 	/**
 	 * Merges {@code own} over {@code defaults} in one pass and validates the result.
@@ -82,7 +80,8 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 		}
 		for (int i = 0; i < intervals.size(); i++) {
 			Duration interval = intervals.get(i);
-			if (interval == null || interval.isNegative() || interval.compareTo(MAX_RETRY_INTERVAL) > 0) {
+			if (interval == null || interval.isNegative()
+					|| interval.compareTo(BreakerSetting.Range.MAX_DURATION) > 0) {
 				throw new InvalidBreakerPropertyException(property + "[" + i + "]", interval,
 						"a duration from 0 to 24h");
 			}

@@ -19,6 +19,7 @@ import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.BreakerSetting.Scope;
 import dev.breaker.core.ChildKeys;
 import dev.breaker.core.InvalidBreakerConfigException;
+import dev.breaker.core.Numbers;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
@@ -106,7 +107,11 @@ final class MergedInstance {
 		Duration timeout = this.layers.pick(BreakerSetting.TIMEOUT);
 		if (timeout != null && !BreakerSetting.Range.positive(timeout)) {
 			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TIMEOUT), timeout,
-					BreakerSetting.TIMEOUT.range().toString());
+					BreakerSetting.Range.POSITIVE_DURATION + ", or unset for no timeout");
+		}
+		if (timeout != null && timeout.compareTo(BreakerSetting.Range.MAX_DURATION) > 0) {
+			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TIMEOUT), timeout,
+					"at most " + Numbers.format(BreakerSetting.Range.MAX_DURATION));
 		}
 		return new CallPolicy(timeout, toRetryPolicy());
 	}

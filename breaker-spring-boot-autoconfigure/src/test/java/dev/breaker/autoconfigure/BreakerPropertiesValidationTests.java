@@ -92,6 +92,13 @@ class BreakerPropertiesValidationTests {
 	}
 
 	@Test
+	void rejectsATimeoutLongerThanADayWhichTheSchedulersCannotCountInNanoseconds() {
+		this.runner.withPropertyValues("breaker.instances.search.timeout=200000d")
+			.run(failsWith("Invalid value 'PT4800000H' for property 'breaker.instances.search.timeout'; "
+					+ "allowed: at most 24h"));
+	}
+
+	@Test
 	void rejectsARetryJitterAboveOne() {
 		this.runner.withPropertyValues("breaker.instances.search.retry.jitter=1.5")
 			.run(failsWith("Invalid value '1.5' for property 'breaker.instances.search.retry.jitter'; "

@@ -6,6 +6,7 @@ import java.util.function.Function;
 
 import dev.breaker.aspect.CallPolicy;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.Numbers;
 import dev.breaker.core.Permit;
 import dev.breaker.core.Rejections;
 import dev.breaker.core.ReleaseOnce;
@@ -31,7 +32,8 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 
 	ReactiveBreakerCircuitBreaker(Breaker breaker, @Nullable Duration timeout) {
 		this.breaker = breaker;
-		this.timeout = timeout;
+		// Reactor's timers count in nanoseconds: longer would throw on every call
+		this.timeout = (timeout != null) ? Duration.ofNanos(Numbers.saturatedNanos(timeout)) : null;
 	}
 
 	/**

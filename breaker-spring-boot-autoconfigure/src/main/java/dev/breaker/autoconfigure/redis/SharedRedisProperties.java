@@ -36,21 +36,21 @@ public class SharedRedisProperties {
 
 	/**
 	 * How long one Redis command may take before it counts as failed. Calls never wait on
-	 * it.
+	 * it. At most 24h.
 	 */
 	private Duration timeout = Duration.ofMillis(500);
 
 	/**
 	 * Longest pause between attempts to reach Redis while it is down. The store's status
 	 * is true within twice this: every half interval a cheap ping that fails after half
-	 * an interval.
+	 * an interval. At most 24h.
 	 */
 	private Duration reconnectInterval = Duration.ofSeconds(1);
 
 	/**
 	 * How long start-up waits for the first read of the fleet's state (so a new replica
 	 * starts with open circuits open); when Redis does not answer in time, start-up goes
-	 * on and the read happens in the background.
+	 * on and the read happens in the background. From 0 to 24h.
 	 */
 	private Duration startupSyncTimeout = Duration.ofSeconds(2);
 
@@ -78,7 +78,7 @@ public class SharedRedisProperties {
 
 	/**
 	 * How often each replica adds its counts to the fleet window: the delay fleet-wide
-	 * detection adds on top of the breaker's own window.
+	 * detection adds on top of the breaker's own window. At most 24h.
 	 */
 	private Duration flushInterval = Duration.ofSeconds(1);
 

@@ -7,6 +7,7 @@ import java.util.StringJoiner;
 
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.Numbers;
 import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSettings;
 import io.lettuce.core.RedisURI;
@@ -39,6 +40,7 @@ final class SharedRedisSettings {
 			throw new InvalidBreakerPropertyException("breaker.shared.redis.startup-sync-timeout", startup,
 					"a duration of 0 or more (0: do not wait for Redis at start-up)");
 		}
+		atMostADay("breaker.shared.redis.startup-sync-timeout", startup);
 		notEmpty("breaker.shared.redis.key-prefix", properties.getKeyPrefix());
 		notEmpty("breaker.shared.redis.channel", properties.getChannel());
 		if (properties.getQuorum() < 1) {
@@ -63,6 +65,18 @@ final class SharedRedisSettings {
 	private static void positive(String property, Duration value) {
 		if (!BreakerSetting.Range.positive(value)) {
 			throw new InvalidBreakerPropertyException(property, value, BreakerSetting.Range.POSITIVE_DURATION);
+		}
+		atMostADay(property, value);
+	}
+
+	/**
+	 * A day at most, as every duration of breaker: past 292 years nanoseconds overflow,
+	 * and long before that an interval leaves the replica blind to the fleet.
+	 */
+	private static void atMostADay(String property, Duration value) {
+		Duration max = BreakerSetting.Range.MAX_DURATION;
+		if (value.compareTo(max) > 0) {
+			throw new InvalidBreakerPropertyException(property, value, "at most " + Numbers.format(max));
 		}
 	}
 

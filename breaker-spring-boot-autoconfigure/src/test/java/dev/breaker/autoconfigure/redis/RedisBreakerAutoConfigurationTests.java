@@ -20,6 +20,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -160,6 +162,28 @@ class RedisBreakerAutoConfigurationTests {
 				.isInstanceOf(InvalidBreakerPropertyException.class)
 				.hasMessage(
 						"Invalid value '0s' for property 'breaker.shared.redis.timeout'; allowed: a positive duration"));
+	}
+
+	/**
+	 * Past 292 years a duration's nanoseconds overflow (the store's timers threw an
+	 * ArithmeticException naming nothing); below that, a reconnect or flush interval of
+	 * decades leaves a replica blind to the fleet after its first Redis blip, and a
+	 * start-up wait of decades hangs start-up while Redis is down.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "timeout", "reconnect-interval", "flush-interval", "startup-sync-timeout" })
+	void aDurationLongerThanADayStopsStartUpNamingTheProperty(String setting) {
+		for (String value : new String[] { "25h", "200000d" }) {
+			enabled().withPropertyValues("breaker.shared.redis." + setting + "=" + value)
+				.run(context -> assertThat(context).getFailure()
+					.rootCause()
+					.isInstanceOf(InvalidBreakerPropertyException.class)
+					.hasMessageStartingWith("Invalid value '")
+					.hasMessageEndingWith(
+							"' for property 'breaker.shared.redis." + setting + "'; allowed: at most 24h"));
+		}
+		enabled().withPropertyValues("breaker.shared.redis." + setting + "=24h")
+			.run(context -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
