@@ -3,6 +3,7 @@ package dev.breaker.redis;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import dev.breaker.core.State;
@@ -15,9 +16,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Written by the sync thread; read also by callers' threads (transition listeners, the
- * endpoint). Every method but {@link #publishes()} (a final field) is synchronized, and
- * none calls out, but for {@link #endOverrideUnheardSince}, which takes a sequence number
- * from the supplier it is given (the fleet sync's atomic counter) under the lock.
+ * endpoint). Every method but {@link #publishes()} (a final field) and
+ * {@link #overriding} is synchronized, and none calls out, but for
+ * {@link #endOverrideUnheardSince}, which takes a sequence number from the supplier it is
+ * given (the fleet sync's atomic counter) under the lock.
+ *
+ * <p>
+ * An override changes two things, this mirror and the breaker, in two steps; an
+ * operator's (on a caller's thread) and the reconnect read's end of one nobody
+ * re-announced (on the sync thread) take both steps inside {@link #overriding}, a lock of
+ * its own, so neither lands between the other's.
  */
 final class FleetEntry {
 
@@ -75,6 +83,8 @@ final class FleetEntry {
 	private FleetPublisher.@Nullable Trip tripUnpublished;
 
 	private final PublishOrder publishes = new PublishOrder();
+
+	private final ReentrantLock overriding = new ReentrantLock();
 
 	// ---- the fleet's state ----
 
@@ -221,17 +231,36 @@ final class FleetEntry {
 	/**
 	 * Ends the standing override if nothing was applied since {@code unheardSince} (a
 	 * reconnect read that began then did not find it): the operator's reset reached the
-	 * others while this replica was deaf. Returns whether it ended one. {@code sequence}
-	 * (the fleet sync's counter, an atomic increment) is called under the lock, only when
-	 * it ends one, so the number is taken in the order of the change.
+	 * others while this replica was deaf. Returns the state the ended override held the
+	 * breaker in, for the caller to close it from (inside {@link #overriding}); null when
+	 * it ended none, or when an operator's override of that state on this replica alone
+	 * stands under it. {@code sequence} (the fleet sync's counter, an atomic increment)
+	 * is called under the lock, only when it ends one, so the number is taken in the
+	 * order of the change.
 	 */
-	synchronized boolean endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
+	synchronized @Nullable State endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
 		if (override == null || changedAt > unheardSince) {
-			return false;
+			return null;
 		}
+		State ended = override.override();
 		overridden(new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
 				override.replica(), -1, "", ""), sequence.getAsLong());
-		return true;
+		return ended == localOverride ? null : ended;
+	}
+
+	/**
+	 * Runs an override's change of the mirror and of the breaker as one step against the
+	 * other overrides of this breaker that take it. Not the mirror's lock: the breaker's
+	 * transition listeners run inside; reentrant, so a listener may override again.
+	 */
+	void overriding(Runnable change) {
+		overriding.lock();
+		try {
+			change.run();
+		}
+		finally {
+			overriding.unlock();
+		}
 	}
 
 	/**

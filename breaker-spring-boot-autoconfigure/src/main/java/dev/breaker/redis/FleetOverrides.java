@@ -48,8 +48,13 @@ final class FleetOverrides {
 	 * every replica.
 	 */
 	void apply(Breaker breaker, State state, boolean fleetWide) {
-		boolean shared = fleetWide && state != State.HALF_OPEN;
 		FleetEntry entry = sync.entries().local(breaker.name());
+		// one step against the reconnect read's end of an override nobody re-announced:
+		// its close of the breaker would overwrite this one
+		entry.overriding(() -> apply(breaker, entry, state, fleetWide && state != State.HALF_OPEN));
+	}
+
+	private void apply(Breaker breaker, FleetEntry entry, State state, boolean shared) {
 		APPLYING.set(true);
 		try {
 			breaker.override(state, here(state, shared), false);

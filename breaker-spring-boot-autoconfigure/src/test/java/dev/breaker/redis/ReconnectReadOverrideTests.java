@@ -3,6 +3,8 @@ package dev.breaker.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,8 +23,11 @@ import org.junit.jupiter.api.Test;
  * The reconnect read ends a standing override that it did not find (an operator's reset
  * reached the others while this replica was deaf); an operator's fleet-wide CLOSED on
  * another thread may end it at the same moment. The read must still finish: a replica
- * whose read never finishes never reads the fleet again after a reconnect. A real Redis;
- * the operator's CLOSED lands exactly there through the reconciler's test hook.
+ * whose read never finishes never reads the fleet again after a reconnect. And an
+ * operator's override on another thread landing after the read ended the old one in the
+ * mirror, before it closes the breaker here, must stand: closing the breaker over it left
+ * a breaker an operator forced open on every replica running CLOSED on this one. A real
+ * Redis; the operator's override lands exactly there through the reconciler's test hooks.
  */
 class ReconnectReadOverrideTests {
 
@@ -72,6 +77,113 @@ class ReconnectReadOverrideTests {
 		Instant first = sync.status().lastSync();
 		sync.thread().submit(sync.reconciler()::resync);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(first));
+	}
+
+	@Test
+	void anOperatorsFleetWideForcedOpenLandingAfterTheReadEndedAnUnheardDisabledKeepsTheBreakerForcedOpen()
+			throws Exception {
+		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.DISABLED);
+		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.FORCED_OPEN, true));
+
+		readTheFleetAgain();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(sync.view("payments").override()).isEqualTo(
+				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.FLEET, sync.replicaId()));
+	}
+
+	@Test
+	void theSameFleetWideForcedOpenAnnouncedAgainAfterTheReadEndedTheUnheardOneKeepsTheBreakerForcedOpen()
+			throws Exception {
+		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
+		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.FORCED_OPEN, true));
+
+		readTheFleetAgain();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(sync.view("payments").override()).isEqualTo(
+				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.FLEET, sync.replicaId()));
+		// and it is stored again, for replicas started later
+		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
+	}
+
+	@Test
+	void anOperatorsFleetWideDisabledLandingAfterTheReadEndedAnUnheardForcedOpenKeepsTheBreakerDisabled()
+			throws Exception {
+		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
+		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.DISABLED, true));
+
+		readTheFleetAgain();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+		assertThat(payments.state()).isEqualTo(State.DISABLED);
+		assertThat(sync.view("payments").override().state()).isEqualTo(State.DISABLED);
+	}
+
+	@Test
+	void anOperatorsForcedOpenOnThisReplicaOnlyLandingAfterTheReadEndedAnUnheardFleetOneKeepsTheBreakerForcedOpen()
+			throws Exception {
+		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
+		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.FORCED_OPEN, false));
+
+		readTheFleetAgain();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(sync.view("payments").override()).isEqualTo(
+				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.REPLICA, sync.replicaId()));
+	}
+
+	@Test
+	void anOperatorsFleetWideClosedLandingAfterTheReadEndedAnUnheardOverrideLeavesTheBreakerClosed() throws Exception {
+		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
+		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.CLOSED, true));
+
+		readTheFleetAgain();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(sync.view("payments").override()).isNull();
+	}
+
+	/**
+	 * This replica's operator overrode the breaker on every replica; then the operator's
+	 * reset reached the others while this replica was deaf: Redis no longer holds it.
+	 */
+	private Breaker overriddenFleetWideThenForgottenByRedis(State override) throws InterruptedException {
+		sync.start();
+		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		Breaker payments = registry.breaker("payments");
+		sync.override(payments, override, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
+		admin.redis().flushall();
+		return payments;
+	}
+
+	/**
+	 * Lands {@code operator} on a thread of its own once the read ended the breaker's
+	 * unheard override in the mirror, before it closes the breaker here: the read goes on
+	 * once the operator's override is applied, or waits for the read's own step to end.
+	 */
+	private Thread landsAfterTheOverrideEnded(Breaker breaker, Runnable operator) {
+		Thread thread = new Thread(operator, "operator");
+		AtomicBoolean landed = new AtomicBoolean();
+		sync.reconciler().afterOverrideEnd(ended -> {
+			if (ended == breaker && landed.compareAndSet(false, true)) {
+				thread.start();
+				await().atMost(Duration.ofSeconds(10)).until(() -> !thread.isAlive() || waitsForALock(thread));
+			}
+		});
+		return thread;
+	}
+
+	private static boolean waitsForALock(Thread thread) {
+		ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(thread.getId());
+		return info != null && info.getThreadState() == Thread.State.WAITING && info.getLockName() != null
+				&& info.getLockName().contains("ReentrantLock");
+	}
+
+	private void readTheFleetAgain() {
+		Instant before = sync.status().lastSync();
+		sync.thread().submit(sync.reconciler()::resync);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(before));
 	}
 
 }
