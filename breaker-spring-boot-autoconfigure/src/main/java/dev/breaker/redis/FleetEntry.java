@@ -82,6 +82,12 @@ final class FleetEntry {
 	 */
 	private FleetPublisher.@Nullable Trip tripUnpublished;
 
+	/**
+	 * This replica's operator's last fleet-wide override while Redis has not stored it;
+	 * null once it has.
+	 */
+	private @Nullable FleetMessage overrideUnstored;
+
 	private final PublishOrder publishes = new PublishOrder();
 
 	private final ReentrantLock overriding = new ReentrantLock();
@@ -143,6 +149,8 @@ final class FleetEntry {
 	 */
 	synchronized void overridden(FleetMessage message, long sequence) {
 		override = message.override() == State.CLOSED ? null : message;
+		// this replica's own override not stored yet is superseded by any heard after it
+		overrideUnstored = null;
 		if (message.override() == State.CLOSED) {
 			open = false;
 			openUntilNanos = 0;
@@ -450,6 +458,30 @@ final class FleetEntry {
 	 */
 	synchronized FleetPublisher.@Nullable Trip tripUnpublished() {
 		return tripUnpublished;
+	}
+
+	synchronized void overrideUnstored(FleetMessage announcement) {
+		overrideUnstored = announcement;
+	}
+
+	/**
+	 * Redis answered that it stored {@code announcement} (taken as the change numbered
+	 * {@code sequence}): it is stored, unless a newer one is not. A reconnect read sent
+	 * before this answer may have missed the write: it is older than the answer.
+	 */
+	synchronized void overrideStored(FleetMessage announcement, long sequence) {
+		if (announcement.equals(overrideUnstored)) {
+			overrideUnstored = null;
+			changedAt = sequence;
+		}
+	}
+
+	/**
+	 * This replica's operator's last fleet-wide override while Redis has not stored it
+	 * (it was down, or refused the write), or null.
+	 */
+	synchronized @Nullable FleetMessage overrideUnstored() {
+		return overrideUnstored;
 	}
 
 	/** The order this breaker's publishes are sent in (it has a lock of its own). */

@@ -74,16 +74,32 @@ final class FleetOverrides {
 			}
 			return;
 		}
-		FleetMessage announcement = sync.trust()
-			.issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(), here(state, true));
-		// this replica's view shows it at once (the endpoint's answer too); its own echo
-		// is then a duplicate
-		entry.overridden(announcement, sync.nextSequence());
+		announce(breaker.name(), entry, state);
 		if (state == State.CLOSED) {
 			entry.untie();
 		}
+	}
+
+	/**
+	 * Tells the fleet of this replica's fleet-wide override, and stores it; until Redis
+	 * answers that it did, the entry keeps it as not stored, and the next reconnect read
+	 * announces it again (issued afresh, so a signed one is not refused as stale) instead
+	 * of ending it, or of applying over it what Redis held before.
+	 */
+	void announce(String breaker, FleetEntry entry, State state) {
+		FleetMessage announcement = sync.trust()
+			.issue(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, sync.replicaId(), here(state, true));
+		// this replica's view shows it at once (the endpoint's answer too); its own echo
+		// is then a duplicate
+		entry.overridden(announcement, sync.nextSequence());
+		entry.overrideUnstored(announcement);
 		entry.publishes()
-			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> sync.store().override(announcement));
+			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
+					() -> sync.store().override(announcement).whenComplete((answer, error) -> {
+						if (error == null) {
+							entry.overrideStored(announcement, sync.nextSequence());
+						}
+					}));
 	}
 
 }

@@ -131,7 +131,9 @@ final class Reconciler {
 					if (override != null && sync.trust().acceptStored(override)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
-						if (entry == null || !entry.changedSince(sent)) {
+						// an operator's override here that Redis has not stored is newer:
+						// it is told again as the read finishes
+						if (entry == null || (!entry.changedSince(sent) && entry.overrideUnstored() == null)) {
 							sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE, false);
 						}
 					}
@@ -162,10 +164,10 @@ final class Reconciler {
 	private void finish(Pass pass) {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
-			if (entry != null && !pass.overrides.contains(breaker.name())) {
+			if (entry != null) {
 				// one step against other overrides: one landing between the end and the
 				// close (an operator's FORCED_OPEN) would be overwritten by the close
-				entry.overriding(() -> endOverrideUnheard(breaker, entry, pass.startedAt));
+				entry.overriding(() -> settleOverride(breaker, entry, pass));
 			}
 			republish(breaker, entry, pass.redisForgot);
 		}
@@ -173,6 +175,18 @@ final class Reconciler {
 		sync.synced();
 		if (again) {
 			resync();
+		}
+	}
+
+	private void settleOverride(Breaker breaker, FleetEntry entry, Pass pass) {
+		FleetMessage unstored = entry.overrideUnstored();
+		if (unstored != null) {
+			// this replica's operator overrode it while Redis could not store it: the
+			// fleet hears it now, whatever the read found
+			sync.overrides().announce(breaker.name(), entry, unstored.override());
+		}
+		else if (!pass.overrides.contains(breaker.name())) {
+			endOverrideUnheard(breaker, entry, pass.startedAt);
 		}
 	}
 

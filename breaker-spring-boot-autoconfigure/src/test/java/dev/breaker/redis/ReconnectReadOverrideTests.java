@@ -15,6 +15,7 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -143,17 +144,74 @@ class ReconnectReadOverrideTests {
 		assertThat(sync.view("payments").override()).isNull();
 	}
 
+	@Test
+	void anOperatorsFleetWideForcedOpenMadeWhileRedisWasDownStandsAfterTheReconnectAndIsStoredForTheFleet()
+			throws Exception {
+		sync.start();
+		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		Breaker payments = registry.breaker("payments");
+		redis.stop();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !sync.status().up());
+		Instant before = sync.status().lastSync();
+		sync.override(payments, State.FORCED_OPEN, true);
+
+		redis.restart();
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(before));
+		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(sync.view("payments").override()).isEqualTo(
+				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.FLEET, sync.replicaId()));
+		// written once Redis answered, so the others (and replicas started later) follow
+		try (RedisAdmin restarted = new RedisAdmin(redis)) {
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> restarted.keys("*").stream().anyMatch(key -> key.endsWith(":override")));
+		}
+		BreakerRegistry later = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
+			.build();
+		try (FleetSync startedLater = redis.join(later, "b", 1)) {
+			assertThat(later.breaker("payments").state()).isEqualTo(State.FORCED_OPEN);
+		}
+	}
+
+	@Test
+	void anOperatorsResetMadeWhileThisReplicaWasCutOffFromRedisStandsAfterTheReconnectAndEndsTheStoredOverride()
+			throws Exception {
+		Breaker payments = overriddenFleetWide(State.FORCED_OPEN);
+		// cut off: Redis keeps its data, but this replica can no longer talk to it
+		admin.redis().configSet("requirepass", "cut-off");
+		admin.redis().clientKill(KillArgs.Builder.typeNormal());
+		admin.redis().clientKill(KillArgs.Builder.typePubsub());
+		await().atMost(Duration.ofSeconds(10)).until(() -> !sync.status().up());
+		Instant before = sync.status().lastSync();
+		sync.override(payments, State.CLOSED, true);
+
+		admin.redis().configSet("requirepass", "");
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().lastSync().isAfter(before));
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(sync.view("payments").override()).isNull();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> admin.keys("*").stream().noneMatch(key -> key.endsWith(":override")));
+	}
+
 	/**
 	 * This replica's operator overrode the breaker on every replica; then the operator's
 	 * reset reached the others while this replica was deaf: Redis no longer holds it.
 	 */
 	private Breaker overriddenFleetWideThenForgottenByRedis(State override) throws InterruptedException {
+		Breaker payments = overriddenFleetWide(override);
+		admin.redis().flushall();
+		return payments;
+	}
+
+	/**
+	 * This replica's operator overrode the breaker on every replica, and Redis stored it.
+	 */
+	private Breaker overriddenFleetWide(State override) throws InterruptedException {
 		sync.start();
 		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
 		Breaker payments = registry.breaker("payments");
 		sync.override(payments, override, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
-		admin.redis().flushall();
 		return payments;
 	}
 
