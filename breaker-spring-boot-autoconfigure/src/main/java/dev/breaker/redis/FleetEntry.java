@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * An override changes two things, this mirror and the breaker, in two steps; an
- * operator's (on a caller's thread) and the reconnect read's end of one nobody
+ * operator's (on a caller's thread), a peer's and the reconnect read's end of one nobody
  * re-announced (on the sync thread) take both steps inside {@link #overriding}, a lock of
- * its own, so neither lands between the other's.
+ * its own, so none lands between another's.
  */
 final class FleetEntry {
 
@@ -54,6 +54,12 @@ final class FleetEntry {
 	private long changedAt;
 
 	private FleetMessage override;
+
+	/** The last override applied, CLOSED too (null: none yet). */
+	private @Nullable FleetMessage lastOverride;
+
+	/** This replica's operator's last fleet-wide override (null: none). */
+	private @Nullable FleetMessage ownOverride;
 
 	private State localOverride;
 
@@ -149,6 +155,7 @@ final class FleetEntry {
 	 */
 	synchronized void overridden(FleetMessage message, long sequence) {
 		override = message.override() == State.CLOSED ? null : message;
+		lastOverride = message;
 		// this replica's own override not stored yet is superseded by any heard after it
 		overrideUnstored = null;
 		if (message.override() == State.CLOSED) {
@@ -166,7 +173,20 @@ final class FleetEntry {
 	 * their senders' clocks.
 	 */
 	synchronized boolean newer(FleetMessage message) {
-		return !message.equals(override);
+		return !message.equals(lastOverride);
+	}
+
+	/** This replica's operator made {@code announcement}, fleet-wide. */
+	synchronized void ownOverride(FleetMessage announcement) {
+		ownOverride = announcement;
+	}
+
+	/**
+	 * Whether {@code message} is this replica's operator's last fleet-wide override: its
+	 * echo on the channel, when news, was published after what was applied here since.
+	 */
+	synchronized boolean ownLast(FleetMessage message) {
+		return message.equals(ownOverride);
 	}
 
 	private void changed(long sequence) {

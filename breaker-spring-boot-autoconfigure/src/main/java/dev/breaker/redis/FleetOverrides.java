@@ -49,8 +49,9 @@ final class FleetOverrides {
 	 */
 	void apply(Breaker breaker, State state, boolean fleetWide) {
 		FleetEntry entry = sync.entries().local(breaker.name());
-		// one step against the reconnect read's end of an override nobody re-announced:
-		// its close of the breaker would overwrite this one
+		// one step against a peer's override and the reconnect read's end of one nobody
+		// re-announced: landing between this one's two steps, they were overwritten by it
+		// or overwrote it
 		entry.overriding(() -> apply(breaker, entry, state, fleetWide && state != State.HALF_OPEN));
 	}
 
@@ -93,6 +94,7 @@ final class FleetOverrides {
 		// is then a duplicate
 		entry.overridden(announcement, sync.nextSequence());
 		entry.overrideUnstored(announcement);
+		entry.ownOverride(announcement);
 		entry.publishes()
 			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
 					() -> sync.store().override(announcement).whenComplete((answer, error) -> {
