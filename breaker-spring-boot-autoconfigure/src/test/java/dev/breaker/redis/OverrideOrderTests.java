@@ -3,19 +3,12 @@ package dev.breaker.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerConfig;
-import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
-import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,32 +21,20 @@ import org.junit.jupiter.api.Test;
  */
 class OverrideOrderTests {
 
-	private final RedisServerHarness redis = RedisServerHarness.start();
-
-	private final RedisAdmin admin = new RedisAdmin(redis);
-
-	private final BreakerRegistry registry = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
-		.build();
-
-	private final FleetSettings settings = FleetSettings.defaults(1);
-
-	private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
-			RedisURI.create("127.0.0.1", redis.port()), settings);
+	private final OneReplica replica = new OneReplica();
 
 	@AfterEach
 	void close() {
-		sync.close();
-		admin.close();
-		redis.close();
+		replica.close();
 	}
 
 	@Test
 	void aPeersResetHeardWhileAnOperatorsForcedOpenIsAppliedHereLeavesTheBreakerForcedOpenAsTheFleet()
 			throws Exception {
+		FleetSync sync = replica.sync;
 		sync.start();
 		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
-		Breaker payments = registry.breaker("payments");
+		Breaker payments = replica.registry.breaker("payments");
 		AtomicReference<Thread> syncThread = new AtomicReference<>();
 		sync.thread().submit(() -> syncThread.set(Thread.currentThread()));
 		await().atMost(Duration.ofSeconds(10)).until(() -> syncThread.get() != null);
@@ -65,29 +46,24 @@ class OverrideOrderTests {
 				String reset = new FleetMessage(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.CLOSED,
 						"checkout-2", System.currentTimeMillis(), "operator: CLOSED on every replica", "")
 					.encode();
-				assertThat(admin.publish(settings.channel(), reset)).isPositive();
+				assertThat(replica.admin.publish(replica.settings.channel(), reset)).isPositive();
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> sync.view("payments").replica().equals("checkout-2")
-							|| waitsForALock(syncThread.get()));
+							|| OneReplica.waitsForALock(syncThread.get()));
 			}
 		});
 
 		sync.override(payments, State.FORCED_OPEN, true);
 
 		assertThat(landed).isTrue();
-		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().exists("breaker:{payments}:override") == 1);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> replica.admin.redis().exists("breaker:{payments}:override") == 1);
 		// the operator's override's own echo on the channel, heard after the peer's reset
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").replica().equals(sync.replicaId()));
 		await("the breaker FORCED_OPEN, as the fleet").atMost(Duration.ofSeconds(10))
 			.until(() -> payments.state() == State.FORCED_OPEN);
 		assertThat(sync.view("payments").override()).isEqualTo(
 				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.FLEET, sync.replicaId()));
-	}
-
-	private static boolean waitsForALock(Thread thread) {
-		ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(thread.getId());
-		return info != null && info.getThreadState() == Thread.State.WAITING && info.getLockName() != null
-				&& info.getLockName().contains("ReentrantLock");
 	}
 
 }

@@ -3,12 +3,10 @@ package dev.breaker.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
@@ -16,9 +14,11 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import io.lettuce.core.KillArgs;
-import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The reconnect read ends a standing override that it did not find (an operator's reset
@@ -32,22 +32,19 @@ import org.junit.jupiter.api.Test;
  */
 class ReconnectReadOverrideTests {
 
-	private final RedisServerHarness redis = RedisServerHarness.start();
+	private final OneReplica replica = new OneReplica();
 
-	private final RedisAdmin admin = new RedisAdmin(redis);
+	private final RedisServerHarness redis = replica.redis;
 
-	private final BreakerRegistry registry = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
-		.build();
+	private final RedisAdmin admin = replica.admin;
 
-	private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
-			RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
+	private final BreakerRegistry registry = replica.registry;
+
+	private final FleetSync sync = replica.sync;
 
 	@AfterEach
 	void close() {
-		sync.close();
-		admin.close();
-		redis.close();
+		replica.close();
 	}
 
 	@Test
@@ -80,66 +77,37 @@ class ReconnectReadOverrideTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(first));
 	}
 
-	@Test
-	void anOperatorsFleetWideForcedOpenLandingAfterTheReadEndedAnUnheardDisabledKeepsTheBreakerForcedOpen()
-			throws Exception {
-		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.DISABLED);
-		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.FORCED_OPEN, true));
-
-		readTheFleetAgain();
-		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
-		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
-		assertThat(sync.view("payments").override()).isEqualTo(
-				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.FLEET, sync.replicaId()));
+	static Stream<Arguments> overridesLandingAfterTheEnd() {
+		return Stream.of(
+				Arguments.argumentSet("a fleet-wide FORCED_OPEN after an unheard DISABLED", State.DISABLED,
+						State.FORCED_OPEN, true),
+				Arguments.argumentSet("the same fleet-wide FORCED_OPEN announced again", State.FORCED_OPEN,
+						State.FORCED_OPEN, true),
+				Arguments.argumentSet("a fleet-wide DISABLED after an unheard FORCED_OPEN", State.FORCED_OPEN,
+						State.DISABLED, true),
+				Arguments.argumentSet("a FORCED_OPEN on this replica only after an unheard fleet-wide one",
+						State.FORCED_OPEN, State.FORCED_OPEN, false));
 	}
 
-	@Test
-	void theSameFleetWideForcedOpenAnnouncedAgainAfterTheReadEndedTheUnheardOneKeepsTheBreakerForcedOpen()
-			throws Exception {
-		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
-		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.FORCED_OPEN, true));
+	@ParameterizedTest
+	@MethodSource("overridesLandingAfterTheEnd")
+	void anOperatorsOverrideLandingAfterTheReadEndedAnUnheardOneStandsAndIsNotClosedOver(State ended, State landing,
+			boolean fleetWide) throws Exception {
+		Breaker payments = readAgainWithAnOverrideLandingAfterTheEnd(ended, landing, fleetWide);
 
-		readTheFleetAgain();
-		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
-		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
-		assertThat(sync.view("payments").override()).isEqualTo(
-				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.FLEET, sync.replicaId()));
-		// and it is stored again, for replicas started later
-		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
-	}
-
-	@Test
-	void anOperatorsFleetWideDisabledLandingAfterTheReadEndedAnUnheardForcedOpenKeepsTheBreakerDisabled()
-			throws Exception {
-		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
-		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.DISABLED, true));
-
-		readTheFleetAgain();
-		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
-		assertThat(payments.state()).isEqualTo(State.DISABLED);
-		assertThat(sync.view("payments").override().state()).isEqualTo(State.DISABLED);
-	}
-
-	@Test
-	void anOperatorsForcedOpenOnThisReplicaOnlyLandingAfterTheReadEndedAnUnheardFleetOneKeepsTheBreakerForcedOpen()
-			throws Exception {
-		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
-		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.FORCED_OPEN, false));
-
-		readTheFleetAgain();
-		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
-		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
-		assertThat(sync.view("payments").override()).isEqualTo(
-				new FleetBreakerView.Override(State.FORCED_OPEN, FleetBreakerView.Scope.REPLICA, sync.replicaId()));
+		assertThat(payments.state()).isEqualTo(landing);
+		assertThat(sync.view("payments").override()).isEqualTo(new FleetBreakerView.Override(landing,
+				fleetWide ? FleetBreakerView.Scope.FLEET : FleetBreakerView.Scope.REPLICA, sync.replicaId()));
+		if (fleetWide) {
+			// and it is stored again, for replicas started later
+			await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
+		}
 	}
 
 	@Test
 	void anOperatorsFleetWideClosedLandingAfterTheReadEndedAnUnheardOverrideLeavesTheBreakerClosed() throws Exception {
-		Breaker payments = overriddenFleetWideThenForgottenByRedis(State.FORCED_OPEN);
-		Thread operator = landsAfterTheOverrideEnded(payments, () -> sync.override(payments, State.CLOSED, true));
+		Breaker payments = readAgainWithAnOverrideLandingAfterTheEnd(State.FORCED_OPEN, State.CLOSED, true);
 
-		readTheFleetAgain();
-		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
 		assertThat(payments.state()).isEqualTo(State.CLOSED);
 		assertThat(sync.view("payments").override()).isNull();
 	}
@@ -216,26 +184,28 @@ class ReconnectReadOverrideTests {
 	}
 
 	/**
-	 * Lands {@code operator} on a thread of its own once the read ended the breaker's
-	 * unheard override in the mirror, before it closes the breaker here: the read goes on
-	 * once the operator's override is applied, or waits for the read's own step to end.
+	 * The breaker was overridden ({@code ended}) on every replica, and Redis forgot it;
+	 * as the read ends it, an operator's {@code landing} override lands from a thread of
+	 * its own, once the read ended the old one in the mirror and before it closes the
+	 * breaker here: the read goes on once the operator's override is applied, or waits
+	 * for the read's own step to end. Returns once the read and the operator are done.
 	 */
-	private Thread landsAfterTheOverrideEnded(Breaker breaker, Runnable operator) {
-		Thread thread = new Thread(operator, "operator");
+	private Breaker readAgainWithAnOverrideLandingAfterTheEnd(State ended, State landing, boolean fleetWide)
+			throws InterruptedException {
+		Breaker payments = overriddenFleetWideThenForgottenByRedis(ended);
+		Thread operator = new Thread(() -> sync.override(payments, landing, fleetWide), "operator");
 		AtomicBoolean landed = new AtomicBoolean();
-		sync.reconciler().afterOverrideEnd(ended -> {
-			if (ended == breaker && landed.compareAndSet(false, true)) {
-				thread.start();
-				await().atMost(Duration.ofSeconds(10)).until(() -> !thread.isAlive() || waitsForALock(thread));
+		sync.reconciler().afterOverrideEnd(breaker -> {
+			if (breaker == payments && landed.compareAndSet(false, true)) {
+				operator.start();
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> !operator.isAlive() || OneReplica.waitsForALock(operator));
 			}
 		});
-		return thread;
-	}
-
-	private static boolean waitsForALock(Thread thread) {
-		ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(thread.getId());
-		return info != null && info.getThreadState() == Thread.State.WAITING && info.getLockName() != null
-				&& info.getLockName().contains("ReentrantLock");
+		readTheFleetAgain();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+		assertThat(landed).isTrue();
+		return payments;
 	}
 
 	private void readTheFleetAgain() {
