@@ -58,6 +58,8 @@ final class FleetScripts {
 			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 			end
 			local function int(n) return string.format('%.0f', n) end
+			-- a vote lasts its replica's open wait: at most a max-open-wait, at most 24 h
+			local MOST_VOTE_MS = 86400000
 			-- the open circuit in a state hash; episode '' when there is none, or only garbage that cannot be one
 			local function openCircuit(key)
 			  local h = redis.call('HMGET', key, 'episode', 'ttl', 'replica', 'reason', 'issued', 'sig')
@@ -95,11 +97,13 @@ final class FleetScripts {
 			""");
 
 	/**
-	 * Counts this replica's trip toward the quorum until its open wait ends. KEYS: state,
-	 * votes. ARGV: replica, ttlMs, value ({@code issued|ttl|sig}). Returns {@code {votes,
-	 * episode, ttl, replica, reason, issued, sig, pttl}}: every live vote as a flat
-	 * replica/value list (this one included; values {@code expiresAt|issued|ttl|sig}),
-	 * then the open circuit if there is one (episode "" when none).
+	 * Counts this replica's trip toward the quorum until its open wait ends; a vote found
+	 * to end later than any open wait can (24 h from now) is garbage, and dropped. KEYS:
+	 * state, votes. ARGV: replica, ttlMs, value ({@code issued|ttl|sig}). Returns
+	 * {@code {votes, episode, ttl, replica, reason, issued, sig, pttl}}: every live vote
+	 * as a flat replica/value list (this one included; values
+	 * {@code expiresAt|issued|ttl|sig}), then the open circuit if there is one (episode
+	 * "" when none).
 	 */
 	static final Script VOTE = Script.of("vote", PRELUDE + """
 			hashOrNothing(KEYS[1])
@@ -112,7 +116,7 @@ final class FleetScripts {
 			for i = 1, #votes, 2 do
 			  if votes[i] ~= ARGV[1] then
 			    local expires = tonumber(string.match(votes[i + 1], '^(%d+)|'))
-			    if expires == nil or expires <= now then
+			    if expires == nil or expires <= now or expires > now + MOST_VOTE_MS then
 			      redis.call('HDEL', KEYS[2], votes[i])
 			    else
 			      live[#live + 1] = votes[i]
@@ -193,6 +197,8 @@ final class FleetScripts {
 			  local holder, value = holders[i], holders[i + 1]
 			  if holder == '~wanted~' then
 			    wanted = tonumber(value) or 0
+			    -- a time Redis had then, or garbage ('1e400' reads as infinity)
+			    if not (wanted >= 0 and wanted <= now) then wanted = 0 end
 			  elseif holder ~= ARGV[3] then
 			    local slots, lease = string.match(value, '^(%d+)|(%d+)|')
 			    if slots == nil or tonumber(lease) <= now or distrusted[holder] then

@@ -200,6 +200,10 @@ public final class FleetSync implements AutoCloseable {
 		return publisher;
 	}
 
+	FleetOverrides overrides() {
+		return overrides;
+	}
+
 	PeerMessages peers() {
 		return peers;
 	}

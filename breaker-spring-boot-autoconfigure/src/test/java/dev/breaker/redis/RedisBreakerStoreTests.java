@@ -160,6 +160,25 @@ class RedisBreakerStoreTests {
 	}
 
 	@Test
+	void aForgedVoteTooFarAheadForRedisToExpireIsDroppedAndTheVoteCounts() {
+		// past any time Redis can expire a key at: the script's PEXPIREAT would fail, and
+		// with it every vote of this breaker (no trip would reach the fleet)
+		admin.redis().hset(keys.votes("payments"), "mallory", "99999999999999999999|0|10000|");
+
+		assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a");
+		assertThat(admin.redis().pttl(keys.votes("payments"))).isBetween(1L, 10_000L);
+	}
+
+	@Test
+	void aForgedVoteThatWouldOutliveAnyOpenWaitIsDroppedSoTheVotesKeyExpires() {
+		// a vote lasts its replica's open wait, at most a max-open-wait (at most 24 h)
+		admin.redis().hset(keys.votes("payments"), "mallory", "4102444800000|0|10000|");
+
+		assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a");
+		assertThat(admin.redis().pttl(keys.votes("payments"))).isBetween(1L, 10_000L);
+	}
+
+	@Test
 	void aVoteSeesTheEpisodeAlreadyOpen() {
 		store.open(open("payments", "e1", 10_000), null).join();
 
@@ -210,6 +229,17 @@ class RedisBreakerStoreTests {
 
 		assertThat(store.claim("payments", "e7", "idle", 1, 1, 10_000, 10_000, "1|", false, List.of()).join().wanted())
 			.isTrue();
+	}
+
+	@Test
+	void aForgedMarkOfAReplicaThatWentWithoutSlotsThatIsNoTimeIsDropped() {
+		// Lua reads "1e400" as infinity, and printed it as "inf": no claim could be read
+		admin.redis().hset(keys.probes("payments", "e7"), "~wanted~", "1e400");
+
+		StoreReplies.ClaimReply reply = store.claim("payments", "e7", "a", 1, 1, 10_000, 10_000, "1|", false, List.of())
+			.join();
+		assertThat(reply.grant()).isEqualTo(1);
+		assertThat(reply.wanted()).isFalse();
 	}
 
 	@Test
