@@ -127,7 +127,7 @@ public enum BreakerSetting {
 			"How long an asynchronous call may take before it completes with a TimeoutException; synchronous calls are not interrupted (the slow-call and stall rules cover them).",
 			null, null),
 	RETRY_INTERVALS(Scope.CALL, "retryIntervals", "retry.intervals", List.class, List.of(),
-			Ranges.described("durations from 0 to 24h"),
+			Ranges.described("durations from 0 to " + Numbers.format(ConfigValidation.MAX_DURATION)),
 			"The pause before each retry: as many retries as intervals, none when empty.", null, null),
 	RETRY_JITTER(Scope.CALL, "retryJitter", "retry.jitter", Double.class, 0.5, Ranges.fraction(0, 1, true, ""),
 			"Random spread of each retry pause as a fraction of it.", null, null),

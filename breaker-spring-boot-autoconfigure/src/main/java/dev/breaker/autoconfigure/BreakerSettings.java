@@ -9,6 +9,7 @@ import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.Numbers;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
 
@@ -83,7 +84,7 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 			if (interval == null || interval.isNegative()
 					|| interval.compareTo(BreakerSetting.Range.MAX_DURATION) > 0) {
 				throw new InvalidBreakerPropertyException(property + "[" + i + "]", interval,
-						"a duration from 0 to 24h");
+						"a duration from 0 to " + Numbers.format(BreakerSetting.Range.MAX_DURATION));
 			}
 		}
 		return intervals;

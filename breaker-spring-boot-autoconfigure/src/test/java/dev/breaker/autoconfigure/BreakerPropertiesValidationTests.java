@@ -99,6 +99,14 @@ class BreakerPropertiesValidationTests {
 	}
 
 	@Test
+	void rejectsATimeoutOfADayAndASecondButTakesADay() {
+		this.runner.withPropertyValues("breaker.defaults.timeout=86401s")
+			.run(failsWith("Invalid value '86401s' for property 'breaker.defaults.timeout'; allowed: at most 24h"));
+		this.runner.withPropertyValues("breaker.defaults.timeout=24h")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void rejectsARetryJitterAboveOne() {
 		this.runner.withPropertyValues("breaker.instances.search.retry.jitter=1.5")
 			.run(failsWith("Invalid value '1.5' for property 'breaker.instances.search.retry.jitter'; "

@@ -52,10 +52,16 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 				return fallback.apply(Rejections.of(permit));
 			}
 			ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
-			return withTimeout(toRun).doOnSuccess((value) -> release.succeeded())
-				.doOnError(release::failed)
-				.doOnCancel(release::cancelled)
-				.onErrorResume(fallback);
+			Mono<T> recorded;
+			try {
+				recorded = withTimeout(toRun).doOnSuccess((value) -> release.succeeded())
+					.doOnError(release::failed)
+					.doOnCancel(release::cancelled);
+			}
+			catch (RuntimeException unbuilt) {
+				return unbuilt(release, unbuilt, fallback);
+			}
+			return recorded.onErrorResume(fallback);
 		});
 	}
 
@@ -66,13 +72,28 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 			if (!permit.granted()) {
 				return fallback.apply(Rejections.of(permit));
 			}
-			return recorded(withTimeout(toRun), permit).onErrorResume(fallback);
+			ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
+			Flux<T> recorded;
+			try {
+				recorded = withTimeout(toRun).doOnComplete(release::succeeded)
+					.doOnError(release::failed)
+					.doOnCancel(release::cancelled);
+			}
+			catch (RuntimeException unbuilt) {
+				return unbuilt(release, unbuilt, fallback);
+			}
+			return recorded.onErrorResume(fallback);
 		});
 	}
 
-	private <T> Flux<T> recorded(Flux<T> source, Permit permit) {
-		ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
-		return source.doOnComplete(release::succeeded).doOnError(release::failed).doOnCancel(release::cancelled);
+	/**
+	 * A call whose pipeline could not be built (a null publisher): nothing reached the
+	 * dependency, so it is released as IGNORED (a half-open probe slot is not kept) and
+	 * goes to the fallback with the cause.
+	 */
+	private static <P> P unbuilt(ReleaseOnce release, RuntimeException cause, Function<Throwable, P> fallback) {
+		release.cancelled();
+		return fallback.apply(cause);
 	}
 
 	private <T> Mono<T> withTimeout(Mono<T> source) {

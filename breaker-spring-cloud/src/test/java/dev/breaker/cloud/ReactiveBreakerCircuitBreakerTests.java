@@ -31,4 +31,17 @@ class ReactiveBreakerCircuitBreakerTests {
 		assertThat(breaker.state()).isEqualTo(State.CLOSED);
 	}
 
+	@Test
+	void aPipelineThatCannotBeBuiltFallsBackAndFreesItsPermit() {
+		Breaker breaker = Breaker.of("broken", BreakerConfig.builder().trackInFlight(true).build());
+		ReactiveBreakerCircuitBreaker broken = new ReactiveBreakerCircuitBreaker(breaker, Duration.ofSeconds(1));
+		assertThat(broken.run((Mono<String>) null, (cause) -> Mono.just("fallback " + cause.getClass().getSimpleName()))
+			.block()).isEqualTo("fallback NullPointerException");
+		assertThat(broken.run((Flux<String>) null, (cause) -> Flux.just("fallback " + cause.getClass().getSimpleName()))
+			.collectList()
+			.block()).containsExactly("fallback NullPointerException");
+		assertThat(breaker.snapshot().inFlight()).isZero();
+		assertThat(breaker.totals().calls(Outcome.IGNORED)).isEqualTo(2);
+	}
+
 }

@@ -16,6 +16,7 @@ import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.ChildKeys;
+import dev.breaker.core.InvalidBreakerConfigException;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
@@ -61,8 +62,14 @@ final class HostsPolicy {
 		}
 		// Hosts never consult the "http" group breaker: one failing host must not stop
 		// calls to another.
-		BreakerRegistry.Children children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false, 1,
-				maxKeyLength);
+		BreakerRegistry.Children children;
+		try {
+			children = new BreakerRegistry.Children(http.getMaxHosts(), idleExpiry, false, 1, maxKeyLength);
+		}
+		catch (InvalidBreakerConfigException ex) {
+			// what the checks above leave to the engine: the idle expiry's upper bound
+			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, ex.allowed());
+		}
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
 		for (String host : http.getInstances().keySet()) {
 			String name = HostBreakers.GROUP + ":" + key(host, http);

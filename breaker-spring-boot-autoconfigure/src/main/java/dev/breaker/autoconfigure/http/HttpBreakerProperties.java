@@ -31,7 +31,7 @@ public class HttpBreakerProperties {
 	private int maxHosts = 1000;
 
 	/**
-	 * How long the breaker of a host that gets no requests is kept.
+	 * How long the breaker of a host that gets no requests is kept. At most 168h.
 	 */
 	private Duration idleExpiry = Duration.ofMinutes(10);
 

@@ -36,14 +36,14 @@ public class SharedRedisProperties {
 
 	/**
 	 * How long one Redis command may take before it counts as failed. Calls never wait on
-	 * it. At most 24h.
+	 * it. From 1ms to 24h.
 	 */
 	private Duration timeout = Duration.ofMillis(500);
 
 	/**
 	 * Longest pause between attempts to reach Redis while it is down. The store's status
 	 * is true within twice this: every half interval a cheap ping that fails after half
-	 * an interval. At most 24h.
+	 * an interval. From 100ms to 24h.
 	 */
 	private Duration reconnectInterval = Duration.ofSeconds(1);
 
@@ -78,7 +78,7 @@ public class SharedRedisProperties {
 
 	/**
 	 * How often each replica adds its counts to the fleet window: the delay fleet-wide
-	 * detection adds on top of the breaker's own window. At most 24h.
+	 * detection adds on top of the breaker's own window. From 1ms to 24h.
 	 */
 	private Duration flushInterval = Duration.ofSeconds(1);
 

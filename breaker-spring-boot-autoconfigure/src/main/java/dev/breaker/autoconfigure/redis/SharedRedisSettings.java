@@ -24,6 +24,10 @@ final class SharedRedisSettings {
 	/** How fleet connections show in {@code CLIENT LIST}. */
 	static final String CLIENT_NAME = "breaker-fleet";
 
+	private static final Duration MIN_MILLIS = Duration.ofMillis(1);
+
+	private static final Duration MIN_RECONNECT_INTERVAL = Duration.ofMillis(100);
+
 	private SharedRedisSettings() {
 	}
 
@@ -32,9 +36,9 @@ final class SharedRedisSettings {
 	 * work.
 	 */
 	static void validate(SharedRedisProperties properties) {
-		positive("breaker.shared.redis.timeout", properties.getTimeout());
-		positive("breaker.shared.redis.reconnect-interval", properties.getReconnectInterval());
-		positive("breaker.shared.redis.flush-interval", properties.getFlushInterval());
+		between("breaker.shared.redis.timeout", properties.getTimeout(), MIN_MILLIS);
+		between("breaker.shared.redis.reconnect-interval", properties.getReconnectInterval(), MIN_RECONNECT_INTERVAL);
+		between("breaker.shared.redis.flush-interval", properties.getFlushInterval(), MIN_MILLIS);
 		Duration startup = properties.getStartupSyncTimeout();
 		if (startup == null || startup.isNegative()) {
 			throw new InvalidBreakerPropertyException("breaker.shared.redis.startup-sync-timeout", startup,
@@ -62,9 +66,17 @@ final class SharedRedisSettings {
 				properties.getReconnectInterval(), properties.getQuorum(), properties.getSigningKey());
 	}
 
-	private static void positive(String property, Duration value) {
+	/**
+	 * Positive, at least {@code min} (the store's timers count in milliseconds; its ping
+	 * runs every half reconnect interval, and Lettuce's reconnect delay starts at 20ms)
+	 * and at most a day.
+	 */
+	private static void between(String property, Duration value, Duration min) {
 		if (!BreakerSetting.Range.positive(value)) {
 			throw new InvalidBreakerPropertyException(property, value, BreakerSetting.Range.POSITIVE_DURATION);
+		}
+		if (value.compareTo(min) < 0) {
+			throw new InvalidBreakerPropertyException(property, value, "at least " + Numbers.format(min));
 		}
 		atMostADay(property, value);
 	}

@@ -130,6 +130,15 @@ class HttpBreakerAutoConfigurationTests {
 	}
 
 	@Test
+	void anIdleExpiryLongerThanAWeekStopsStartUpNamingTheProperty() {
+		this.runner.withPropertyValues("breaker.http.idle-expiry=8d")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessage("Invalid value '192h' for property 'breaker.http.idle-expiry'; allowed: at most 168h"));
+	}
+
+	@Test
 	void idleHostsExpire() throws IOException {
 		try (LoopbackServer second = new LoopbackServer()) {
 			this.runner.withPropertyValues("breaker.http.idle-expiry=1m").run((context) -> {

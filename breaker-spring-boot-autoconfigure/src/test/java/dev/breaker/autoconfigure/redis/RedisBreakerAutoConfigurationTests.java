@@ -20,7 +20,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -168,22 +169,35 @@ class RedisBreakerAutoConfigurationTests {
 	 * Past 292 years a duration's nanoseconds overflow (the store's timers threw an
 	 * ArithmeticException naming nothing); below that, a reconnect or flush interval of
 	 * decades leaves a replica blind to the fleet after its first Redis blip, and a
-	 * start-up wait of decades hangs start-up while Redis is down.
+	 * start-up wait of decades hangs start-up while Redis is down. At the short end, a
+	 * reconnect interval of 20ms or less was refused by Lettuce's reconnect delay and a
+	 * flush interval under a millisecond by the flush timer, both naming nothing, and a
+	 * command timeout under a millisecond left every command no time at all.
 	 */
 	@ParameterizedTest
-	@ValueSource(strings = { "timeout", "reconnect-interval", "flush-interval", "startup-sync-timeout" })
-	void aDurationLongerThanADayStopsStartUpNamingTheProperty(String setting) {
-		for (String value : new String[] { "25h", "200000d" }) {
-			enabled().withPropertyValues("breaker.shared.redis." + setting + "=" + value)
-				.run(context -> assertThat(context).getFailure()
-					.rootCause()
-					.isInstanceOf(InvalidBreakerPropertyException.class)
-					.hasMessageStartingWith("Invalid value '")
-					.hasMessageEndingWith(
-							"' for property 'breaker.shared.redis." + setting + "'; allowed: at most 24h"));
+	@CsvSource({ "timeout, 500us, 1ms", "reconnect-interval, 20ms, 100ms", "flush-interval, 500us, 1ms",
+			"startup-sync-timeout, , 0s" })
+	@Timeout(120)
+	void aDurationOutsideItsRangeStopsStartUpNamingTheProperty(String setting, String tooShort, String shortest) {
+		String property = "breaker.shared.redis." + setting;
+		if (tooShort != null) {
+			refused(property, tooShort, "at least " + shortest);
 		}
-		enabled().withPropertyValues("breaker.shared.redis." + setting + "=24h")
-			.run(context -> assertThat(context).hasNotFailed());
+		refused(property, "25h", "at most 24h");
+		refused(property, "200000d", "at most 24h");
+		for (String allowed : new String[] { shortest, "24h" }) {
+			enabled().withPropertyValues(property + "=" + allowed, "breaker.shared.redis.fleet-window=true")
+				.run(context -> assertThat(context).hasNotFailed());
+		}
+	}
+
+	private void refused(String property, String value, String allowed) {
+		enabled().withPropertyValues(property + "=" + value, "breaker.shared.redis.fleet-window=true")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessageStartingWith("Invalid value '")
+				.hasMessageEndingWith("' for property '" + property + "'; allowed: " + allowed));
 	}
 
 	@Test
