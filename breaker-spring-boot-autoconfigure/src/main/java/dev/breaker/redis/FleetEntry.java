@@ -3,7 +3,6 @@ package dev.breaker.redis;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import dev.breaker.core.State;
@@ -16,16 +15,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Written by the sync thread; read also by callers' threads (transition listeners, the
- * endpoint). Every method but {@link #publishes()} (a final field) and
- * {@link #overriding} is synchronized, and none calls out, but for
- * {@link #endOverrideUnheardSince}, which takes a sequence number from the supplier it is
- * given (the fleet sync's atomic counter) under the lock.
- *
- * <p>
- * An override changes two things, this mirror and the breaker, in two steps; an
- * operator's (on a caller's thread), a peer's and the reconnect read's end of one nobody
- * re-announced (on the sync thread) take both steps inside {@link #overriding}, a lock of
- * its own, so none lands between another's.
+ * endpoint). Every method but {@link #publishes()} (a final field) is synchronized, and
+ * none calls out, but for {@link #endOverrideUnheardSince}, which takes a sequence number
+ * from the supplier it is given (the fleet sync's atomic counter) under the lock.
  */
 final class FleetEntry {
 
@@ -55,12 +47,6 @@ final class FleetEntry {
 
 	private FleetMessage override;
 
-	/** The last override applied, CLOSED too (null: none yet). */
-	private @Nullable FleetMessage lastOverride;
-
-	/** This replica's operator's last fleet-wide override (null: none). */
-	private @Nullable FleetMessage ownOverride;
-
 	private State localOverride;
 
 	private long touchedNanos = System.nanoTime();
@@ -88,15 +74,7 @@ final class FleetEntry {
 	 */
 	private FleetPublisher.@Nullable Trip tripUnpublished;
 
-	/**
-	 * This replica's operator's last fleet-wide override while Redis has not stored it;
-	 * null once it has.
-	 */
-	private @Nullable FleetMessage overrideUnstored;
-
 	private final PublishOrder publishes = new PublishOrder();
-
-	private final ReentrantLock overriding = new ReentrantLock();
 
 	// ---- the fleet's state ----
 
@@ -155,9 +133,6 @@ final class FleetEntry {
 	 */
 	synchronized void overridden(FleetMessage message, long sequence) {
 		override = message.override() == State.CLOSED ? null : message;
-		lastOverride = message;
-		// this replica's own override not stored yet is superseded by any heard after it
-		overrideUnstored = null;
 		if (message.override() == State.CLOSED) {
 			open = false;
 			openUntilNanos = 0;
@@ -173,20 +148,7 @@ final class FleetEntry {
 	 * their senders' clocks.
 	 */
 	synchronized boolean newer(FleetMessage message) {
-		return !message.equals(lastOverride);
-	}
-
-	/** This replica's operator made {@code announcement}, fleet-wide. */
-	synchronized void ownOverride(FleetMessage announcement) {
-		ownOverride = announcement;
-	}
-
-	/**
-	 * Whether {@code message} is this replica's operator's last fleet-wide override: its
-	 * echo on the channel, when news, was published after what was applied here since.
-	 */
-	synchronized boolean ownLast(FleetMessage message) {
-		return message.equals(ownOverride);
+		return !message.equals(override);
 	}
 
 	private void changed(long sequence) {
@@ -259,36 +221,17 @@ final class FleetEntry {
 	/**
 	 * Ends the standing override if nothing was applied since {@code unheardSince} (a
 	 * reconnect read that began then did not find it): the operator's reset reached the
-	 * others while this replica was deaf. Returns the state the ended override held the
-	 * breaker in, for the caller to close it from (inside {@link #overriding}); null when
-	 * it ended none, or when an operator's override of that state on this replica alone
-	 * stands under it. {@code sequence} (the fleet sync's counter, an atomic increment)
-	 * is called under the lock, only when it ends one, so the number is taken in the
-	 * order of the change.
+	 * others while this replica was deaf. Returns whether it ended one. {@code sequence}
+	 * (the fleet sync's counter, an atomic increment) is called under the lock, only when
+	 * it ends one, so the number is taken in the order of the change.
 	 */
-	synchronized @Nullable State endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
+	synchronized boolean endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
 		if (override == null || changedAt > unheardSince) {
-			return null;
+			return false;
 		}
-		State ended = override.override();
 		overridden(new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
 				override.replica(), -1, "", ""), sequence.getAsLong());
-		return ended == localOverride ? null : ended;
-	}
-
-	/**
-	 * Runs an override's change of the mirror and of the breaker as one step against the
-	 * other overrides of this breaker that take it. Not the mirror's lock: the breaker's
-	 * transition listeners run inside; reentrant, so a listener may override again.
-	 */
-	void overriding(Runnable change) {
-		overriding.lock();
-		try {
-			change.run();
-		}
-		finally {
-			overriding.unlock();
-		}
+		return true;
 	}
 
 	/**
@@ -478,30 +421,6 @@ final class FleetEntry {
 	 */
 	synchronized FleetPublisher.@Nullable Trip tripUnpublished() {
 		return tripUnpublished;
-	}
-
-	synchronized void overrideUnstored(FleetMessage announcement) {
-		overrideUnstored = announcement;
-	}
-
-	/**
-	 * Redis answered that it stored {@code announcement} (taken as the change numbered
-	 * {@code sequence}): it is stored, unless a newer one is not. A reconnect read sent
-	 * before this answer may have missed the write: it is older than the answer.
-	 */
-	synchronized void overrideStored(FleetMessage announcement, long sequence) {
-		if (announcement.equals(overrideUnstored)) {
-			overrideUnstored = null;
-			changedAt = sequence;
-		}
-	}
-
-	/**
-	 * This replica's operator's last fleet-wide override while Redis has not stored it
-	 * (it was down, or refused the write), or null.
-	 */
-	synchronized @Nullable FleetMessage overrideUnstored() {
-		return overrideUnstored;
 	}
 
 	/** The order this breaker's publishes are sent in (it has a lock of its own). */

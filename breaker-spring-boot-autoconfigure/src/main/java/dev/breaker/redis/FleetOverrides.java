@@ -48,14 +48,8 @@ final class FleetOverrides {
 	 * every replica.
 	 */
 	void apply(Breaker breaker, State state, boolean fleetWide) {
+		boolean shared = fleetWide && state != State.HALF_OPEN;
 		FleetEntry entry = sync.entries().local(breaker.name());
-		// one step against a peer's override and the reconnect read's end of one nobody
-		// re-announced: landing between this one's two steps, they were overwritten by it
-		// or overwrote it
-		entry.overriding(() -> apply(breaker, entry, state, fleetWide && state != State.HALF_OPEN));
-	}
-
-	private void apply(Breaker breaker, FleetEntry entry, State state, boolean shared) {
 		APPLYING.set(true);
 		try {
 			breaker.override(state, here(state, shared), false);
@@ -75,33 +69,16 @@ final class FleetOverrides {
 			}
 			return;
 		}
-		announce(breaker.name(), entry, state);
-		if (state == State.CLOSED) {
-			entry.untie();
-		}
-	}
-
-	/**
-	 * Tells the fleet of this replica's fleet-wide override, and stores it; until Redis
-	 * answers that it did, the entry keeps it as not stored, and the next reconnect read
-	 * announces it again (issued afresh, so a signed one is not refused as stale) instead
-	 * of ending it, or of applying over it what Redis held before.
-	 */
-	void announce(String breaker, FleetEntry entry, State state) {
 		FleetMessage announcement = sync.trust()
-			.issue(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, sync.replicaId(), here(state, true));
+			.issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(), here(state, true));
 		// this replica's view shows it at once (the endpoint's answer too); its own echo
 		// is then a duplicate
 		entry.overridden(announcement, sync.nextSequence());
-		entry.overrideUnstored(announcement);
-		entry.ownOverride(announcement);
+		if (state == State.CLOSED) {
+			entry.untie();
+		}
 		entry.publishes()
-			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
-					() -> sync.store().override(announcement).whenComplete((answer, error) -> {
-						if (error == null) {
-							entry.overrideStored(announcement, sync.nextSequence());
-						}
-					}));
+			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> sync.store().override(announcement));
 	}
 
 }

@@ -200,10 +200,6 @@ public final class FleetSync implements AutoCloseable {
 		return publisher;
 	}
 
-	FleetOverrides overrides() {
-		return overrides;
-	}
-
 	PeerMessages peers() {
 		return peers;
 	}

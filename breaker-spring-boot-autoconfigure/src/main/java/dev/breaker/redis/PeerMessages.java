@@ -67,7 +67,6 @@ final class PeerMessages {
 			return; // too many breakers this replica does not have: bounded
 		}
 		boolean own = message.replica().equals(sync.replicaId());
-		Optional<Breaker> here = found;
 		if (own && channel) {
 			// its breaker took part already; only the mirror learns, in channel order
 			found = Optional.empty();
@@ -75,7 +74,7 @@ final class PeerMessages {
 		switch (message.kind()) {
 			case OPEN -> opened(message, entry, found, own, sequence, remainingMillis);
 			case CLOSED -> closed(message, entry, found, own, sequence);
-			case OVERRIDE -> overridden(message, entry, here, own, own && channel, sequence);
+			case OVERRIDE -> overridden(message, entry, found, own, sequence);
 		}
 	}
 
@@ -177,34 +176,21 @@ final class PeerMessages {
 		}
 	}
 
-	/**
-	 * An operator's override. This replica's own, applied here as it was made, comes back
-	 * on the channel: no news, unless something was applied here since that Redis
-	 * published before it (a peer's override heard while it was being applied): then the
-	 * fleet ends in this one, and so does the breaker here, as long as it is this
-	 * replica's operator's last.
-	 * @param here this replica's breaker of that name, if any
-	 * @param echo whether it is this replica's own, heard on the channel
-	 */
-	private void overridden(FleetMessage message, FleetEntry entry, Optional<Breaker> here, boolean own, boolean echo,
+	private void overridden(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own,
 			long sequence) {
-		// one step against an operator's override on a caller's thread: landing between
-		// its breaker and its mirror, one of them missed this one
-		entry.overriding(() -> {
-			if (!entry.newer(message)) {
-				return;
-			}
-			entry.overridden(message, sequence);
-			if (here.isEmpty() || (echo && !entry.ownLast(message))) {
-				return;
-			}
-			if (message.override() == State.CLOSED) {
-				entry.untie();
-			}
-			String reason = own ? FleetOverrides.here(message.override(), true)
-					: FleetOverrides.fromPeer(message.replica(), message.override());
-			here.get().override(message.override(), reason, true);
-		});
+		if (!entry.newer(message)) {
+			return;
+		}
+		entry.overridden(message, sequence);
+		if (found.isEmpty()) {
+			return;
+		}
+		if (message.override() == State.CLOSED) {
+			entry.untie();
+		}
+		String reason = own ? FleetOverrides.here(message.override(), true)
+				: FleetOverrides.fromPeer(message.replica(), message.override());
+		found.get().override(message.override(), reason, true);
 	}
 
 }

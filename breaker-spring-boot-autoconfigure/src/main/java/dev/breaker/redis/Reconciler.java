@@ -39,9 +39,6 @@ final class Reconciler {
 	private volatile Consumer<Breaker> beforeOverrideEnd = breaker -> {
 	};
 
-	private volatile Consumer<Breaker> afterOverrideEnd = breaker -> {
-	};
-
 	private boolean running;
 
 	private boolean again;
@@ -131,9 +128,7 @@ final class Reconciler {
 					if (override != null && sync.trust().acceptStored(override)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
-						// an operator's override here that Redis has not stored is newer:
-						// it is told again as the read finishes
-						if (entry == null || (!entry.changedSince(sent) && entry.overrideUnstored() == null)) {
+						if (entry == null || !entry.changedSince(sent)) {
 							sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE, false);
 						}
 					}
@@ -164,10 +159,13 @@ final class Reconciler {
 	private void finish(Pass pass) {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
-			if (entry != null) {
-				// one step against other overrides: one landing between the end and the
-				// close (an operator's FORCED_OPEN) would be overwritten by the close
-				entry.overriding(() -> settleOverride(breaker, entry, pass));
+			if (entry != null && !pass.overrides.contains(breaker.name())
+					&& endOverrideUnheard(breaker, entry, pass.startedAt)) {
+				// the operator's reset reached the others while this replica was deaf
+				State state = breaker.state();
+				if (state == State.FORCED_OPEN || state == State.DISABLED) {
+					breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
+				}
 			}
 			republish(breaker, entry, pass.redisForgot);
 		}
@@ -178,50 +176,19 @@ final class Reconciler {
 		}
 	}
 
-	private void settleOverride(Breaker breaker, FleetEntry entry, Pass pass) {
-		FleetMessage unstored = entry.overrideUnstored();
-		if (unstored != null) {
-			// this replica's operator overrode it while Redis could not store it: the
-			// fleet hears it now, whatever the read found
-			sync.overrides().announce(breaker.name(), entry, unstored.override());
-		}
-		else if (!pass.overrides.contains(breaker.name())) {
-			endOverrideUnheard(breaker, entry, pass.startedAt);
-		}
-	}
-
-	private void endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince) {
-		// an operator's override on this thread may land here, and end it first
+	private boolean endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince) {
+		// an operator's override on another thread may land here, and end it first
 		beforeOverrideEnd.accept(breaker);
-		State ended = entry.endOverrideUnheardSince(unheardSince, sync::nextSequence);
-		if (ended == null) {
-			return;
-		}
-		afterOverrideEnd.accept(breaker);
-		// the operator's reset reached the others while this replica was deaf; a breaker
-		// no longer in the ended override's state moved on (an operator's override here)
-		if (breaker.state() == ended) {
-			breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
-		}
+		return entry.endOverrideUnheardSince(unheardSince, sync::nextSequence);
 	}
 
 	/**
 	 * For tests only: runs (on the sync thread) as a breaker's standing override, not
 	 * found by the pass, is about to be ended, so a test can land an operator's override
-	 * exactly there. It runs inside the entry's {@link FleetEntry#overriding} step.
+	 * exactly there.
 	 */
 	void beforeOverrideEnd(Consumer<Breaker> hook) {
 		beforeOverrideEnd = hook;
-	}
-
-	/**
-	 * For tests only: runs (on the sync thread) once a breaker's standing override, not
-	 * found by the pass, has been ended in the mirror and before its breaker is closed
-	 * here, inside the entry's {@link FleetEntry#overriding} step: an override from
-	 * another thread waits for the step to end.
-	 */
-	void afterOverrideEnd(Consumer<Breaker> hook) {
-		afterOverrideEnd = hook;
 	}
 
 	private void republish(Breaker breaker, FleetEntry entry, boolean redisForgot) {
