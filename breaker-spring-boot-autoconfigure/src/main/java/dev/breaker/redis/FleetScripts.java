@@ -58,8 +58,9 @@ final class FleetScripts {
 			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 			end
 			local function int(n) return string.format('%.0f', n) end
-			-- a vote lasts its replica's open wait: at most a max-open-wait, at most 24 h
-			local MOST_VOTE_MS = 86400000
+			-- a vote lasts its replica's open wait: at most a max-open-wait, at most 24 h; an hour
+			-- more, for a Redis clock that steps back (a failover to a replica behind it)
+			local MOST_VOTE_MS = 90000000
 			-- the open circuit in a state hash; episode '' when there is none, or only garbage that cannot be one
 			local function openCircuit(key)
 			  local h = redis.call('HMGET', key, 'episode', 'ttl', 'replica', 'reason', 'issued', 'sig')

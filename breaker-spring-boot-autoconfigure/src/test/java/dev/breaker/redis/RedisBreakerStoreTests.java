@@ -232,6 +232,18 @@ class RedisBreakerStoreTests {
 	}
 
 	@Test
+	void aGenuineDayLongVoteIsKeptWhenRedisClockStepsBack() {
+		// a 24 h vote written before a failover to a Redis whose clock is half an hour
+		// behind: it still counts toward the quorum
+		List<String> time = admin.redis().time();
+		long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+		long expires = now + Duration.ofHours(24).plusMinutes(30).toMillis();
+		admin.redis().hset(keys.votes("payments"), "b", expires + "|0|86400000|");
+
+		assertThat(store.vote("payments", "a", 10_000, "0|10000|").join().votes()).containsOnlyKeys("a", "b");
+	}
+
+	@Test
 	void aForgedMarkOfAReplicaThatWentWithoutSlotsThatIsNoTimeIsDropped() {
 		// Lua reads "1e400" as infinity, and printed it as "inf": no claim could be read
 		admin.redis().hset(keys.probes("payments", "e7"), "~wanted~", "1e400");
