@@ -77,8 +77,7 @@ public class BreakerHistory implements SmartLifecycle {
 		this.tickerOrigin = this.lastSample;
 		this.wallOrigin = clock.instant();
 		registry.onCreated((breaker) -> keep(breaker, true));
-		registry.onRemoved((breaker) -> this.tracks.computeIfPresent(breaker.name(),
-				(name, track) -> (track.breaker == breaker) ? null : track));
+		registry.onRemoved(this::forget);
 		registry.breakers().forEach((breaker) -> keep(breaker, false));
 		registry.children(HostBreakers.GROUP).forEach((breaker) -> keep(breaker, false));
 	}
@@ -107,6 +106,14 @@ public class BreakerHistory implements SmartLifecycle {
 				}
 			});
 		}
+		if (breaker.removed()) {
+			// evicted before its creation was heard: its removal found nothing
+			forget(breaker);
+		}
+	}
+
+	private void forget(Breaker breaker) {
+		this.tracks.computeIfPresent(breaker.name(), (name, track) -> (track.breaker == breaker) ? null : track);
 	}
 
 	/**

@@ -100,6 +100,10 @@ public class BreakerMetrics implements MeterBinder {
 			try {
 				added.register();
 				breaker.onTransition((transition) -> onTransition(added, transition));
+				if (breaker.removed()) {
+					// evicted before its creation was heard: its removal found nothing
+					remove(breaker);
+				}
 			}
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);

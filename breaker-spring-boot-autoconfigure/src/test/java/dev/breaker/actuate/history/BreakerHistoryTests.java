@@ -320,6 +320,24 @@ class BreakerHistoryTests {
 	}
 
 	@Test
+	void aPerHostBreakerEvictedBeforeItsCreationIsHeardLeavesNoHistoryBehind() {
+		BreakerRegistry small = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children("http", new Children(1, Duration.ofMinutes(10), false))
+			.build();
+		small.onCreated((created) -> {
+			if (created.name().equals("http:a.example")) {
+				small.breaker("http", "b.example");
+			}
+		});
+		BreakerHistory history = new BreakerHistory(small, this.ticker, java.time.Clock.systemUTC());
+		small.breaker("http", "a.example");
+
+		assertThat(small.find("http:a.example")).isEmpty();
+		assertThat(history.tracked()).containsExactly("http:b.example");
+	}
+
+	@Test
 	void aBreakerThatKeepsNoLatencyStillHasItsCountsAndStates() {
 		BreakerRegistry plain = BreakerRegistry.builder()
 			.defaults(BreakerConfig.builder().ticker(this.ticker).recordLatency(false).build())

@@ -274,6 +274,28 @@ class BreakerMetricsTests {
 			.count()).isEqualTo(1);
 	}
 
+	@Test
+	void aChildEvictedBeforeItsCreationIsHeardGetsNoMetersThatOutliveIt() {
+		// listeners run in the order they were added: this one, on the creating
+		// thread, stands for the callers that churn through the group before the
+		// binding hears of user-2's creation, and evict user-2
+		this.breakers.onCreated((created) -> {
+			if ("user-2".equals(created.key())) {
+				this.breakers.breaker("recommendations", "user-3");
+				this.breakers.breaker("recommendations", "user-4");
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+		Breaker evicted = this.breakers.breaker("recommendations", "user-2");
+		assertThat(this.breakers.find(evicted.name())).isEmpty();
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-3", "user-4");
+		assertThat(this.registry.find("breaker.calls").tag("tenant", "user-2").meters()).isEmpty();
+	}
+
 	private static void awaitDoneOrBlocked(Thread thread) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (thread.isAlive() && thread.getState() != Thread.State.BLOCKED
