@@ -94,11 +94,13 @@ public class BreakerHistory implements SmartLifecycle {
 	 * calls reports under the same name, and must not colour its replacement's seconds.
 	 */
 	private void keep(Breaker breaker, boolean created) {
-		if (!kept(breaker)) {
+		if (!kept(breaker) || breaker.removed()) {
 			return;
 		}
+		// a removed breaker never replaces a track: it may be its replacement's
 		Track kept = this.tracks.compute(breaker.name(),
-				(name, track) -> (track != null && track.breaker == breaker) ? track : new Track(breaker, created));
+				(name, track) -> (track != null && (track.breaker == breaker || breaker.removed())) ? track
+						: new Track(breaker, created));
 		if (kept.breaker == breaker && kept.listening.compareAndSet(false, true)) {
 			breaker.onTransition((transition) -> {
 				if (this.tracks.get(transition.breaker()) == kept) {

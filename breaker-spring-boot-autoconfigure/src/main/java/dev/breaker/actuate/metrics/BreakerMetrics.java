@@ -83,7 +83,7 @@ public class BreakerMetrics implements MeterBinder {
 		}
 
 		void add(Breaker breaker) {
-			if (isTenantChild(breaker) && !BreakerMetrics.this.tenantTags) {
+			if (isTenantChild(breaker) && !BreakerMetrics.this.tenantTags || breaker.removed()) {
 				return;
 			}
 			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker));
@@ -92,6 +92,10 @@ public class BreakerMetrics implements MeterBinder {
 				return;
 			}
 			if (existing != null) {
+				if (breaker.removed()) {
+					// dropped meanwhile: the entry may be its replacement's
+					return;
+				}
 				// The registry replaced a breaker whose removal we did not see, or whose
 				// removal is under way: its meters are gone once remove() returns.
 				existing.remove();

@@ -338,6 +338,31 @@ class BreakerHistoryTests {
 	}
 
 	@Test
+	void aPerHostBreakerEvictedAndReCreatedBeforeItsFirstCreationIsHeardKeepsTheReplacementsHistory() {
+		BreakerRegistry small = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children("http", new Children(1, Duration.ofMinutes(10), false))
+			.build();
+		AtomicBoolean churned = new AtomicBoolean();
+		small.onCreated((created) -> {
+			if (created.name().equals("http:a.example") && !churned.getAndSet(true)) {
+				small.breaker("http", "b.example");
+				small.breaker("http", "a.example");
+			}
+		});
+		BreakerHistory history = new BreakerHistory(small, this.ticker, java.time.Clock.systemUTC());
+		small.breaker("http", "a.example");
+		Breaker current = small.find("http:a.example").orElseThrow();
+		history.sampleIfDue();
+		calls(current, Outcome.SUCCESS, 0, 2);
+		this.ticker.advance(Duration.ofSeconds(1));
+		history.sampleIfDue();
+
+		assertThat(history.tracked()).containsExactly("http:a.example");
+		assertThat(history.of("http:a.example")).extracting(Second::calls).containsExactly(2L);
+	}
+
+	@Test
 	void aBreakerThatKeepsNoLatencyStillHasItsCountsAndStates() {
 		BreakerRegistry plain = BreakerRegistry.builder()
 			.defaults(BreakerConfig.builder().ticker(this.ticker).recordLatency(false).build())

@@ -2,6 +2,7 @@ package dev.breaker.actuate.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Counter;
@@ -294,6 +295,32 @@ class BreakerMetricsTests {
 			.extracting((gauge) -> gauge.getId().getTag("tenant"))
 			.containsExactlyInAnyOrder("user-3", "user-4");
 		assertThat(this.registry.find("breaker.calls").tag("tenant", "user-2").meters()).isEmpty();
+	}
+
+	@Test
+	void aChildEvictedAndReCreatedBeforeItsFirstCreationIsHeardKeepsTheReplacementsMeters() throws Exception {
+		AtomicBoolean churned = new AtomicBoolean();
+		this.breakers.onCreated((created) -> {
+			if ("user-2".equals(created.key()) && !churned.getAndSet(true)) {
+				this.breakers.breaker("recommendations", "user-3");
+				this.breakers.breaker("recommendations", "user-4");
+				this.breakers.breaker("recommendations", "user-2");
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+		Breaker evicted = this.breakers.breaker("recommendations", "user-2");
+		Breaker current = this.breakers.find("recommendations:user-2").orElseThrow();
+		assertThat(current).isNotSameAs(evicted);
+		current.call(() -> "ok");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-4", "user-2");
+		assertThat(this.registry.get("breaker.calls")
+			.tags("name", "recommendations", "tenant", "user-2", "outcome", "success")
+			.functionCounter()
+			.count()).isEqualTo(1);
 	}
 
 	private static void awaitDoneOrBlocked(Thread thread) {
