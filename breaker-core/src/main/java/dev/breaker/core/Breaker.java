@@ -131,6 +131,9 @@ public final class Breaker {
 
 	private volatile BreakerState state;
 
+	/** Set once its registry drops this child (evicted or expired). */
+	private volatile boolean removed;
+
 	Breaker(String name, BreakerConfig config, Breaker parent, String group, String key) {
 		this(name, config, parent, group, key, 0);
 	}
@@ -517,6 +520,21 @@ public final class Breaker {
 	 */
 	public @Nullable CallDurations durations() {
 		return latencies;
+	}
+
+	/**
+	 * Whether its registry has dropped this child (evicted as least recently used, or
+	 * expired idle): it still serves the calls that hold it, but the registry no longer
+	 * finds it, and a later call for its key gets a new breaker. Never true for a
+	 * top-level breaker. Set before the registry's removal listeners run, so a listener
+	 * of its creation that runs after them can tell.
+	 */
+	public boolean removed() {
+		return removed;
+	}
+
+	void markRemoved() {
+		removed = true;
 	}
 
 	/** Live cumulative counters, never reset; reading them allocates nothing. */

@@ -78,14 +78,14 @@ final class ChildBreakers {
 				}
 				// idle, yet missed by expire(): touch() made it the latest entry used
 				entries.remove(key);
-				removedOut.add(entry.breaker);
+				removed(entry.breaker, removedOut);
 			}
 			Breaker breaker = factory.apply(key);
 			entries.put(key, new Entry(breaker, now));
 			createdOut.add(breaker);
 			if (entries.size() > policy.maxEntries()) {
 				Iterator<Entry> eldest = entries.values().iterator();
-				removedOut.add(eldest.next().breaker);
+				removed(eldest.next().breaker, removedOut);
 				eldest.remove();
 			}
 			return breaker;
@@ -116,9 +116,14 @@ final class ChildBreakers {
 			if (now - eldest.lastUsed < idleNanos) {
 				return;
 			}
-			removedOut.add(eldest.breaker);
+			removed(eldest.breaker, removedOut);
 			it.remove();
 		}
+	}
+
+	private static void removed(Breaker breaker, List<Breaker> removedOut) {
+		breaker.markRemoved();
+		removedOut.add(breaker);
 	}
 
 	private static final class Entry {

@@ -141,4 +141,27 @@ class ChildBreakerTests {
 		assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("a", "b");
 	}
 
+	@Test
+	void aChildSaysItWasRemovedOnceEvictedOrExpiredAndBeforeTheRemovalListenersRun() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().build())
+			.children("tenants", new BreakerRegistry.Children(2, Duration.ofMinutes(10), false))
+			.build();
+		List<String> seenRemoved = new ArrayList<>();
+		registry.onRemoved(b -> seenRemoved.add(b.key() + "=" + b.removed()));
+		Breaker top = registry.breaker("tenants");
+		Breaker a = registry.breaker("tenants", "a");
+		Breaker b = registry.breaker("tenants", "b");
+		assertThat(a.removed()).isFalse();
+		registry.breaker("tenants", "c"); // evicts a
+		assertThat(a.removed()).isTrue();
+		assertThat(b.removed()).isFalse();
+		fixture.advance(Duration.ofMinutes(10));
+		registry.breaker("tenants", "d"); // b and c expired
+		assertThat(b.removed()).isTrue();
+		assertThat(top.removed()).isFalse();
+		assertThat(registry.breaker("tenants", "d").removed()).isFalse();
+		assertThat(seenRemoved).containsExactly("a=true", "b=true", "c=true");
+	}
+
 }

@@ -21,7 +21,6 @@ import org.springframework.context.SmartLifecycle;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Ticker;
-import dev.breaker.core.Transition;
 import dev.breaker.http.HostBreakers;
 
 /**
@@ -77,16 +76,10 @@ public class BreakerHistory implements SmartLifecycle {
 		this.lastSample = ticker.nanos();
 		this.tickerOrigin = this.lastSample;
 		this.wallOrigin = clock.instant();
-		registry.onCreated((breaker) -> {
-			if (kept(breaker)) {
-				this.tracks.putIfAbsent(breaker.name(), new Track(breaker, true));
-			}
-		});
-		registry.onRemoved((breaker) -> this.tracks.computeIfPresent(breaker.name(),
-				(name, track) -> (track.breaker == breaker) ? null : track));
-		registry.onTransition(this::transitioned);
-		registry.breakers().forEach(this::keepExisting);
-		registry.children(HostBreakers.GROUP).forEach(this::keepExisting);
+		registry.onCreated((breaker) -> keep(breaker, true));
+		registry.onRemoved(this::forget);
+		registry.breakers().forEach((breaker) -> keep(breaker, false));
+		registry.children(HostBreakers.GROUP).forEach((breaker) -> keep(breaker, false));
 	}
 
 	/** Whether a breaker gets a history: every breaker but per-tenant children. */
@@ -94,10 +87,35 @@ public class BreakerHistory implements SmartLifecycle {
 		return breaker.key() == null || HostBreakers.GROUP.equals(breaker.group());
 	}
 
-	private void keepExisting(Breaker breaker) {
-		if (kept(breaker)) {
-			this.tracks.putIfAbsent(breaker.name(), new Track(breaker, false));
+	/**
+	 * Tracks {@code breaker}, in place of the track of an earlier breaker of the same
+	 * name (a child evicted and re-created, whose eviction may be heard after the
+	 * re-creation), and hears its transitions from it: an evicted child still finishing
+	 * calls reports under the same name, and must not colour its replacement's seconds.
+	 */
+	private void keep(Breaker breaker, boolean created) {
+		if (!kept(breaker) || breaker.removed()) {
+			return;
 		}
+		// a removed breaker never replaces a track: it may be its replacement's
+		Track kept = this.tracks.compute(breaker.name(),
+				(name, track) -> (track != null && (track.breaker == breaker || breaker.removed())) ? track
+						: new Track(breaker, created));
+		if (kept.breaker == breaker && kept.listening.compareAndSet(false, true)) {
+			breaker.onTransition((transition) -> {
+				if (this.tracks.get(transition.breaker()) == kept) {
+					kept.entered(transition.to());
+				}
+			});
+		}
+		if (breaker.removed()) {
+			// evicted before its creation was heard: its removal found nothing
+			forget(breaker);
+		}
+	}
+
+	private void forget(Breaker breaker) {
+		this.tracks.computeIfPresent(breaker.name(), (name, track) -> (track.breaker == breaker) ? null : track);
 	}
 
 	/**
@@ -155,13 +173,6 @@ public class BreakerHistory implements SmartLifecycle {
 			at = wall;
 		}
 		return at.truncatedTo(ChronoUnit.SECONDS);
-	}
-
-	private void transitioned(Transition transition) {
-		Track track = this.tracks.get(transition.breaker());
-		if (track != null) {
-			track.entered(transition.to());
-		}
 	}
 
 	@Override

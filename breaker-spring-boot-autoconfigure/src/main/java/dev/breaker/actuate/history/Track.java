@@ -3,6 +3,7 @@ package dev.breaker.actuate.history;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.CallDurations;
@@ -25,6 +26,9 @@ final class Track {
 			State.FORCED_OPEN };
 
 	final Breaker breaker;
+
+	/** Whether this track listens to its breaker's transitions (set once). */
+	final AtomicBoolean listening = new AtomicBoolean();
 
 	private final Second[] ring = new Second[BreakerHistory.SECONDS];
 

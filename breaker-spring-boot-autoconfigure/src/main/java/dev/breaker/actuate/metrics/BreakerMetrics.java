@@ -56,9 +56,11 @@ public class BreakerMetrics implements MeterBinder {
 		Binding binding = new Binding(registry);
 		// Listen first, then walk the existing breakers: a breaker created in between is
 		// seen twice, and adding is idempotent, rather than not at all.
+		// Transitions are heard from each breaker, not from the registry: an evicted
+		// child still finishing calls reports under the name of the child that replaced
+		// it, and its transitions must not land on the replacement's meters.
 		this.breakers.onCreated(binding::add);
 		this.breakers.onRemoved(binding::remove);
-		this.breakers.onTransition(binding::onTransition);
 		this.tree.breakers().forEach(binding::add);
 	}
 
@@ -81,7 +83,7 @@ public class BreakerMetrics implements MeterBinder {
 		}
 
 		void add(Breaker breaker) {
-			if (isTenantChild(breaker) && !BreakerMetrics.this.tenantTags) {
+			if (isTenantChild(breaker) && !BreakerMetrics.this.tenantTags || breaker.removed()) {
 				return;
 			}
 			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker));
@@ -90,12 +92,22 @@ public class BreakerMetrics implements MeterBinder {
 				return;
 			}
 			if (existing != null) {
-				// The registry replaced a breaker whose removal we did not see.
+				if (breaker.removed()) {
+					// dropped meanwhile: the entry may be its replacement's
+					return;
+				}
+				// The registry replaced a breaker whose removal we did not see, or whose
+				// removal is under way: its meters are gone once remove() returns.
 				existing.remove();
 				this.meters.put(breaker.name(), added);
 			}
 			try {
 				added.register();
+				breaker.onTransition((transition) -> onTransition(added, transition));
+				if (breaker.removed()) {
+					// evicted before its creation was heard: its removal found nothing
+					remove(breaker);
+				}
 			}
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);
@@ -105,23 +117,31 @@ public class BreakerMetrics implements MeterBinder {
 			}
 		}
 
+		/**
+		 * Removes the meters from the registry before the entry from the map: a breaker
+		 * re-created under the same name meanwhile finds the entry, and its add waits in
+		 * {@link BreakerMeters#remove} until the old meters are gone. Removed the other
+		 * way round, its meters (of the same ids) could be registered first and then
+		 * removed as the old ones, or be the old ones, which Micrometer hands back for an
+		 * id still registered.
+		 */
 		void remove(Breaker breaker) {
 			BreakerMeters removed = this.meters.get(breaker.name());
-			if (removed != null && removed.breaker() == breaker && this.meters.remove(breaker.name(), removed)) {
-				try {
-					removed.remove();
-				}
-				catch (RuntimeException ex) {
-					logger.warn(
-							"Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
-							ex);
-				}
+			if (removed == null || removed.breaker() != breaker) {
+				return;
 			}
+			try {
+				removed.remove();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
+						ex);
+			}
+			this.meters.remove(breaker.name(), removed);
 		}
 
-		void onTransition(Transition transition) {
-			BreakerMeters meters = this.meters.get(transition.breaker());
-			if (meters == null) {
+		private void onTransition(BreakerMeters meters, Transition transition) {
+			if (this.meters.get(transition.breaker()) != meters) {
 				return;
 			}
 			try {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
@@ -268,6 +269,97 @@ class BreakerHistoryTests {
 		history.sampleIfDue();
 
 		assertThat(history.tracked()).containsExactly("http:b.example");
+	}
+
+	@Test
+	void aPerHostBreakerReCreatedBeforeItsPredecessorsEvictionIsHeardHasAHistory() {
+		BreakerRegistry small = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children("http", new Children(2, Duration.ofMinutes(10), false))
+			.build();
+		AtomicBoolean recreated = new AtomicBoolean();
+		// listeners run in the order they were added: this one, on another caller's
+		// behalf, asks for a.example again before the history hears of its eviction
+		small.onRemoved((evicted) -> {
+			if (evicted.name().equals("http:a.example") && !recreated.getAndSet(true)) {
+				small.breaker("http", "a.example");
+			}
+		});
+		BreakerHistory history = new BreakerHistory(small, this.ticker, java.time.Clock.systemUTC());
+		small.breaker("http", "a.example");
+		small.breaker("http", "b.example");
+		small.breaker("http", "c.example");
+		assertThat(recreated).isTrue();
+		Breaker current = small.find("http:a.example").orElseThrow();
+		history.sampleIfDue();
+		calls(current, Outcome.SUCCESS, 0, 3);
+		this.ticker.advance(Duration.ofSeconds(1));
+		history.sampleIfDue();
+
+		assertThat(history.tracked()).contains("http:a.example");
+		assertThat(history.of("http:a.example")).extracting(Second::calls).containsExactly(3L);
+	}
+
+	@Test
+	void aTransitionOfAnEvictedPerHostBreakerDoesNotColourItsReplacementsHistory() {
+		BreakerRegistry small = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children("http", new Children(1, Duration.ofMinutes(10), false))
+			.build();
+		BreakerHistory history = new BreakerHistory(small, this.ticker, java.time.Clock.systemUTC());
+		Breaker evicted = small.breaker("http", "a.example");
+		small.breaker("http", "b.example");
+		Breaker current = small.breaker("http", "a.example");
+		history.sampleIfDue();
+		evicted.forceOpen();
+		this.ticker.advance(Duration.ofSeconds(1));
+		history.sampleIfDue();
+
+		assertThat(current.state()).isEqualTo(State.CLOSED);
+		assertThat(history.of("http:a.example")).extracting(Second::state).containsExactly(State.CLOSED);
+	}
+
+	@Test
+	void aPerHostBreakerEvictedBeforeItsCreationIsHeardLeavesNoHistoryBehind() {
+		BreakerRegistry small = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children("http", new Children(1, Duration.ofMinutes(10), false))
+			.build();
+		small.onCreated((created) -> {
+			if (created.name().equals("http:a.example")) {
+				small.breaker("http", "b.example");
+			}
+		});
+		BreakerHistory history = new BreakerHistory(small, this.ticker, java.time.Clock.systemUTC());
+		small.breaker("http", "a.example");
+
+		assertThat(small.find("http:a.example")).isEmpty();
+		assertThat(history.tracked()).containsExactly("http:b.example");
+	}
+
+	@Test
+	void aPerHostBreakerEvictedAndReCreatedBeforeItsFirstCreationIsHeardKeepsTheReplacementsHistory() {
+		BreakerRegistry small = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(this.ticker).build())
+			.children("http", new Children(1, Duration.ofMinutes(10), false))
+			.build();
+		AtomicBoolean churned = new AtomicBoolean();
+		small.onCreated((created) -> {
+			if (created.name().equals("http:a.example") && !churned.getAndSet(true)) {
+				small.breaker("http", "b.example");
+				small.breaker("http", "a.example");
+			}
+		});
+		BreakerHistory history = new BreakerHistory(small, this.ticker, java.time.Clock.systemUTC());
+		small.breaker("http", "a.example");
+		Breaker current = small.find("http:a.example").orElseThrow();
+		history.sampleIfDue();
+		calls(current, Outcome.SUCCESS, 0, 2);
+		this.ticker.advance(Duration.ofSeconds(1));
+		history.sampleIfDue();
+
+		assertThat(history.tracked()).containsExactly("http:a.example");
+		assertThat(history.of("http:a.example")).extracting(Second::calls).containsExactly(2L);
 	}
 
 	@Test

@@ -2,11 +2,14 @@ package dev.breaker.actuate.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import dev.breaker.actuate.BreakerTree;
@@ -204,6 +207,128 @@ class BreakerMetricsTests {
 			.hasSize(2)
 			.doesNotContain("user-1");
 		assertThat(this.registry.find("breaker.calls").tag("tenant", "user-1").meters()).isEmpty();
+	}
+
+	@Test
+	void aTripOfAnEvictedChildIsNotCountedOnTheChildThatReplacedIt() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		Breaker evicted = this.breakers.breaker("recommendations", "user-1");
+		this.breakers.breaker("recommendations", "user-2");
+		this.breakers.breaker("recommendations", "user-3");
+		Breaker current = this.breakers.breaker("recommendations", "user-1");
+		assertThat(current).isNotSameAs(evicted);
+
+		// calls that took the breaker before its eviction finish on it
+		failTimes(evicted, 3);
+		this.ticker.advance(Duration.ofSeconds(20));
+
+		assertThat(current.state()).hasToString("CLOSED");
+		assertThat(this.registry.get("breaker.transitions")
+			.tags("name", "recommendations", "tenant", "user-1", "from", "CLOSED", "to", "OPEN")
+			.counter()
+			.count()).as("trips counted on the current user-1").isZero();
+		assertThat(this.registry.get("breaker.open.episode")
+			.tags("name", "recommendations", "tenant", "user-1")
+			.gauge()
+			.value()).as("open episode of the current user-1").isZero();
+	}
+
+	@Test
+	void aChildReCreatedWhileItsEvictedPredecessorsMetersAreBeingRemovedKeepsItsOwnMeters() throws Exception {
+		AtomicReference<@Nullable Thread> recreator = new AtomicReference<>();
+		SimpleMeterRegistry removing = new SimpleMeterRegistry() {
+			@Override
+			public Meter remove(Meter meter) {
+				if ("user-1".equals(meter.getId().getTag("tenant")) && recreator.get() == null) {
+					// another caller asks for user-1 again while its evicted breaker's
+					// meters are being removed
+					Thread thread = new Thread(
+							() -> BreakerMetricsTests.this.breakers.breaker("recommendations", "user-1"));
+					recreator.set(thread);
+					thread.start();
+					awaitDoneOrBlocked(thread);
+				}
+				return super.remove(meter);
+			}
+		};
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(removing);
+		Breaker evicted = this.breakers.breaker("recommendations", "user-1");
+		this.breakers.breaker("recommendations", "user-2");
+		this.breakers.breaker("recommendations", "user-3");
+		Thread thread = recreator.get();
+		assertThat(thread).isNotNull();
+		thread.join(30_000);
+		assertThat(thread.isAlive()).isFalse();
+
+		Breaker current = this.breakers.find("recommendations:user-1").orElseThrow();
+		assertThat(current).isNotSameAs(evicted);
+		assertThat(removing.find("breaker.state")
+			.tags("name", "recommendations", "tenant", "user-1", "state", "CLOSED")
+			.gauges()).as("the state gauge of the re-created user-1").hasSize(1);
+		assertThat(removing.find("breaker.calls").tags("tenant", "user-1").functionCounters())
+			.as("the call counters of the re-created user-1")
+			.hasSize(Outcome.values().length);
+		current.call(() -> "ok");
+		assertThat(removing.get("breaker.calls")
+			.tags("name", "recommendations", "tenant", "user-1", "outcome", "success")
+			.functionCounter()
+			.count()).isEqualTo(1);
+	}
+
+	@Test
+	void aChildEvictedBeforeItsCreationIsHeardGetsNoMetersThatOutliveIt() {
+		// listeners run in the order they were added: this one, on the creating
+		// thread, stands for the callers that churn through the group before the
+		// binding hears of user-2's creation, and evict user-2
+		this.breakers.onCreated((created) -> {
+			if ("user-2".equals(created.key())) {
+				this.breakers.breaker("recommendations", "user-3");
+				this.breakers.breaker("recommendations", "user-4");
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+		Breaker evicted = this.breakers.breaker("recommendations", "user-2");
+		assertThat(this.breakers.find(evicted.name())).isEmpty();
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-3", "user-4");
+		assertThat(this.registry.find("breaker.calls").tag("tenant", "user-2").meters()).isEmpty();
+	}
+
+	@Test
+	void aChildEvictedAndReCreatedBeforeItsFirstCreationIsHeardKeepsTheReplacementsMeters() throws Exception {
+		AtomicBoolean churned = new AtomicBoolean();
+		this.breakers.onCreated((created) -> {
+			if ("user-2".equals(created.key()) && !churned.getAndSet(true)) {
+				this.breakers.breaker("recommendations", "user-3");
+				this.breakers.breaker("recommendations", "user-4");
+				this.breakers.breaker("recommendations", "user-2");
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+		Breaker evicted = this.breakers.breaker("recommendations", "user-2");
+		Breaker current = this.breakers.find("recommendations:user-2").orElseThrow();
+		assertThat(current).isNotSameAs(evicted);
+		current.call(() -> "ok");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-4", "user-2");
+		assertThat(this.registry.get("breaker.calls")
+			.tags("name", "recommendations", "tenant", "user-2", "outcome", "success")
+			.functionCounter()
+			.count()).isEqualTo(1);
+	}
+
+	private static void awaitDoneOrBlocked(Thread thread) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (thread.isAlive() && thread.getState() != Thread.State.BLOCKED
+				&& thread.getState() != Thread.State.WAITING && System.nanoTime() - deadline < 0) {
+			Thread.onSpinWait();
+		}
 	}
 
 	@Test
