@@ -1,6 +1,8 @@
 package dev.breaker.http;
 
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 import dev.breaker.core.Breaker;
@@ -56,6 +58,25 @@ class HttpClientBreakerTests {
 		runner(client).run((context) -> {
 			for (String unreadable : new String[] { "soon", "-5", "1.5e3" }) {
 				assertThat(send(client, context, "/status/503?retry-after=" + unreadable))
+					.isInstanceOf(client.statusError(503));
+			}
+			Breaker breaker = this.server.breaker(context);
+			assertThat(breaker.totals().calls(Outcome.THROTTLED)).as("throttled").isZero();
+			assertThat(breaker.totals().calls(Outcome.FAILURE)).as("failures").isEqualTo(TRIP_AFTER);
+			assertThat(breaker.state()).isEqualTo(State.OPEN);
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void a503WhoseRetryAfterAsksForNoWaitIsAFailureAndTrips(ClientUnderTest client) {
+		// "Retry-After: 0" or a date gone by is no hint (it is ignored as one): a
+		// gateway answering every call so would otherwise keep the breaker closed for
+		// good
+		runner(client).run((context) -> {
+			for (String noWait : new String[] { "0", "000", "Wed, 21 Oct 2015 07:28:00 GMT" }) {
+				String query = URLEncoder.encode(noWait, StandardCharsets.UTF_8);
+				assertThat(send(client, context, "/status/503?retry-after=" + query))
 					.isInstanceOf(client.statusError(503));
 			}
 			Breaker breaker = this.server.breaker(context);
