@@ -49,16 +49,31 @@ final class RetryBudget {
 	 * while the fence has not moved; otherwise it stays spent, which is always safe.
 	 * Every checkpoint then holds a count from before the grant, so each window's count
 	 * drops by exactly that grant. Returns never take the count below its value at the
-	 * latest fence (`fenced`; a return while the thread that moved it has not yet written
-	 * it is refused), the most any checkpoint holds: returns never exceed the grants made
-	 * since, and no window's count goes below zero. Returning a grant at most once is its
-	 * holder's duty. The count is the word's low 40 bits, read as differences
+	 * latest fence (`fenced`, the word that fence's CAS left; a return while the thread
+	 * that moved it has not yet written it is refused), the most any checkpoint holds:
+	 * returns never exceed the grants made since, and no window's count goes below zero.
+	 * Two threads may move the fence at once (both found their bucket without a
+	 * checkpoint) and write their words in either order: `fenced` only ever moves forward
+	 * (a CAS loop), so the later fence's word stays; were the earlier one's left, every
+	 * return would be refused until the next checkpoint. Returning a grant at most once
+	 * is its holder's duty. The count is the word's low 40 bits, read as differences
 	 * (sign-extended), correct across its wrap; the fence (23 bits, the top bit stays
 	 * clear so a grant is never negative) would have to wrap exactly between a grant and
 	 * its return, 8 million checkpoints.
 	 */
 
 	private static final VarHandle CHECKPOINTS = MethodHandles.arrayElementVarHandle(Checkpoint[].class);
+
+	private static final VarHandle FENCED;
+
+	static {
+		try {
+			FENCED = MethodHandles.lookup().findVarHandle(RetryBudget.class, "fenced", long.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private static final int CALL_KINDS = BucketWindow.THROTTLED + 1;
 
@@ -69,6 +84,9 @@ final class RetryBudget {
 
 	/** One step of the fence. */
 	private static final long FENCE = 1L << COUNT_BITS;
+
+	/** The fence's bits, above the count's (the top bit stays clear). */
+	private static final int FENCE_BITS = 63 - COUNT_BITS;
 
 	private final Breaker owner;
 
@@ -92,7 +110,10 @@ final class RetryBudget {
 
 	/**
 	 * The word as the latest fence left it (its count is the most any checkpoint holds);
-	 * written after that fence's CAS, so briefly an older one's, which only refuses.
+	 * written after that fence's CAS, so briefly an older one's, which only refuses. Only
+	 * ever moved forward: two threads moving the fence at once write theirs in either
+	 * order, and the later fence must win (an older one left here would refuse every
+	 * return until the next checkpoint).
 	 */
 	private volatile long fenced;
 
@@ -232,10 +253,29 @@ final class RetryBudget {
 			// it can no longer go back (then re-read)
 			long next = (g + FENCE) & Long.MAX_VALUE;
 			if (granted.compareAndSet(g, next)) {
-				fenced = next;
+				advanceFenced(next);
 				CHECKPOINTS.compareAndSet(checkpoints, slot, c, new Checkpoint(epoch, g & COUNT, recorded.get()));
 			}
 		}
+	}
+
+	/**
+	 * Records {@code word} (the word a fence's CAS left) as {@link #fenced} unless a
+	 * later fence is already there: another thread may have moved the fence after this
+	 * one's CAS and written its word first.
+	 */
+	private void advanceFenced(long word) {
+		for (;;) {
+			long seen = fenced;
+			if (fenceDifference(word, seen) <= 0 || FENCED.compareAndSet(this, seen, word)) {
+				return;
+			}
+		}
+	}
+
+	/** The fence of {@code word} less that of {@code other}, across the fence's wrap. */
+	private static long fenceDifference(long word, long other) {
+		return (((word >>> COUNT_BITS) - (other >>> COUNT_BITS)) << (64 - FENCE_BITS)) >> (64 - FENCE_BITS);
 	}
 
 	/**

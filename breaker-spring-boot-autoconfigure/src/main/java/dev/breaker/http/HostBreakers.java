@@ -106,10 +106,10 @@ public final class HostBreakers {
 
 	/** The outcome of a response from the breaker's host. */
 	public Outcome classify(Breaker breaker, int status, HttpHeaders headers) {
-		// only a Retry-After that can be read makes a 503 throttling: a gateway that
-		// sends
-		// garbage with every 503 would otherwise keep the breaker closed for good
-		boolean retryAfter = status == 503 && RetryAfter.readable(headers.getFirst(HttpHeaders.RETRY_AFTER));
+		// only a Retry-After that asks for a wait makes a 503 throttling: a gateway that
+		// sends garbage, 0 or a date gone by with every 503 would otherwise keep the
+		// breaker closed for good (THROTTLED never trips), though no wait is honoured
+		boolean retryAfter = status == 503 && retryAfter(breaker, status, headers) != null;
 		return classifier(breaker).classify(status, retryAfter);
 	}
 

@@ -125,7 +125,8 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			ExchangeFunction next) {
 		ReleaseOnce attempt = attempts.acquire();
 		if (attempt == null) {
-			return Mono.error(attempts.rejected());
+			// a retry whose pause its subscriber cancelled as it ended is not sent
+			return attempts.withdrawn() ? Mono.empty() : Mono.error(attempts.rejected());
 		}
 		Exchange exchange = new Exchange(attempts, attempt);
 		return next.exchange(request)

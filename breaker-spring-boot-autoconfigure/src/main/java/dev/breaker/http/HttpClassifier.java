@@ -66,7 +66,7 @@ public final class HttpClassifier {
 	/**
 	 * The outcome of a response with this status.
 	 * @param retryAfter whether the response carried a {@code Retry-After} header that
-	 * can be read (delta-seconds or an HTTP-date)
+	 * asks for a wait (delta-seconds above zero or an HTTP-date still to come)
 	 */
 	public Outcome classify(int status, boolean retryAfter) {
 		Outcome override = this.statusOutcomes.get(status);

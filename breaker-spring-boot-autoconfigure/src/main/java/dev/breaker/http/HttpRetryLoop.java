@@ -91,6 +91,9 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		/** Whether the breaker let the latest attempt through. */
 		private boolean admitted;
 
+		/** Whether the latest attempt was a retry whose grant had gone back. */
+		private boolean withdrawn;
+
 		/**
 		 * What refused the latest attempt: the host's breaker's rejection, or the group
 		 * breaker's when the host consults it and it refused.
@@ -124,14 +127,23 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		/**
 		 * Asks the breaker for the next attempt, telling the observers; {@code null} when
 		 * it refuses (then {@link #rejected()} is what the request fails with, and no
-		 * retry follows).
+		 * retry follows) or when the attempt is a retry whose grant already went back to
+		 * the budget ({@link #withdrawn()}: its caller gave up as its pause ended, so it
+		 * is not sent).
 		 */
 		@Nullable ReleaseOnce acquire() {
+			// the retry's grant is taken before anything else: whichever of this attempt
+			// and notMade() takes it first decides whether the retry is made
+			long granted = takeGrant();
+			this.answered = null;
+			if (this.retries > 0 && granted == NO_GRANT) {
+				this.admitted = false;
+				this.withdrawn = true;
+				return null;
+			}
 			HttpRetryLoop.this.calls.onCall(this.breaker.name(), this.breaker);
 			Permit permit = this.breaker.acquire();
 			this.admitted = permit.granted();
-			this.answered = null;
-			long granted = takeGrant();
 			if (!this.admitted) {
 				giveBack(granted);
 				this.rejection = Rejections.of(permit);
@@ -139,6 +151,15 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 				return null;
 			}
 			return ReleaseOnce.started(this.breaker, permit);
+		}
+
+		/**
+		 * Whether the latest {@link #acquire()} found its retry given back to the budget
+		 * (the caller gave up as the pause ended): nothing was sent and nothing refused,
+		 * the request ends without an answer.
+		 */
+		boolean withdrawn() {
+			return this.withdrawn;
 		}
 
 		/**

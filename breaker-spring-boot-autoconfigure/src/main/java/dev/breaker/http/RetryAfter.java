@@ -23,7 +23,9 @@ final class RetryAfter {
 
 	/**
 	 * The wait the server asked for, or {@code null} when the value is missing,
-	 * unreadable or already in the past: a hint that cannot be read is no hint at all.
+	 * unreadable, zero or already in the past: a hint that cannot be read, or asks for no
+	 * wait, is no hint at all (and a 503 that carries one is the server down, not
+	 * throttling).
 	 */
 	static Duration parse(String value, Clock clock) {
 		if (value == null || value.length() > MAX_LENGTH) {
@@ -43,23 +45,6 @@ final class RetryAfter {
 		}
 		Duration wait = Duration.between(clock.instant(), at);
 		return (wait.isNegative() || wait.isZero()) ? null : wait;
-	}
-
-	/**
-	 * Whether {@code value} is a {@code Retry-After} as RFC 9110 writes one
-	 * (delta-seconds or an HTTP-date, now or past ones too), within {@link #MAX_LENGTH}:
-	 * a 503 that carries one is the server throttling; with any other value, or none, it
-	 * is down.
-	 */
-	static boolean readable(String value) {
-		if (value == null || value.length() > MAX_LENGTH) {
-			return false;
-		}
-		String trimmed = value.trim();
-		if (trimmed.isEmpty()) {
-			return false;
-		}
-		return isAsciiDigit(trimmed.charAt(0)) ? seconds(trimmed) >= 0 : date(trimmed) != null;
 	}
 
 	/** Delta-seconds, or -1 when {@code value} is not one a long holds. */

@@ -49,6 +49,19 @@ class RetryPauseRacesTests {
 				"breaker.instances.remote.retry.record-each-attempt=true",
 				"breaker.instances.remote.track-in-flight=true");
 
+	/**
+	 * Retries inside the first attempt's permit: a retry asks for no permit of its own,
+	 * only its grant decides whether it starts.
+	 */
+	private final ApplicationContextRunner oncePerSequence = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
+		.withBean(Remote.class)
+		.withBean(ManualTicker.class)
+		.withBean(ManualDelays.class)
+		.withPropertyValues("breaker.instances.remote.retry.intervals=50ms",
+				"breaker.instances.remote.retry.record-each-attempt=false",
+				"breaker.instances.remote.track-in-flight=true");
+
 	private final ApplicationContextRunner refusedPauses = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class))
 		.withBean(Remote.class)
@@ -72,7 +85,17 @@ class RetryPauseRacesTests {
 	@ParameterizedTest
 	@EnumSource
 	void aCallWhoseCallerGivesUpDuringTheGrantedRetrysPauseGivesTheRetryBack(Caller caller) {
-		this.eachAttempt.run((context) -> {
+		assertGivingUpDuringThePauseGivesTheRetryBack(this.eachAttempt, caller);
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aCallRecordedOnceWhoseCallerGivesUpDuringTheGrantedRetrysPauseGivesTheRetryBack(Caller caller) {
+		assertGivingUpDuringThePauseGivesTheRetryBack(this.oncePerSequence, caller);
+	}
+
+	private static void assertGivingUpDuringThePauseGivesTheRetryBack(ApplicationContextRunner runner, Caller caller) {
+		runner.run((context) -> {
 			Remote remote = context.getBean(Remote.class);
 			Runnable giveUp = caller.callAndGiveUp(remote);
 			ManualDelays delays = context.getBean(ManualDelays.class);
@@ -102,7 +125,17 @@ class RetryPauseRacesTests {
 	@ParameterizedTest
 	@EnumSource
 	void aRetryWhoseAttemptStartedKeepsItsTokenWhenItsCallerGivesUp(Caller caller) {
-		this.eachAttempt.run((context) -> {
+		assertAStartedRetryKeepsItsToken(this.eachAttempt, caller);
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aRetryInsideTheFirstAttemptsPermitWhoseAttemptStartedKeepsItsTokenWhenItsCallerGivesUp(Caller caller) {
+		assertAStartedRetryKeepsItsToken(this.oncePerSequence, caller);
+	}
+
+	private static void assertAStartedRetryKeepsItsToken(ApplicationContextRunner runner, Caller caller) {
+		runner.run((context) -> {
 			Remote remote = context.getBean(Remote.class);
 			remote.holdSecond();
 			Runnable giveUp = caller.callAndGiveUp(remote);

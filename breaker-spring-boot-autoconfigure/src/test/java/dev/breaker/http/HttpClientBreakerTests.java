@@ -1,6 +1,8 @@
 package dev.breaker.http;
 
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 import dev.breaker.core.Breaker;
@@ -50,12 +52,27 @@ class HttpClientBreakerTests {
 	@ParameterizedTest
 	@EnumSource
 	void a503WhoseRetryAfterCannotBeReadIsAFailureAndTrips(ClientUnderTest client) {
-		// a gateway that answers every call so would otherwise keep the breaker closed
-		// for
-		// good: THROTTLED never trips
+		assertThrottlesNoneAndTrips(client, "soon", "-5", "1.5e3");
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void a503WhoseRetryAfterAsksForNoWaitIsAFailureAndTrips(ClientUnderTest client) {
+		// "Retry-After: 0" or a date gone by is no hint (it is ignored as one) either
+		assertThrottlesNoneAndTrips(client, "0", "000", "Wed, 21 Oct 2015 07:28:00 GMT");
+	}
+
+	/**
+	 * Answers 503 with each of {@code retryAfters}: none is throttling, and the breaker
+	 * trips. A gateway that answers every call so would otherwise keep the breaker closed
+	 * for good (THROTTLED never trips).
+	 */
+	private void assertThrottlesNoneAndTrips(ClientUnderTest client, String... retryAfters) {
+		assertThat(retryAfters).hasSize(TRIP_AFTER);
 		runner(client).run((context) -> {
-			for (String unreadable : new String[] { "soon", "-5", "1.5e3" }) {
-				assertThat(send(client, context, "/status/503?retry-after=" + unreadable))
+			for (String retryAfter : retryAfters) {
+				String query = URLEncoder.encode(retryAfter, StandardCharsets.UTF_8);
+				assertThat(send(client, context, "/status/503?retry-after=" + query))
 					.isInstanceOf(client.statusError(503));
 			}
 			Breaker breaker = this.server.breaker(context);

@@ -1,14 +1,22 @@
 package dev.breaker.http;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.Outcome;
+import dev.breaker.observation.CallObserver;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +25,8 @@ import reactor.core.Disposable;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -30,8 +40,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  */
 class HttpRetriesNotMadeTests {
 
+	private static final URI ORDERS = URI.create("https://api.acme.com/orders");
+
 	@AutoClose
 	private final LoopbackServer server = LoopbackServer.start();
+
+	private final BreakerRegistry registry = BreakerRegistry.builder().build();
 
 	@ParameterizedTest
 	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
@@ -89,6 +103,43 @@ class HttpRetriesNotMadeTests {
 					.as("retries taken from the budget")
 					.isEqualTo(1);
 			});
+	}
+
+	/**
+	 * The hand-off between a WebClient subscriber cancelling as the retry's pause ends
+	 * ({@code notMade()}, on its thread) and the retry's attempt (on the timer's): when
+	 * the cancel took the grant back first, the retry is not sent. Without the loop's
+	 * network part: the two threads' order is set by hand.
+	 */
+	@Test
+	void aRetryWhoseGrantWentBackBeforeItsAttemptIsNotMade() {
+		AtomicInteger told = new AtomicInteger();
+		CallObserver counting = new CallObserver() {
+			@Override
+			public void onCall(String name, Breaker breaker) {
+				told.incrementAndGet();
+			}
+		};
+		HttpRetryLoop.Attempts attempts = new HttpRetryLoop(retryingOnce(), new HeldPauses(), counting).start(ORDERS,
+				HttpMethod.GET, new HttpHeaders());
+		assertThat(attempts).isNotNull();
+		HttpHeaders none = new HttpHeaders();
+		attempts.acquire().release(attempts.judge(503, none));
+		assertThat(attempts.afterAnswer(503, none, true)).as("the retry's pause").isNotNull();
+		attempts.notMade(); // the caller gave up as the pause ended
+		assertThat(attempts.acquire()).as("the retry's permit").isNull();
+		assertThat(attempts.withdrawn()).as("withdrawn rather than rejected").isTrue();
+		Breaker breaker = this.registry.find("http:api.acme.com").orElseThrow();
+		assertThat(told).as("attempts asked for").hasValue(1);
+		assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+	}
+
+	/** Breakers of this test's registry with one retry, for a 503 or an I/O error. */
+	private HostBreakers retryingOnce() {
+		HttpRetryPolicy once = new HttpRetryPolicy(List.of(Duration.ofMillis(100)), 0, Set.of(Outcome.FAILURE),
+				Set.of(), false);
+		return new HostBreakers(this.registry, HttpClassifier.defaults(), Map.of(), once, Map.of());
 	}
 
 	private ApplicationContextRunner runner(ClientUnderTest client) {

@@ -35,17 +35,18 @@ class RetryAfterTests {
 	}
 
 	@Test
-	void aValueIsReadableWhenItIsDeltaSecondsOrAnHttpDateEvenOneThatIsNoWait() {
-		assertThat(RetryAfter.readable("120")).isTrue();
-		assertThat(RetryAfter.readable("0")).isTrue();
-		assertThat(RetryAfter.readable("Sun, 29 Nov 2026 20:59:00 GMT")).isTrue();
-		assertThat(RetryAfter.readable(null)).isFalse();
-		assertThat(RetryAfter.readable(" ")).isFalse();
-		assertThat(RetryAfter.readable("soon")).isFalse();
-		assertThat(RetryAfter.readable("-5")).isFalse();
-		assertThat(RetryAfter.readable("1.5e3")).isFalse();
-		assertThat(RetryAfter.readable("99999999999999999999999")).as("more than a long").isFalse();
-		assertThat(RetryAfter.readable("1".repeat(RetryAfter.MAX_LENGTH + 1))).as("too long").isFalse();
+	void aValueAsksForAWaitOnlyWhenItIsDeltaSecondsAboveZeroOrAnHttpDateToCome() {
+		// what makes a 503 THROTTLED (HostBreakers): a value asking for no wait is
+		// ignored, so it must not keep the breaker from tripping either
+		assertThat(RetryAfter.parse("120", this.clock)).isPositive();
+		assertThat(RetryAfter.parse("Sun, 29 Nov 2026 21:00:01 GMT", this.clock)).isPositive();
+		assertThat(RetryAfter.parse("0", this.clock)).isNull();
+		assertThat(RetryAfter.parse("000", this.clock)).isNull();
+		assertThat(RetryAfter.parse("Sun, 29 Nov 2026 21:00:00 GMT", this.clock)).as("now").isNull();
+		assertThat(RetryAfter.parse("Sun, 29 Nov 2026 20:59:00 GMT", this.clock)).as("gone by").isNull();
+		assertThat(RetryAfter.parse(" ", this.clock)).isNull();
+		assertThat(RetryAfter.parse("1.5e3", this.clock)).isNull();
+		assertThat(RetryAfter.parse("1".repeat(RetryAfter.MAX_LENGTH + 1), this.clock)).as("too long").isNull();
 	}
 
 	@Test
