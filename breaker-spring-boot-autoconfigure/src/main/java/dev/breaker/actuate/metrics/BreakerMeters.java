@@ -141,11 +141,31 @@ final class BreakerMeters {
 		}
 	}
 
-	/** Removes every meter of this breaker from the registry. */
+	/**
+	 * Removes every meter of this breaker from the registry, each even when the registry
+	 * refused another.
+	 * @throws RuntimeException the first refusal, once every meter was tried
+	 */
 	void remove() {
 		synchronized (this.meters) {
-			this.meters.forEach(this.registry::remove);
+			RuntimeException refused = null;
+			for (Meter meter : this.meters) {
+				try {
+					this.registry.remove(meter);
+				}
+				catch (RuntimeException ex) {
+					if (refused == null) {
+						refused = ex;
+					}
+					else {
+						refused.addSuppressed(ex);
+					}
+				}
+			}
 			this.meters.clear();
+			if (refused != null) {
+				throw refused;
+			}
 		}
 	}
 

@@ -78,11 +78,33 @@ public class BreakerMetrics implements MeterBinder {
 
 		private final Map<String, BreakerMeters> meters = new ConcurrentHashMap<>();
 
+		/**
+		 * One breaker's meters are added and removed one at a time: a child evicted while
+		 * its meters were being registered would otherwise lose only those registered so
+		 * far, and the rest (gauges holding the dead breaker) would stay for its
+		 * re-created namesake to read. The registry marks a child removed before its
+		 * removal is heard, so an add that comes second sees it and adds nothing. Taken
+		 * on a breaker's creation and removal only, never on a call.
+		 */
+		private final Object lock = new Object();
+
 		Binding(MeterRegistry registry) {
 			this.registry = registry;
 		}
 
 		void add(Breaker breaker) {
+			synchronized (this.lock) {
+				addMeters(breaker);
+			}
+		}
+
+		void remove(Breaker breaker) {
+			synchronized (this.lock) {
+				removeMeters(breaker);
+			}
+		}
+
+		private void addMeters(Breaker breaker) {
 			if (isTenantChild(breaker) && !BreakerMetrics.this.tenantTags || breaker.removed()) {
 				return;
 			}
@@ -91,23 +113,18 @@ public class BreakerMetrics implements MeterBinder {
 			if (existing != null && existing.breaker() == breaker) {
 				return;
 			}
-			if (existing != null) {
-				if (breaker.removed()) {
-					// dropped meanwhile: the entry may be its replacement's
-					return;
-				}
-				// The registry replaced a breaker whose removal we did not see, or whose
-				// removal is under way: its meters are gone once remove() returns.
-				existing.remove();
-				this.meters.put(breaker.name(), added);
-			}
 			try {
-				added.register();
-				breaker.onTransition((transition) -> onTransition(added, transition));
-				if (breaker.removed()) {
-					// evicted before its creation was heard: its removal found nothing
-					remove(breaker);
+				if (existing != null) {
+					// The registry replaced a breaker whose removal we have not heard
+					// yet:
+					// its meters go first, as its removal would take them.
+					existing.remove();
+					this.meters.put(breaker.name(), added);
 				}
+				// heard from before its meters exist, so that no transition in between
+				// is lost (the map's identity check keeps an early one harmless)
+				breaker.onTransition((transition) -> onTransition(added, transition));
+				added.register();
 			}
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);
@@ -118,14 +135,12 @@ public class BreakerMetrics implements MeterBinder {
 		}
 
 		/**
-		 * Removes the meters from the registry before the entry from the map: a breaker
-		 * re-created under the same name meanwhile finds the entry, and its add waits in
-		 * {@link BreakerMeters#remove} until the old meters are gone. Removed the other
-		 * way round, its meters (of the same ids) could be registered first and then
-		 * removed as the old ones, or be the old ones, which Micrometer hands back for an
-		 * id still registered.
+		 * Removes the meters from the registry, then the entry from the map (under the
+		 * lock, so a breaker re-created under the same name adds its meters after: of the
+		 * same ids, they would otherwise be removed as the old ones, or be the old ones,
+		 * which Micrometer hands back for an id still registered).
 		 */
-		void remove(Breaker breaker) {
+		private void removeMeters(Breaker breaker) {
 			BreakerMeters removed = this.meters.get(breaker.name());
 			if (removed == null || removed.breaker() != breaker) {
 				return;

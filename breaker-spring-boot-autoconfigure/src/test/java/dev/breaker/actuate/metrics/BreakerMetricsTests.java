@@ -1,6 +1,7 @@
 package dev.breaker.actuate.metrics;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -321,6 +323,92 @@ class BreakerMetricsTests {
 			.tags("name", "recommendations", "tenant", "user-2", "outcome", "success")
 			.functionCounter()
 			.count()).isEqualTo(1);
+	}
+
+	/**
+	 * The child is evicted by another thread while its creation's meters are half
+	 * registered: its removal must not take only the meters registered so far, leaving
+	 * the rest (strong gauges on the dead breaker) for its re-created namesake to read.
+	 */
+	@Test
+	void aChildEvictedWhileItsMetersAreBeingRegisteredLeavesNoMetersBehind() throws Exception {
+		CountDownLatch registering = new CountDownLatch(1);
+		CountDownLatch goOn = new CountDownLatch(1);
+		AtomicBoolean once = new AtomicBoolean();
+		SimpleMeterRegistry slow = new SimpleMeterRegistry();
+		slow.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if ("user-1".equals(id.getTag("tenant")) && !once.getAndSet(true)) {
+					registering.countDown();
+					try {
+						goOn.await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+				return id;
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(slow);
+		Thread creator = new Thread(() -> this.breakers.breaker("recommendations", "user-1"));
+		creator.start();
+		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
+		Thread evictor = new Thread(() -> {
+			this.breakers.breaker("recommendations", "user-2");
+			this.breakers.breaker("recommendations", "user-3");
+		});
+		evictor.start();
+		awaitDoneOrBlocked(evictor);
+		goOn.countDown();
+		creator.join(30_000);
+		evictor.join(30_000);
+		assertThat(creator.isAlive() || evictor.isAlive()).isFalse();
+
+		assertThat(this.breakers.find("recommendations:user-1")).isEmpty();
+		assertThat(slow.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
+			.as("meters of the evicted user-1")
+			.isEmpty();
+		Breaker again = this.breakers.breaker("recommendations", "user-1");
+		again.call(() -> "ok");
+		assertThat(slow.get("breaker.calls").tags("tenant", "user-1", "outcome", "success").functionCounter().count())
+			.as("the re-created user-1's calls")
+			.isEqualTo(1);
+	}
+
+	@Test
+	void underAChurningTenantGroupOnlyTheLiveChildrenHaveMeters() throws Exception {
+		BreakerRegistry churning = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(new ManualTicker()).build())
+			.children("tenants", new Children(4, Duration.ofMinutes(10), false))
+			.build();
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		new BreakerMetrics(churning, new BreakerTree(churning), true).bindTo(registry);
+		Thread[] threads = new Thread[4];
+		for (int t = 0; t < threads.length; t++) {
+			int seed = t;
+			threads[t] = new Thread(() -> {
+				java.util.Random random = new java.util.Random(seed);
+				for (int i = 0; i < 20_000; i++) {
+					churning.breaker("tenants", "k" + random.nextInt(1_000));
+				}
+			});
+			threads[t].start();
+		}
+		for (Thread thread : threads) {
+			thread.join(60_000);
+		}
+		java.util.Set<String> withMeters = new java.util.TreeSet<>();
+		registry.getMeters().forEach((meter) -> {
+			String tenant = meter.getId().getTag("tenant");
+			if (tenant != null && !tenant.isEmpty()) {
+				withMeters.add(tenant);
+			}
+		});
+		java.util.Set<String> live = new java.util.TreeSet<>();
+		churning.children("tenants").forEach((child) -> live.add(child.key()));
+		assertThat(withMeters).as("tenants with meters").isEqualTo(live);
 	}
 
 	private static void awaitDoneOrBlocked(Thread thread) {
