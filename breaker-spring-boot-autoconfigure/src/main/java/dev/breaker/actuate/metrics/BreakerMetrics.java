@@ -84,7 +84,9 @@ public class BreakerMetrics implements MeterBinder {
 		 * far, and the rest (gauges holding the dead breaker) would stay for its
 		 * re-created namesake to read. The registry marks a child removed before its
 		 * removal is heard, so an add that comes second sees it and adds nothing. Taken
-		 * on a breaker's creation and removal only, never on a call.
+		 * when a measured breaker is created or removed only: a call that creates a child
+		 * (a new tenant with tenant tags on, a new host) waits for it, a call that finds
+		 * its breaker never does.
 		 */
 		private final Object lock = new Object();
 
@@ -93,19 +95,30 @@ public class BreakerMetrics implements MeterBinder {
 		}
 
 		void add(Breaker breaker) {
+			if (!measured(breaker)) {
+				return;
+			}
 			synchronized (this.lock) {
 				addMeters(breaker);
 			}
 		}
 
 		void remove(Breaker breaker) {
+			if (!measured(breaker)) {
+				return;
+			}
 			synchronized (this.lock) {
 				removeMeters(breaker);
 			}
 		}
 
+		/** Tenant children have meters only with tenant tags on. */
+		private boolean measured(Breaker breaker) {
+			return !isTenantChild(breaker) || BreakerMetrics.this.tenantTags;
+		}
+
 		private void addMeters(Breaker breaker) {
-			if (isTenantChild(breaker) && !BreakerMetrics.this.tenantTags || breaker.removed()) {
+			if (breaker.removed()) {
 				return;
 			}
 			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker));
@@ -113,18 +126,21 @@ public class BreakerMetrics implements MeterBinder {
 			if (existing != null && existing.breaker() == breaker) {
 				return;
 			}
-			try {
-				if (existing != null) {
-					// The registry replaced a breaker whose removal we have not heard
-					// yet:
-					// its meters go first, as its removal would take them.
+			if (existing != null) {
+				// The registry replaced a breaker whose removal we have not heard yet:
+				// its meters go first, as its removal would take them.
+				try {
 					existing.remove();
-					this.meters.put(breaker.name(), added);
 				}
-				// heard from before its meters exist, so that no transition in between
-				// is lost (the map's identity check keeps an early one harmless)
-				breaker.onTransition((transition) -> onTransition(added, transition));
+				catch (RuntimeException ex) {
+					logger.warn("Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name())
+							+ "' it replaces", ex);
+				}
+				this.meters.put(breaker.name(), added);
+			}
+			try {
 				added.register();
+				breaker.onTransition((transition) -> onTransition(added, transition));
 			}
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);
