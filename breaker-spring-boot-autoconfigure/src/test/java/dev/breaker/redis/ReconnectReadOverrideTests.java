@@ -14,7 +14,7 @@ import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import io.lettuce.core.KillArgs;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ReconnectReadOverrideTests {
 
+	@AutoClose
 	private final OneReplica replica = new OneReplica();
 
 	private final RedisServerHarness redis = replica.redis;
@@ -44,15 +45,9 @@ class ReconnectReadOverrideTests {
 
 	private final FleetSync sync = replica.sync;
 
-	@AfterEach
-	void close() {
-		replica.close();
-	}
-
 	@Test
 	void anOperatorsCloseLandingAsTheReadEndsAnUnheardOverrideLeavesTheReadFinishedAndReadingAgain() throws Exception {
-		sync.start();
-		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		replica.started();
 		Breaker payments = registry.breaker("payments");
 		sync.override(payments, State.FORCED_OPEN, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
@@ -121,18 +116,14 @@ class ReconnectReadOverrideTests {
 	 */
 	@Test
 	void aForcedOpenMadeWhileCutOffIsNotToldAgainOverAPeersLaterResetAndTheBreakerEndsClosed() throws Exception {
-		sync.start();
-		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		replica.started();
 		Breaker payments = registry.breaker("payments");
 		cutOff();
 		Instant before = sync.status().lastSync();
 		sync.override(payments, State.FORCED_OPEN, true);
 		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
 		// another operator's later reset, which this replica cannot hear
-		String reset = new FleetMessage(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.CLOSED, "checkout-2",
-				System.currentTimeMillis() + 1_000, "operator: CLOSED on every replica", "")
-			.encode();
-		admin.publish(replica.settings.channel(), reset);
+		replica.peerOverride("payments", State.CLOSED);
 
 		admin.redis().configSet("requirepass", "");
 		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().lastSync().isAfter(before));
@@ -168,8 +159,7 @@ class ReconnectReadOverrideTests {
 	 */
 	private Breaker readAgainWithAnOverrideLandingAfterTheEnd(State ended, State landing, boolean fleetWide)
 			throws InterruptedException {
-		sync.start();
-		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		replica.started();
 		Breaker payments = registry.breaker("payments");
 		sync.override(payments, ended, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
