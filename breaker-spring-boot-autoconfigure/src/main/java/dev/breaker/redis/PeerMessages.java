@@ -191,9 +191,8 @@ final class PeerMessages {
 		if (news) {
 			entry.overridden(message, sequence);
 		}
-		// this replica's own, told back, may be no news to the mirror (the operator's
-		// step
-		// wrote it there) and still be to the breaker
+		// this replica's own, told back, may be no news to the mirror (the operator
+		// wrote it there) and still be news to the breaker
 		if (here.isEmpty() || (!news && !echo)) {
 			return;
 		}
