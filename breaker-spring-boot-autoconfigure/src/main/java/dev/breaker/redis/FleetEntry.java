@@ -3,6 +3,7 @@ package dev.breaker.redis;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 import dev.breaker.core.State;
@@ -15,9 +16,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Written by the sync thread; read also by callers' threads (transition listeners, the
- * endpoint). Every method but {@link #publishes()} (a final field) is synchronized, and
- * none calls out, but for {@link #endOverrideUnheardSince}, which takes a sequence number
- * from the supplier it is given (the fleet sync's atomic counter) under the lock.
+ * endpoint). Every method but {@link #publishes()} (a final field) and the override
+ * decisions' {@link #decide} and {@link #decided} (an atomic reference) is synchronized,
+ * and none calls out, but for {@link #endOverrideUnheardSince}, which takes a sequence
+ * number from the supplier it is given (the fleet sync's atomic counter) under the lock.
  */
 final class FleetEntry {
 
@@ -75,6 +77,15 @@ final class FleetEntry {
 	private FleetPublisher.@Nullable Trip tripUnpublished;
 
 	private final PublishOrder publishes = new PublishOrder();
+
+	/**
+	 * The latest decision about this breaker's override here; never a lock: the breaker
+	 * runs its listeners as one is applied ({@link OverrideDecision#settle}).
+	 */
+	private final AtomicReference<OverrideDecision> decided = new AtomicReference<>(OverrideDecision.NONE);
+
+	/** This replica's own announcement heard back on the channel last (null: none). */
+	private @Nullable FleetMessage heardBack;
 
 	// ---- the fleet's state ----
 
@@ -219,19 +230,57 @@ final class FleetEntry {
 	}
 
 	/**
-	 * Ends the standing override if nothing was applied since {@code unheardSince} (a
-	 * reconnect read that began then did not find it): the operator's reset reached the
-	 * others while this replica was deaf. Returns whether it ended one. {@code sequence}
-	 * (the fleet sync's counter, an atomic increment) is called under the lock, only when
-	 * it ends one, so the number is taken in the order of the change.
+	 * Ends the standing override if nothing was applied or decided since
+	 * {@code unheardSince} (a reconnect read that began then did not find it): the
+	 * operator's reset reached the others while this replica was deaf. Returns the
+	 * decision that ended it, for the caller to settle on the breaker, or null when it
+	 * ended none: an operator's override decided meanwhile, even one not yet in this
+	 * mirror, stands. {@code sequence} (the fleet sync's counter, an atomic increment) is
+	 * called under the lock, only when it may end one, so the number is taken in the
+	 * order of the change.
 	 */
-	synchronized boolean endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
-		if (override == null || changedAt > unheardSince) {
-			return false;
+	synchronized @Nullable OverrideDecision endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
+		OverrideDecision seen = decided.get();
+		if (override == null || changedAt > unheardSince || seen.sequence() > unheardSince) {
+			return null;
+		}
+		long number = sequence.getAsLong();
+		OverrideDecision end = OverrideDecision.unheardEnd(number).after(seen);
+		if (!decided.compareAndSet(seen, end)) {
+			return null;
 		}
 		overridden(new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
-				override.replica(), -1, "", ""), sequence.getAsLong());
-		return true;
+				override.replica(), -1, "", ""), number);
+		return end;
+	}
+
+	/** Makes {@code decision} the latest; returns the instance to settle. */
+	OverrideDecision decide(OverrideDecision decision) {
+		return decided.updateAndGet(decision::after);
+	}
+
+	OverrideDecision decided() {
+		return decided.get();
+	}
+
+	/**
+	 * Makes {@code decision} (this replica's own override told back on the channel) the
+	 * latest when {@link OverrideDecision#toldBackOver} says so, nothing was decided
+	 * meanwhile, and it is the first time this announcement is heard back; returns the
+	 * instance to settle, or null.
+	 */
+	synchronized @Nullable OverrideDecision decideToldBack(FleetMessage echo, OverrideDecision decision) {
+		if (echo.equals(heardBack)) {
+			return null; // heard again (a replay, a late duplicate): told once only
+		}
+		heardBack = echo;
+		OverrideDecision latest = decided.get();
+		if (!latest.toldBackOver(echo)) {
+			return null;
+		}
+		// told back once: a duplicate of it is no news
+		OverrideDecision made = decision.after(OverrideDecision.NONE);
+		return decided.compareAndSet(latest, made) ? made : null;
 	}
 
 	/**

@@ -31,6 +31,21 @@ final class FleetOverrides {
 		return APPLYING.get();
 	}
 
+	/**
+	 * Runs {@code change} (an operator's override applied to a breaker here) so the
+	 * transition it causes is not published as a trip or close.
+	 */
+	static void applyingHere(Runnable change) {
+		boolean outer = APPLYING.get();
+		APPLYING.set(true);
+		try {
+			change.run();
+		}
+		finally {
+			APPLYING.set(outer);
+		}
+	}
+
 	/** The reason a replica's own transition carries. */
 	static String here(State state, boolean fleetWide) {
 		return "operator: " + state + (fleetWide ? " on every replica" : " on this replica only");
@@ -50,12 +65,18 @@ final class FleetOverrides {
 	void apply(Breaker breaker, State state, boolean fleetWide) {
 		boolean shared = fleetWide && state != State.HALF_OPEN;
 		FleetEntry entry = sync.entries().local(breaker.name());
-		APPLYING.set(true);
-		try {
-			breaker.override(state, here(state, shared), false);
+		String reason = here(state, shared);
+		FleetMessage announcement = shared
+				? sync.trust().issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(), reason)
+				: null;
+		if (state == State.HALF_OPEN) {
+			// "probe now" is no standing decision: nothing to keep in step with
+			applyingHere(() -> breaker.override(state, reason, false));
 		}
-		finally {
-			APPLYING.set(false);
+		else {
+			// outside any lock: the breaker runs its listeners, which may override again
+			OverrideDecision.settle(breaker, entry,
+					entry.decide(OverrideDecision.operator(state, reason, sync.nextSequence(), announcement)));
 		}
 		if (state == State.CLOSED || state == State.HALF_OPEN) {
 			entry.localOverride(null);
@@ -63,14 +84,12 @@ final class FleetOverrides {
 		else {
 			entry.localOverride(shared ? null : state);
 		}
-		if (!shared) {
+		if (announcement == null) {
 			if (state == State.CLOSED) {
 				entry.untie();
 			}
 			return;
 		}
-		FleetMessage announcement = sync.trust()
-			.issue(FleetMessage.Kind.OVERRIDE, breaker.name(), "", 0, state, sync.replicaId(), here(state, true));
 		// this replica's view shows it at once (the endpoint's answer too); its own echo
 		// is then a duplicate
 		entry.overridden(announcement, sync.nextSequence());

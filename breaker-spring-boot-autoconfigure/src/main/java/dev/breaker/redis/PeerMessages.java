@@ -67,6 +67,7 @@ final class PeerMessages {
 			return; // too many breakers this replica does not have: bounded
 		}
 		boolean own = message.replica().equals(sync.replicaId());
+		Optional<Breaker> here = found;
 		if (own && channel) {
 			// its breaker took part already; only the mirror learns, in channel order
 			found = Optional.empty();
@@ -74,7 +75,7 @@ final class PeerMessages {
 		switch (message.kind()) {
 			case OPEN -> opened(message, entry, found, own, sequence, remainingMillis);
 			case CLOSED -> closed(message, entry, found, own, sequence);
-			case OVERRIDE -> overridden(message, entry, found, own, sequence);
+			case OVERRIDE -> overridden(message, entry, here, own, own && channel, sequence);
 		}
 	}
 
@@ -176,21 +177,36 @@ final class PeerMessages {
 		}
 	}
 
-	private void overridden(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own,
+	/**
+	 * An operator's override. This replica's own, applied here as it was made, comes back
+	 * on the channel: no news for the breaker, unless a peer's override was decided here
+	 * since, which Redis published before it: then the fleet ends in this one, and so
+	 * does the breaker here ({@link OverrideDecision#toldBackOver}).
+	 * @param here this replica's breaker of that name, if any
+	 * @param echo whether it is this replica's own, heard on the channel
+	 */
+	private void overridden(FleetMessage message, FleetEntry entry, Optional<Breaker> here, boolean own, boolean echo,
 			long sequence) {
-		if (!entry.newer(message)) {
+		boolean news = entry.newer(message);
+		if (news) {
+			entry.overridden(message, sequence);
+		}
+		// this replica's own, told back, may be no news to the mirror (the operator
+		// wrote it there) and still be news to the breaker
+		if (here.isEmpty() || (!news && !echo)) {
 			return;
 		}
-		entry.overridden(message, sequence);
-		if (found.isEmpty()) {
+		String reason = own ? FleetOverrides.here(message.override(), true)
+				: FleetOverrides.fromPeer(message.replica(), message.override());
+		OverrideDecision decision = OverrideDecision.fleet(message.override(), reason, true, sync.nextSequence());
+		OverrideDecision made = echo ? entry.decideToldBack(message, decision) : entry.decide(decision);
+		if (made == null) {
 			return;
 		}
 		if (message.override() == State.CLOSED) {
 			entry.untie();
 		}
-		String reason = own ? FleetOverrides.here(message.override(), true)
-				: FleetOverrides.fromPeer(message.replica(), message.override());
-		found.get().override(message.override(), reason, true);
+		OverrideDecision.settle(here.get(), entry, made);
 	}
 
 }

@@ -39,6 +39,9 @@ final class Reconciler {
 	private volatile Consumer<Breaker> beforeOverrideEnd = breaker -> {
 	};
 
+	private volatile Consumer<Breaker> afterOverrideEnd = breaker -> {
+	};
+
 	private boolean running;
 
 	private boolean again;
@@ -159,13 +162,8 @@ final class Reconciler {
 	private void finish(Pass pass) {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
-			if (entry != null && !pass.overrides.contains(breaker.name())
-					&& endOverrideUnheard(breaker, entry, pass.startedAt)) {
-				// the operator's reset reached the others while this replica was deaf
-				State state = breaker.state();
-				if (state == State.FORCED_OPEN || state == State.DISABLED) {
-					breaker.override(State.CLOSED, "operator: CLOSED on every replica (heard on reconnect)", true);
-				}
+			if (entry != null && !pass.overrides.contains(breaker.name())) {
+				endOverrideUnheard(breaker, entry, pass.startedAt);
 			}
 			republish(breaker, entry, pass.redisForgot);
 		}
@@ -176,10 +174,19 @@ final class Reconciler {
 		}
 	}
 
-	private boolean endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince) {
+	/**
+	 * The operator's reset reached the others while this replica was deaf: the standing
+	 * override ends, and the breaker closes if still FORCED_OPEN or DISABLED, unless an
+	 * operator here decided otherwise since (then that decision stands).
+	 */
+	private void endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince) {
 		// an operator's override on another thread may land here, and end it first
 		beforeOverrideEnd.accept(breaker);
-		return entry.endOverrideUnheardSince(unheardSince, sync::nextSequence);
+		OverrideDecision end = entry.endOverrideUnheardSince(unheardSince, sync::nextSequence);
+		if (end != null) {
+			afterOverrideEnd.accept(breaker);
+			OverrideDecision.settle(breaker, entry, end);
+		}
 	}
 
 	/**
@@ -189,6 +196,15 @@ final class Reconciler {
 	 */
 	void beforeOverrideEnd(Consumer<Breaker> hook) {
 		beforeOverrideEnd = hook;
+	}
+
+	/**
+	 * For tests only: runs (on the sync thread) once a breaker's standing override, not
+	 * found by the pass, has been ended in the mirror and before its breaker is closed
+	 * here, so a test can land an operator's override exactly there.
+	 */
+	void afterOverrideEnd(Consumer<Breaker> hook) {
+		afterOverrideEnd = hook;
 	}
 
 	private void republish(Breaker breaker, FleetEntry entry, boolean redisForgot) {

@@ -3,51 +3,51 @@ package dev.breaker.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
-import io.lettuce.core.RedisURI;
-import org.junit.jupiter.api.AfterEach;
+import io.lettuce.core.KillArgs;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The reconnect read ends a standing override that it did not find (an operator's reset
  * reached the others while this replica was deaf); an operator's fleet-wide CLOSED on
  * another thread may end it at the same moment. The read must still finish: a replica
- * whose read never finishes never reads the fleet again after a reconnect. A real Redis;
- * the operator's CLOSED lands exactly there through the reconciler's test hook.
+ * whose read never finishes never reads the fleet again after a reconnect. An operator's
+ * override landing after the read ended the old one in the mirror, before it closes the
+ * breaker here, must stand: closing the breaker over it left a breaker an operator forced
+ * open on every replica running CLOSED on this one. And an override this replica's
+ * operator made while cut off is never told again afresh over the fleet's later reset. A
+ * real Redis; the operator's override lands exactly there through the reconciler's test
+ * hooks.
  */
 class ReconnectReadOverrideTests {
 
-	private final RedisServerHarness redis = RedisServerHarness.start();
+	@AutoClose
+	private final OneReplica replica = new OneReplica();
 
-	private final RedisAdmin admin = new RedisAdmin(redis);
+	private final RedisServerHarness redis = replica.redis;
 
-	private final BreakerRegistry registry = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
-		.build();
+	private final RedisAdmin admin = replica.admin;
 
-	private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
-			RedisURI.create("127.0.0.1", redis.port()), FleetSettings.defaults(1));
+	private final BreakerRegistry registry = replica.registry;
 
-	@AfterEach
-	void close() {
-		sync.close();
-		admin.close();
-		redis.close();
-	}
+	private final FleetSync sync = replica.sync;
 
 	@Test
 	void anOperatorsCloseLandingAsTheReadEndsAnUnheardOverrideLeavesTheReadFinishedAndReadingAgain() throws Exception {
-		sync.start();
-		assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+		replica.started();
 		Breaker payments = registry.breaker("payments");
 		sync.override(payments, State.FORCED_OPEN, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
@@ -72,6 +72,111 @@ class ReconnectReadOverrideTests {
 		Instant first = sync.status().lastSync();
 		sync.thread().submit(sync.reconciler()::resync);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(first));
+	}
+
+	static Stream<Arguments> overridesLandingAfterTheEnd() {
+		return Stream.of(
+				Arguments.argumentSet("a fleet-wide FORCED_OPEN after an unheard DISABLED", State.DISABLED,
+						State.FORCED_OPEN, true),
+				Arguments.argumentSet("the same fleet-wide FORCED_OPEN announced again", State.FORCED_OPEN,
+						State.FORCED_OPEN, true),
+				Arguments.argumentSet("a fleet-wide DISABLED after an unheard FORCED_OPEN", State.FORCED_OPEN,
+						State.DISABLED, true),
+				Arguments.argumentSet("a FORCED_OPEN on this replica only after an unheard fleet-wide one",
+						State.FORCED_OPEN, State.FORCED_OPEN, false));
+	}
+
+	@ParameterizedTest
+	@MethodSource("overridesLandingAfterTheEnd")
+	void anOperatorsOverrideLandingAfterTheReadEndedAnUnheardOneStandsAndIsNotClosedOver(State ended, State landing,
+			boolean fleetWide) throws Exception {
+		Breaker payments = readAgainWithAnOverrideLandingAfterTheEnd(ended, landing, fleetWide);
+
+		assertThat(payments.state()).isEqualTo(landing);
+		assertThat(sync.view("payments").override()).isEqualTo(new FleetBreakerView.Override(landing,
+				fleetWide ? FleetBreakerView.Scope.FLEET : FleetBreakerView.Scope.REPLICA, sync.replicaId()));
+		// and the read's end did not pass through CLOSED on its way: no call got through
+		assertThat(payments.snapshot().transitions()).noneMatch(
+				transition -> transition.to() == State.CLOSED && transition.reason().contains("heard on reconnect"));
+	}
+
+	@Test
+	void anOperatorsFleetWideClosedLandingAfterTheReadEndedAnUnheardOverrideLeavesTheBreakerClosed() throws Exception {
+		Breaker payments = readAgainWithAnOverrideLandingAfterTheEnd(State.FORCED_OPEN, State.CLOSED, true);
+
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(sync.view("payments").override()).isNull();
+	}
+
+	/**
+	 * The regression a re-announcement of unstored overrides brought: this replica's
+	 * operator forced the breaker open on every replica while cut off from Redis, and
+	 * another operator reset it later. The old FORCED_OPEN must not come back, here or on
+	 * the fleet.
+	 */
+	@Test
+	void aForcedOpenMadeWhileCutOffIsNotToldAgainOverAPeersLaterResetAndTheBreakerEndsClosed() throws Exception {
+		replica.started();
+		Breaker payments = registry.breaker("payments");
+		cutOff();
+		Instant before = sync.status().lastSync();
+		sync.override(payments, State.FORCED_OPEN, true);
+		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
+		// another operator's later reset, which this replica cannot hear
+		replica.peerOverride("payments", State.CLOSED);
+
+		admin.redis().configSet("requirepass", "");
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().lastSync().isAfter(before));
+		await("the breaker CLOSED, as the fleet").atMost(Duration.ofSeconds(10))
+			.until(() -> payments.state() == State.CLOSED);
+		assertThat(sync.view("payments").override()).isNull();
+		// and the old FORCED_OPEN is not stored for the fleet, now or a moment later
+		BreakerRegistry later = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
+			.build();
+		try (FleetSync startedLater = redis.join(later, "b", 1)) {
+			assertThat(later.breaker("payments").state()).isEqualTo(State.CLOSED);
+		}
+		assertThat(admin.keys("*")).noneMatch(key -> key.endsWith(":override"));
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+	}
+
+	/** Redis keeps its data, but this replica can no longer talk to it. */
+	private void cutOff() {
+		admin.redis().configSet("requirepass", "cut-off");
+		admin.redis().clientKill(KillArgs.Builder.typeNormal());
+		admin.redis().clientKill(KillArgs.Builder.typePubsub());
+		await().atMost(Duration.ofSeconds(10)).until(() -> !sync.status().up());
+	}
+
+	/**
+	 * The breaker was overridden ({@code ended}) on every replica, and Redis forgot it
+	 * (the operator's reset reached the others while this replica was deaf); as the read
+	 * ends it, an operator's {@code landing} override lands from a thread of its own,
+	 * once the read ended the old one in the mirror and before it closes the breaker
+	 * here. The read goes on once the operator's override is applied. Returns once both
+	 * are done.
+	 */
+	private Breaker readAgainWithAnOverrideLandingAfterTheEnd(State ended, State landing, boolean fleetWide)
+			throws InterruptedException {
+		replica.started();
+		Breaker payments = registry.breaker("payments");
+		sync.override(payments, ended, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().dbsize() > 0);
+		admin.redis().flushall();
+		Thread operator = new Thread(() -> sync.override(payments, landing, fleetWide), "operator");
+		AtomicBoolean landed = new AtomicBoolean();
+		sync.reconciler().afterOverrideEnd(breaker -> {
+			if (breaker == payments && landed.compareAndSet(false, true)) {
+				operator.start();
+				await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
+			}
+		});
+		Instant before = sync.status().lastSync();
+		sync.thread().submit(sync.reconciler()::resync);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(before));
+		assertThat(landed).isTrue();
+		return payments;
 	}
 
 }
