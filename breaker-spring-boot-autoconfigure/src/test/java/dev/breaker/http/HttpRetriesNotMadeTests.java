@@ -11,6 +11,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.Disposable;
+import reactor.core.publisher.Hooks;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -85,6 +87,56 @@ class HttpRetriesNotMadeTests {
 			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, this.server.uri("/failing"))))
 				.isNotNull();
 			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	/**
+	 * The caller cancels after the retry's pause ended but before the retry's attempt
+	 * took its grant (on the thread that ended the pause, the first thing the retry
+	 * does). The hand-off is set by hand: the pause is ended on this thread, and the
+	 * cancel comes as the retry begins to build its attempt (Reactor's assembly hook,
+	 * armed for this thread and this one pause only).
+	 */
+	@Test
+	void aWebClientSubscriberThatCancelsAsTheRetrysPauseEndsGivesTheRetryBack() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(EndedPauses.class, EndedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			AtomicReference<Object> delivered = new AtomicReference<>();
+			Disposable call = HttpClients.webClient(context)
+				.get()
+				.uri(this.server.uri("/failing"))
+				.retrieve()
+				.bodyToMono(String.class)
+				.subscribe(delivered::set, delivered::set);
+			EndedPauses pauses = context.getBean(EndedPauses.class);
+			assertThat(pauses.awaitPause()).as("the granted retry's pause").isTrue();
+			pauses.endThen(call::dispose);
+			assertRetryGivenBackAfterOneRequest(context);
+			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).as("timeouts recorded").isZero();
+			assertThat(delivered).as("delivered to the subscriber that cancelled").hasNullValue();
+		});
+	}
+
+	@Test
+	void aWebClientPauseTheSchedulerRefusesEndsWithTheLastAnswer() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(DelayScheduler.class, InterruptedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, this.server.uri("/failing"))))
+				.isInstanceOf(ClientUnderTest.WEB_CLIENT.statusError(503));
+			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	@Test
+	void aWebClientPauseTheSchedulerRefusesAfterAConnectionErrorEndsWithThatError() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(DelayScheduler.class, InterruptedPauses::new).run((context) -> {
+			URI refusing = LoopbackServer.refusingUri();
+			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, refusing)))
+				.isInstanceOf(ClientUnderTest.WEB_CLIENT.ioError());
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("http", HostBreakers.hostKey(refusing));
+			assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
+			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
 		});
 	}
 
@@ -170,6 +222,58 @@ class HttpRetriesNotMadeTests {
 		@Override
 		public Future<?> schedule(Duration delay, Runnable task) {
 			throw new RejectedExecutionException("scheduler closed");
+		}
+
+	}
+
+	/**
+	 * Pauses that end when the test says: {@link #endThen} ends the first one on the
+	 * test's thread and runs {@code meanwhile} as the retry that follows it begins, when
+	 * it assembles its first operator on that thread (before it asks for anything).
+	 */
+	static final class EndedPauses implements DelayScheduler {
+
+		private static final String HOOK = EndedPauses.class.getName();
+
+		private final CountDownLatch scheduled = new CountDownLatch(1);
+
+		private volatile Runnable task;
+
+		@Override
+		public void sleep(Duration pause) {
+			throw new UnsupportedOperationException("a reactive client schedules its pauses");
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			FutureTask<Void> pause = new FutureTask<>(task, null);
+			if (this.task == null) {
+				this.task = pause;
+				this.scheduled.countDown();
+			}
+			return pause;
+		}
+
+		boolean awaitPause() throws InterruptedException {
+			return this.scheduled.await(10, TimeUnit.SECONDS);
+		}
+
+		void endThen(Runnable meanwhile) {
+			Thread ending = Thread.currentThread();
+			AtomicInteger ran = new AtomicInteger();
+			Hooks.onEachOperator(HOOK, (publisher) -> {
+				if (Thread.currentThread() == ending && ran.getAndIncrement() == 0) {
+					meanwhile.run();
+				}
+				return publisher;
+			});
+			try {
+				this.task.run();
+			}
+			finally {
+				Hooks.resetOnEachOperator(HOOK);
+			}
+			assertThat(ran).as("operators assembled as the pause ended").hasPositiveValue();
 		}
 
 	}
