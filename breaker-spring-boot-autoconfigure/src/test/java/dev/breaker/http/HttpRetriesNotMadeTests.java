@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -32,6 +33,7 @@ import org.springframework.http.HttpMethod;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An HTTP retry the budget granted but that is never made goes back to the budget: the
@@ -92,10 +94,10 @@ class HttpRetriesNotMadeTests {
 
 	/**
 	 * The caller cancels after the retry's pause ended but before the retry's attempt
-	 * took its grant (on the thread that ended the pause, the first thing the retry
-	 * does). The hand-off is set by hand: the pause is ended on this thread, and the
-	 * cancel comes as the retry begins to build its attempt (Reactor's assembly hook,
-	 * armed for this thread and this one pause only).
+	 * took its grant (the first thing the retry does). The hand-off is set by hand: once
+	 * the retried answer is released (nothing in flight), the pause is ended, and the
+	 * cancel comes as the retry begins to build its attempt, on the thread that goes on
+	 * from the pause (Reactor's assembly hook, armed for this one moment only).
 	 */
 	@Test
 	void aWebClientSubscriberThatCancelsAsTheRetrysPauseEndsGivesTheRetryBack() {
@@ -110,6 +112,8 @@ class HttpRetriesNotMadeTests {
 				.subscribe(delivered::set, delivered::set);
 			EndedPauses pauses = context.getBean(EndedPauses.class);
 			assertThat(pauses.awaitPause()).as("the granted retry's pause").isTrue();
+			Breaker breaker = this.server.breaker(context);
+			await().atMost(Duration.ofSeconds(10)).until(() -> breaker.snapshot().inFlight() == 0);
 			pauses.endThen(call::dispose);
 			assertRetryGivenBackAfterOneRequest(context);
 			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).as("timeouts recorded").isZero();
@@ -227,9 +231,11 @@ class HttpRetriesNotMadeTests {
 	}
 
 	/**
-	 * Pauses that end when the test says: {@link #endThen} ends the first one on the
-	 * test's thread and runs {@code meanwhile} as the retry that follows it begins, when
-	 * it assembles its first operator on that thread (before it asks for anything).
+	 * Pauses that end when the test says: {@link #endThen} ends the first one and runs
+	 * {@code meanwhile} as the retry that follows it begins: when the first operator is
+	 * assembled after the pause ended (before the retry asks for anything), on the thread
+	 * that goes on from the pause (this one, or the one that released the answer retried
+	 * if it came last).
 	 */
 	static final class EndedPauses implements DelayScheduler {
 
@@ -258,22 +264,23 @@ class HttpRetriesNotMadeTests {
 			return this.scheduled.await(10, TimeUnit.SECONDS);
 		}
 
-		void endThen(Runnable meanwhile) {
-			Thread ending = Thread.currentThread();
-			AtomicInteger ran = new AtomicInteger();
+		void endThen(Runnable meanwhile) throws InterruptedException {
+			AtomicBoolean armed = new AtomicBoolean(true);
+			CountDownLatch ran = new CountDownLatch(1);
 			Hooks.onEachOperator(HOOK, (publisher) -> {
-				if (Thread.currentThread() == ending && ran.getAndIncrement() == 0) {
+				if (armed.compareAndSet(true, false)) {
 					meanwhile.run();
+					ran.countDown();
 				}
 				return publisher;
 			});
 			try {
 				this.task.run();
+				assertThat(ran.await(10, TimeUnit.SECONDS)).as("the retry begun as its pause ended").isTrue();
 			}
 			finally {
 				Hooks.resetOnEachOperator(HOOK);
 			}
-			assertThat(ran).as("operators assembled as the pause ended").hasPositiveValue();
 		}
 
 	}
