@@ -196,6 +196,21 @@ class RetryPauseRacesTests {
 		});
 	}
 
+	/**
+	 * A plain call's pause refused (a scheduler closed with its context refuses to sleep
+	 * too): the call ends with its fallback, as when the pause is interrupted, its retry
+	 * back in the budget and the permit of its sequence handed back.
+	 */
+	@Test
+	void aPlainCallWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndGivesTheRetryBack() {
+		this.refusedPauses.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			assertThat(remote.plain()).isEqualTo("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
+			assertRetryGivenBackAfterOneAttempt(context, remote);
+		});
+	}
+
 	@Test
 	void aFluxWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
 		this.refusedPauses.run((context) -> {
@@ -323,6 +338,7 @@ class RetryPauseRacesTests {
 
 		@Override
 		public void sleep(Duration pause) {
+			throw new RejectedExecutionException("scheduler closed");
 		}
 
 		@Override

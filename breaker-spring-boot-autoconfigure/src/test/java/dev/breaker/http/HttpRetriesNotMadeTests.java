@@ -64,6 +64,22 @@ class HttpRetriesNotMadeTests {
 		});
 	}
 
+	/**
+	 * A blocking call whose pause the scheduler refuses (a custom scheduler closed with
+	 * its context): the retry is not made and goes back, the request fails as an
+	 * interrupted one does.
+	 */
+	@ParameterizedTest
+	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
+	void aBlockingCallWhosePauseTheSchedulerRefusesGivesTheRetryBack(ClientUnderTest client) {
+		runner(client).withBean(DelayScheduler.class, RefusedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
+			assertRetryGivenBackAfterOneRequest(context);
+			assertThat(thrown).hasRootCauseInstanceOf(RejectedExecutionException.class);
+		});
+	}
+
 	@Test
 	void aWebClientSubscriberThatCancelsInTheRetrysPauseGivesTheRetryBack() {
 		runner(ClientUnderTest.WEB_CLIENT).withBean(HeldPauses.class, HeldPauses::new).run((context) -> {
@@ -281,6 +297,21 @@ class HttpRetriesNotMadeTests {
 			finally {
 				Hooks.resetOnEachOperator(HOOK);
 			}
+		}
+
+	}
+
+	/** Pauses that a scheduler closed with its context refuses, slept or scheduled. */
+	static final class RefusedPauses implements DelayScheduler {
+
+		@Override
+		public void sleep(Duration pause) {
+			throw new RejectedExecutionException("scheduler closed");
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			throw new RejectedExecutionException("scheduler closed");
 		}
 
 	}
