@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -329,21 +327,6 @@ class RetryPauseRacesTests {
 			return StackWalker.getInstance()
 				.walk((frames) -> frames.anyMatch((frame) -> frame.getClassName().equals(Breaker.class.getName())
 						&& frame.getMethodName().endsWith("Retry")));
-		}
-
-	}
-
-	/** A scheduler closed with its context: it refuses every pause and timeout. */
-	static class ClosedScheduler implements DelayScheduler {
-
-		@Override
-		public void sleep(Duration pause) {
-			throw new RejectedExecutionException("scheduler closed");
-		}
-
-		@Override
-		public Future<?> schedule(Duration delay, Runnable task) {
-			throw new RejectedExecutionException("scheduler closed");
 		}
 
 	}

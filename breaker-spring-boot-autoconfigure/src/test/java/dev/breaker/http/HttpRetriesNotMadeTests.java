@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.breaker.aspect.ClosedScheduler;
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
@@ -72,7 +73,7 @@ class HttpRetriesNotMadeTests {
 	@ParameterizedTest
 	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
 	void aBlockingCallWhosePauseTheSchedulerRefusesGivesTheRetryBack(ClientUnderTest client) {
-		runner(client).withBean(DelayScheduler.class, RefusedPauses::new).run((context) -> {
+		runner(client).withBean(DelayScheduler.class, ClosedScheduler::new).run((context) -> {
 			this.server.failNext(10, 503, null);
 			Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
 			assertRetryGivenBackAfterOneRequest(context);
@@ -297,21 +298,6 @@ class HttpRetriesNotMadeTests {
 			finally {
 				Hooks.resetOnEachOperator(HOOK);
 			}
-		}
-
-	}
-
-	/** Pauses that a scheduler closed with its context refuses, slept or scheduled. */
-	static final class RefusedPauses implements DelayScheduler {
-
-		@Override
-		public void sleep(Duration pause) {
-			throw new RejectedExecutionException("scheduler closed");
-		}
-
-		@Override
-		public Future<?> schedule(Duration delay, Runnable task) {
-			throw new RejectedExecutionException("scheduler closed");
 		}
 
 	}
