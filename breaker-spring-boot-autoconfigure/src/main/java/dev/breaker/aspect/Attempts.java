@@ -49,19 +49,13 @@ import org.jspecify.annotations.Nullable;
  * from another thread, and the permit is handed back (the discarded value freed, the
  * granted retry given back) once, whichever comes first.
  */
-final class Attempts {
+final class Attempts extends GrantedRetry {
 
 	private static final VarHandle DISCARDED;
-
-	private static final VarHandle GRANT;
-
-	/** No retry granted and not yet started. */
-	private static final long NO_GRANT = -1;
 
 	static {
 		try {
 			DISCARDED = MethodHandles.lookup().findVarHandle(Attempts.class, "discarded", Object.class);
-			GRANT = MethodHandles.lookup().findVarHandle(Attempts.class, "grant", long.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -76,12 +70,6 @@ final class Attempts {
 
 	/** The value of the attempt being retried, until it is freed or delivered. */
 	private volatile @Nullable Object discarded;
-
-	/**
-	 * The retry the budget granted, until its attempt starts (then it is spent) or is
-	 * never made (then it goes back to the budget): taken once, by whichever comes first.
-	 */
-	private volatile long grant = NO_GRANT;
 
 	/** The permit of the attempt (or sequence) in progress until it is handed back. */
 	private volatile @Nullable ReleaseOnce held;
@@ -143,15 +131,12 @@ final class Attempts {
 	 * the caller's giving up took it first (and gave it back), the attempt is not made.
 	 */
 	private boolean started() {
-		return this.retries == 0 || (long) GRANT.getAndSet(this, NO_GRANT) != NO_GRANT;
+		return this.retries == 0 || takeRetry() >= 0;
 	}
 
 	/** The retry granted will not be made: its token goes back to the budget, once. */
 	private void giveRetryBack() {
-		long granted = (this.grant != NO_GRANT) ? (long) GRANT.getAndSet(this, NO_GRANT) : NO_GRANT;
-		if (granted != NO_GRANT) {
-			this.breaker.returnRetry(granted, this.retry.recordEachAttempt());
-		}
+		returnRetry(this.breaker, this.retry.recordEachAttempt());
 	}
 
 	/**
@@ -248,11 +233,9 @@ final class Attempts {
 		if (this.retries >= this.retry.maxRetries() || !this.retry.retries(this.outcome) || this.cancelled) {
 			return false;
 		}
-		long granted = this.breaker.grantRetry(this.retry.recordEachAttempt());
-		if (granted < 0) {
+		if (!grantRetry(this.breaker, this.retry.recordEachAttempt())) {
 			return false;
 		}
-		this.grant = granted;
 		if (this.cancelled) {
 			// cancelled() may have looked before the grant was kept (the caller gave up
 			// while the budget granted it)

@@ -78,7 +78,8 @@ final class PlainCall {
 
 	/**
 	 * Blocks for the pause before the next attempt.
-	 * @return {@code false} when the thread was interrupted: no more attempts
+	 * @return {@code false} when the thread was interrupted (the interrupt is kept) or
+	 * the scheduler refused the pause (closed with its context): no more attempts
 	 */
 	private static boolean sleep(GuardedMethod method, Duration pause) {
 		try {
@@ -87,6 +88,9 @@ final class PlainCall {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			return false;
+		}
+		catch (RuntimeException refused) {
 			return false;
 		}
 	}

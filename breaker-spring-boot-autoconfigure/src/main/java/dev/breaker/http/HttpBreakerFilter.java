@@ -8,6 +8,7 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -86,7 +87,10 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 				return attempt(attempts, request, next);
 			}
 			ReplayableBody body = new ReplayableBody(request);
-			return attempts(attempts, body.applyTo(request), body, next);
+			// a cancel from a pause to its attempt gives the granted retry back (once:
+			// the attempt that takes the grant first is sent, one that finds it gone is
+			// not)
+			return attempts(attempts, body.applyTo(request), body, next).doOnCancel(attempts::notMade);
 		});
 	}
 
@@ -100,24 +104,39 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 				Mono<ClientResponse> again = Mono.defer(() -> attempts(attempts, request, body, next));
 				if (answer.error() != null) {
 					Duration pause = attempts.afterFailure(answer.error(), body.replayable());
-					return (pause != null) ? pause(attempts, Mono.empty(), pause).then(again)
-							: Mono.error(answer.error());
+					Mono<ClientResponse> last = Mono.error(answer.error());
+					return (pause != null) ? retry(attempts, pause, Mono.empty(), last, again) : last;
 				}
 				ClientResponse response = answer.response();
 				Duration pause = attempts.afterAnswer(response.statusCode().value(), response.headers().asHttpHeaders(),
 						body.replayable());
-				return (pause != null) ? pause(attempts, response.releaseBody(), pause).then(again)
-						: Mono.just(response);
+				Mono<ClientResponse> last = Mono.just(response);
+				return (pause != null) ? retry(attempts, pause, response.releaseBody(), last, again) : last;
 			});
 	}
 
 	/**
-	 * {@code before}, then the pause before a retry; a pause cancelled (the subscriber
-	 * gave up) or failed (refused by the scheduler) means the retry is not made, and goes
-	 * back to the budget.
+	 * The pause before a granted retry, then {@code again}. The pause is scheduled before
+	 * the last answer is {@code discarded}: when the scheduler refuses it (closed with
+	 * its context) the retry is not made, and the request ends with {@code last} as if no
+	 * retry were allowed. A pause that fails later is not made either; one cancelled is
+	 * the filter's {@code doOnCancel}.
 	 */
-	private Mono<Long> pause(HttpRetryLoop.Attempts attempts, Mono<Void> before, Duration pause) {
-		return before.then(delay(pause)).doOnCancel(attempts::notMade).doOnError((error) -> attempts.notMade());
+	private Mono<ClientResponse> retry(HttpRetryLoop.Attempts attempts, Duration pause, Mono<Void> discarded,
+			Mono<ClientResponse> last, Mono<ClientResponse> again) {
+		Sinks.Empty<Void> ended = Sinks.empty();
+		Future<?> timer;
+		try {
+			timer = this.loop.delays().schedule(pause, ended::tryEmitEmpty);
+		}
+		catch (RuntimeException refused) {
+			attempts.notMade();
+			return last;
+		}
+		return discarded.then(ended.asMono())
+			.doOnCancel(() -> timer.cancel(false))
+			.doOnError((error) -> attempts.notMade())
+			.then(again);
 	}
 
 	/** One guarded exchange, or the breaker's rejection. */
@@ -139,14 +158,6 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 					attempt.release(Outcome.IGNORED);
 				}
 			});
-	}
-
-	/** A pause on the filter's scheduler, cancelled with its subscriber. */
-	private Mono<Long> delay(Duration pause) {
-		return Mono.create((sink) -> {
-			Future<?> task = this.loop.delays().schedule(pause, () -> sink.success(0L));
-			sink.onCancel(() -> task.cancel(false));
-		});
 	}
 
 	/** What an attempt ended with: a response, or an error. */

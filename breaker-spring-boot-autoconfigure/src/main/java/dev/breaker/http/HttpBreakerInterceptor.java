@@ -7,6 +7,7 @@ import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -91,7 +92,7 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 				attempt.release(attempts.judge(ex));
 				Duration pause = attempts.afterFailure(ex, true);
 				if (pause != null) {
-					if (sleep(pause)) {
+					if (sleep(pause) == null) {
 						continue;
 					}
 					attempts.notMade();
@@ -115,22 +116,32 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 				return guarded;
 			}
 			guarded.close(); // its permit released with the status's outcome
-			if (!sleep(pause)) {
+			Exception notSlept = sleep(pause);
+			if (notSlept != null) {
 				attempts.notMade();
-				throw new IOException("interrupted before retry " + attempts.retries() + " of " + request.getMethod()
-						+ " " + request.getURI().getRawPath());
+				String retry = attempts.retries() + " of " + request.getMethod() + " " + request.getURI().getRawPath();
+				throw new IOException((notSlept instanceof InterruptedException) ? "interrupted before retry " + retry
+						: "retry " + retry + " not made: its pause was refused", notSlept);
 			}
 		}
 	}
 
-	private boolean sleep(Duration pause) {
+	/**
+	 * Sleeps the pause before a retry.
+	 * @return {@code null}, or why it was not slept: the thread interrupted (the
+	 * interrupt is kept), or the scheduler refused it (closed with its context)
+	 */
+	private @Nullable Exception sleep(Duration pause) {
 		try {
 			this.loop.delays().sleep(pause);
-			return true;
+			return null;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return false;
+			return ex;
+		}
+		catch (RuntimeException refused) {
+			return refused;
 		}
 	}
 

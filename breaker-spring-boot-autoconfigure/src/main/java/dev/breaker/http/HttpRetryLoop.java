@@ -1,12 +1,11 @@
 package dev.breaker.http;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.aspect.GrantedRetry;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.Outcome;
@@ -53,21 +52,7 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 	 * cancelled, the breaker refusing it) goes back to the budget; one whose attempt was
 	 * let through keeps it.
 	 */
-	final class Attempts {
-
-		private static final VarHandle GRANT;
-
-		/** No retry granted and not yet sent. */
-		private static final long NO_GRANT = -1;
-
-		static {
-			try {
-				GRANT = MethodHandles.lookup().findVarHandle(Attempts.class, "grant", long.class);
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new ExceptionInInitializerError(ex);
-			}
-		}
+	final class Attempts extends GrantedRetry {
 
 		private final Breaker breaker;
 
@@ -81,12 +66,6 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 
 		/** The retries granted so far. */
 		private int retries;
-
-		/**
-		 * The retry the budget granted, until its attempt is let through or is not made:
-		 * taken once, by whichever comes first (a cancel may come from another thread).
-		 */
-		private volatile long grant = NO_GRANT;
 
 		/** Whether the breaker let the latest attempt through. */
 		private boolean admitted;
@@ -134,9 +113,9 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		@Nullable ReleaseOnce acquire() {
 			// the retry's grant is taken before anything else: whichever of this attempt
 			// and notMade() takes it first decides whether the retry is made
-			long granted = takeGrant();
+			long granted = takeRetry();
 			this.answered = null;
-			if (this.retries > 0 && granted == NO_GRANT) {
+			if (this.retries > 0 && granted < 0) {
 				this.admitted = false;
 				this.withdrawn = true;
 				return null;
@@ -145,7 +124,7 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 			Permit permit = this.breaker.acquire();
 			this.admitted = permit.granted();
 			if (!this.admitted) {
-				giveBack(granted);
+				giveBack(this.breaker, granted, true);
 				this.rejection = Rejections.of(permit);
 				HttpRetryLoop.this.calls.onRejected(this.breaker.name(), this.rejection);
 				return null;
@@ -227,11 +206,9 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 			if (pause == null) {
 				return null;
 			}
-			long granted = this.breaker.grantRetry(true);
-			if (granted < 0) {
+			if (!grantRetry(this.breaker, true)) {
 				return null;
 			}
-			this.grant = granted;
 			this.retries++;
 			return pause;
 		}
@@ -242,17 +219,7 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		 * budget, once.
 		 */
 		void notMade() {
-			giveBack(takeGrant());
-		}
-
-		private long takeGrant() {
-			return (this.grant != NO_GRANT) ? (long) GRANT.getAndSet(this, NO_GRANT) : NO_GRANT;
-		}
-
-		private void giveBack(long granted) {
-			if (granted != NO_GRANT) {
-				this.breaker.returnRetry(granted, true);
-			}
+			returnRetry(this.breaker, true);
 		}
 
 	}

@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -196,6 +194,21 @@ class RetryPauseRacesTests {
 		});
 	}
 
+	/**
+	 * A plain call's pause refused (a scheduler closed with its context refuses to sleep
+	 * too): the call ends with its fallback, as when the pause is interrupted, its retry
+	 * back in the budget and the permit of its sequence handed back.
+	 */
+	@Test
+	void aPlainCallWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndGivesTheRetryBack() {
+		this.refusedPauses.run((context) -> {
+			Remote remote = context.getBean(Remote.class);
+			assertThat(remote.plain()).isEqualTo("cached after blip");
+			assertNoPermitHeldAfterOneFailure(context);
+			assertRetryGivenBackAfterOneAttempt(context, remote);
+		});
+	}
+
 	@Test
 	void aFluxWhosePauseTheSchedulerRefusesEndsWithItsFallbackAndHoldsNoPermit() {
 		this.refusedPauses.run((context) -> {
@@ -314,20 +327,6 @@ class RetryPauseRacesTests {
 			return StackWalker.getInstance()
 				.walk((frames) -> frames.anyMatch((frame) -> frame.getClassName().equals(Breaker.class.getName())
 						&& frame.getMethodName().endsWith("Retry")));
-		}
-
-	}
-
-	/** A scheduler closed with its context: it refuses every pause and timeout. */
-	static class ClosedScheduler implements DelayScheduler {
-
-		@Override
-		public void sleep(Duration pause) {
-		}
-
-		@Override
-		public Future<?> schedule(Duration delay, Runnable task) {
-			throw new RejectedExecutionException("scheduler closed");
 		}
 
 	}

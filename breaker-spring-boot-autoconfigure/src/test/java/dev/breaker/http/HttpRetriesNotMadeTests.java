@@ -10,8 +10,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.breaker.aspect.ClosedScheduler;
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.Disposable;
+import reactor.core.publisher.Hooks;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -30,6 +34,7 @@ import org.springframework.http.HttpMethod;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An HTTP retry the budget granted but that is never made goes back to the budget: the
@@ -60,6 +65,22 @@ class HttpRetriesNotMadeTests {
 		});
 	}
 
+	/**
+	 * A blocking call whose pause the scheduler refuses (a custom scheduler closed with
+	 * its context): the retry is not made and goes back, the request fails as an
+	 * interrupted one does.
+	 */
+	@ParameterizedTest
+	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
+	void aBlockingCallWhosePauseTheSchedulerRefusesGivesTheRetryBack(ClientUnderTest client) {
+		runner(client).withBean(DelayScheduler.class, ClosedScheduler::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
+			assertRetryGivenBackAfterOneRequest(context);
+			assertThat(thrown).hasRootCauseInstanceOf(RejectedExecutionException.class);
+		});
+	}
+
 	@Test
 	void aWebClientSubscriberThatCancelsInTheRetrysPauseGivesTheRetryBack() {
 		runner(ClientUnderTest.WEB_CLIENT).withBean(HeldPauses.class, HeldPauses::new).run((context) -> {
@@ -85,6 +106,58 @@ class HttpRetriesNotMadeTests {
 			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, this.server.uri("/failing"))))
 				.isNotNull();
 			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	/**
+	 * The caller cancels after the retry's pause ended but before the retry's attempt
+	 * took its grant (the first thing the retry does). The hand-off is set by hand: once
+	 * the retried answer is released (nothing in flight), the pause is ended, and the
+	 * cancel comes as the retry begins to build its attempt, on the thread that goes on
+	 * from the pause (Reactor's assembly hook, armed for this one moment only).
+	 */
+	@Test
+	void aWebClientSubscriberThatCancelsAsTheRetrysPauseEndsGivesTheRetryBack() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(EndedPauses.class, EndedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			AtomicReference<Object> delivered = new AtomicReference<>();
+			Disposable call = HttpClients.webClient(context)
+				.get()
+				.uri(this.server.uri("/failing"))
+				.retrieve()
+				.bodyToMono(String.class)
+				.subscribe(delivered::set, delivered::set);
+			EndedPauses pauses = context.getBean(EndedPauses.class);
+			assertThat(pauses.awaitPause()).as("the granted retry's pause").isTrue();
+			Breaker breaker = this.server.breaker(context);
+			await().atMost(Duration.ofSeconds(10)).until(() -> breaker.snapshot().inFlight() == 0);
+			pauses.endThen(call::dispose);
+			assertRetryGivenBackAfterOneRequest(context);
+			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).as("timeouts recorded").isZero();
+			assertThat(delivered).as("delivered to the subscriber that cancelled").hasNullValue();
+		});
+	}
+
+	@Test
+	void aWebClientPauseTheSchedulerRefusesEndsWithTheLastAnswer() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(DelayScheduler.class, InterruptedPauses::new).run((context) -> {
+			this.server.failNext(10, 503, null);
+			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, this.server.uri("/failing"))))
+				.isInstanceOf(ClientUnderTest.WEB_CLIENT.statusError(503));
+			assertRetryGivenBackAfterOneRequest(context);
+		});
+	}
+
+	@Test
+	void aWebClientPauseTheSchedulerRefusesAfterAConnectionErrorEndsWithThatError() {
+		runner(ClientUnderTest.WEB_CLIENT).withBean(DelayScheduler.class, InterruptedPauses::new).run((context) -> {
+			URI refusing = LoopbackServer.refusingUri();
+			assertThat(catchThrowable(() -> ClientUnderTest.WEB_CLIENT.get(context, refusing)))
+				.isInstanceOf(ClientUnderTest.WEB_CLIENT.ioError());
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("http", HostBreakers.hostKey(refusing));
+			assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
+			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
 		});
 	}
 
@@ -170,6 +243,61 @@ class HttpRetriesNotMadeTests {
 		@Override
 		public Future<?> schedule(Duration delay, Runnable task) {
 			throw new RejectedExecutionException("scheduler closed");
+		}
+
+	}
+
+	/**
+	 * Pauses that end when the test says: {@link #endThen} ends the first one and runs
+	 * {@code meanwhile} as the retry that follows it begins: when the first operator is
+	 * assembled after the pause ended (before the retry asks for anything), on the thread
+	 * that goes on from the pause (this one, or the one that released the answer retried
+	 * if it came last).
+	 */
+	static final class EndedPauses implements DelayScheduler {
+
+		private static final String HOOK = EndedPauses.class.getName();
+
+		private final CountDownLatch scheduled = new CountDownLatch(1);
+
+		private volatile Runnable task;
+
+		@Override
+		public void sleep(Duration pause) {
+			throw new UnsupportedOperationException("a reactive client schedules its pauses");
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			FutureTask<Void> pause = new FutureTask<>(task, null);
+			if (this.task == null) {
+				this.task = pause;
+				this.scheduled.countDown();
+			}
+			return pause;
+		}
+
+		boolean awaitPause() throws InterruptedException {
+			return this.scheduled.await(10, TimeUnit.SECONDS);
+		}
+
+		void endThen(Runnable meanwhile) throws InterruptedException {
+			AtomicBoolean armed = new AtomicBoolean(true);
+			CountDownLatch ran = new CountDownLatch(1);
+			Hooks.onEachOperator(HOOK, (publisher) -> {
+				if (armed.compareAndSet(true, false)) {
+					meanwhile.run();
+					ran.countDown();
+				}
+				return publisher;
+			});
+			try {
+				this.task.run();
+				assertThat(ran.await(10, TimeUnit.SECONDS)).as("the retry begun as its pause ended").isTrue();
+			}
+			finally {
+				Hooks.resetOnEachOperator(HOOK);
+			}
 		}
 
 	}
