@@ -411,6 +411,85 @@ class BreakerMetricsTests {
 		assertThat(withMeters).as("tenants with meters").isEqualTo(live);
 	}
 
+	/**
+	 * A transition heard just before the child's removal registers its unusual counter
+	 * (to FORCED_OPEN, made on first use) while the removal runs: the counter must not
+	 * outlive the child.
+	 */
+	@Test
+	void aTransitionRacingTheChildsRemovalLeavesNoTransitionCounterBehind() throws Exception {
+		CountDownLatch registering = new CountDownLatch(1);
+		CountDownLatch goOn = new CountDownLatch(1);
+		AtomicBoolean once = new AtomicBoolean();
+		SimpleMeterRegistry slow = new SimpleMeterRegistry();
+		slow.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if ("user-1".equals(id.getTag("tenant")) && "FORCED_OPEN".equals(id.getTag("to"))
+						&& !once.getAndSet(true)) {
+					registering.countDown();
+					try {
+						goOn.await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+				return id;
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(slow);
+		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
+		Thread forcer = new Thread(user1::forceOpen);
+		forcer.start();
+		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
+		Thread evictor = new Thread(() -> {
+			this.breakers.breaker("recommendations", "user-2");
+			this.breakers.breaker("recommendations", "user-3");
+		});
+		evictor.start();
+		awaitDoneOrBlocked(evictor);
+		goOn.countDown();
+		forcer.join(30_000);
+		evictor.join(30_000);
+		assertThat(forcer.isAlive() || evictor.isAlive()).isFalse();
+
+		assertThat(this.breakers.find("recommendations:user-1")).isEmpty();
+		assertThat(slow.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
+			.extracting((meter) -> meter.getId().getName())
+			.as("meters of the evicted user-1")
+			.isEmpty();
+	}
+
+	/**
+	 * A transition made while the breaker's meters are being registered (here, by the
+	 * registry's own filter, on the registering thread) is counted and starts the open
+	 * episode.
+	 */
+	@Test
+	void aTransitionWhileTheMetersAreBeingRegisteredIsCounted() {
+		AtomicBoolean once = new AtomicBoolean();
+		this.registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if ("payments".equals(id.getTag("name")) && "breaker.state".equals(id.getName())
+						&& !once.getAndSet(true)) {
+					BreakerMetricsTests.this.breakers.find("payments").orElseThrow().forceOpen();
+				}
+				return id;
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		assertThat(payments.state()).hasToString("FORCED_OPEN");
+		this.ticker.advance(Duration.ofSeconds(10));
+
+		assertThat(this.registry.find("breaker.transitions")
+			.tags("name", "payments", "from", "CLOSED", "to", "FORCED_OPEN")
+			.counters()).extracting(Counter::count).as("CLOSED -> FORCED_OPEN transitions").containsExactly(1.0);
+		assertThat(gauge("breaker.open.episode", "payments")).as("the open episode's seconds").isEqualTo(10);
+	}
+
 	private static void awaitDoneOrBlocked(Thread thread) {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (thread.isAlive() && thread.getState() != Thread.State.BLOCKED
