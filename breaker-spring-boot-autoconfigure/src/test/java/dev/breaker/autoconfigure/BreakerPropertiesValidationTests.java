@@ -303,6 +303,68 @@ class BreakerPropertiesValidationTests {
 			});
 	}
 
+	@Test
+	void rejectsANumberTooLargeForItsSettingNamingWhatIsAllowed() {
+		this.runner.withPropertyValues("breaker.instances.payments.consecutive-failures=2147483648")
+			.run(failsWith("Invalid value '2147483648' for property 'breaker.instances.payments.consecutive-failures'; "
+					+ "allowed: an integer from 0 to 2147483647 (0 turns the rule off)"));
+	}
+
+	@Test
+	void rejectsATenantLimitTooLargeForAnIntegerInTheDefaults() {
+		this.runner.withPropertyValues("breaker.defaults.tenants.max=99999999999")
+			.run(failsWith("Invalid value '99999999999' for property 'breaker.defaults.tenants.max'; "
+					+ "allowed: an integer from 1 to 2147483647"));
+	}
+
+	@Test
+	void rejectsABooleanTypo() {
+		this.runner.withPropertyValues("breaker.instances.payments.track-in-flight=maybe")
+			.run(failsWith("Invalid value 'maybe' for property 'breaker.instances.payments.track-in-flight'; "
+					+ "allowed: true or false"));
+	}
+
+	@Test
+	void rejectsAPercentageThatIsNotANumber() {
+		this.runner.withPropertyValues("breaker.instances.payments.failure-rate-threshold=high")
+			.run(failsWith("Invalid value 'high' for property 'breaker.instances.payments.failure-rate-threshold'; "
+					+ "allowed: a number in (0, 100], or 0 to turn the rule off"));
+	}
+
+	@Test
+	void rejectsAHostSettingThatIsNotAnInteger() {
+		this.runner.withPropertyValues("breaker.http.instances[stock.acme.com].half-open.successes-to-close=five")
+			.run(failsWith("Invalid value 'five' for property "
+					+ "'breaker.http.instances[stock.acme.com].half-open.successes-to-close'; "
+					+ "allowed: an integer from 1 to 2147483647"));
+	}
+
+	@Test
+	void rejectsADurationTypo() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=30 seconds")
+			.run(failsWith("Invalid value '30 seconds' for property 'breaker.instances.payments.open-wait'; "
+					+ "allowed: a duration such as 500ms, 30s or 5m: a positive duration, at most 24h"));
+	}
+
+	@Test
+	void rejectsAnIntegerTooLargeOutsideTheBreakerSettings() {
+		this.runner.withPropertyValues("breaker.advisor-order=4294967296")
+			.run(failsWith("Invalid value '4294967296' for property 'breaker.advisor-order'; "
+					+ "allowed: an integer from -2147483648 to 2147483647"));
+	}
+
+	@Test
+	void springBootPrintsBreakersReportForAValueNotOfItsType(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> application.run("--breaker.instances.payments.track-in-flight=maybe"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("    Property: breaker.instances.payments.track-in-flight")
+			.contains("    Value:    'maybe'")
+			.contains("    Allowed:  true or false");
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ AopAutoConfiguration.class, BreakerAutoConfiguration.class })
 	static class MinimalApplication {
