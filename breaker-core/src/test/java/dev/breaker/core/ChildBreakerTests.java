@@ -214,4 +214,19 @@ class ChildBreakerTests {
 		assertThat(removed).as("removals heard").containsExactly("a");
 	}
 
+	@Test
+	void findingAChildLeavesItsPlaceInTheEvictionOrder() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().build())
+			.children("tenants", new BreakerRegistry.Children(2, Duration.ofMinutes(10), false))
+			.build();
+		Breaker a = registry.breaker("tenants", "a");
+		registry.breaker("tenants", "b");
+		assertThat(registry.find("tenants:a")).containsSame(a);
+		assertThat(registry.find("tenants:nobody")).isEmpty();
+		registry.breaker("tenants", "c");
+		assertThat(a.removed()).as("a, the least recently used, is evicted").isTrue();
+		assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("b", "c");
+	}
+
 }
