@@ -17,6 +17,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 
+import dev.breaker.core.BreakerRegistry;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -351,6 +353,34 @@ class BreakerPropertiesValidationTests {
 		this.runner.withPropertyValues("breaker.advisor-order=4294967296")
 			.run(failsWith("Invalid value '4294967296' for property 'breaker.advisor-order'; "
 					+ "allowed: an integer from -2147483648 to 2147483647"));
+	}
+
+	/**
+	 * A typo in the switch must not turn breaker off without a word: Spring Boot's
+	 * boolean condition reads anything but {@code true} as off.
+	 */
+	@Test
+	void rejectsATypoInTheSwitchRatherThanTurningBreakerOff() {
+		this.runner.withPropertyValues("breaker.enabled=ture")
+			.run(failsWith("Invalid value 'ture' for property 'breaker.enabled'; allowed: true or false"));
+	}
+
+	@Test
+	void keepsTheSwitchOnOrOffWhenItSaysSo() {
+		this.runner.withPropertyValues("breaker.enabled=TRUE")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(BreakerRegistry.class));
+		this.runner.withPropertyValues("breaker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BreakerRegistry.class));
+		this.runner.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(BreakerRegistry.class));
+	}
+
+	@Test
+	void rejectsATypoInTheSwitchesOfTheHttpClientsAndTheFleet() {
+		this.runner.withPropertyValues("breaker.http.enabled=ture")
+			.run(failsWith("Invalid value 'ture' for property 'breaker.http.enabled'; allowed: true or false"));
+		this.runner.withPropertyValues("breaker.shared.redis.enabled=yes please")
+			.run(failsWith(
+					"Invalid value 'yes please' for property 'breaker.shared.redis.enabled'; allowed: true or false"));
 	}
 
 	@Test
