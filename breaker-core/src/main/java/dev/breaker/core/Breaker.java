@@ -86,6 +86,15 @@ public final class Breaker {
 
 	private final Ticker ticker;
 
+	/**
+	 * The ticker's reading when this breaker (or the parent it consults) was built: every
+	 * time the engine uses is {@code ticker.nanos() - origin}, so a ticker that starts
+	 * anywhere ({@link System#nanoTime()} may be negative, a user's ticker may start near
+	 * {@link Long#MAX_VALUE}) or wraps gives times that start near 0 and only grow for
+	 * 292 years (the window's epochs and regions need that).
+	 */
+	private final long origin;
+
 	private final TripRules rules;
 
 	private final BucketWindow window;
@@ -154,12 +163,14 @@ public final class Breaker {
 		this.key = key;
 		this.minFailingChildren = minFailingChildren;
 		this.ticker = config.ticker();
+		// a child shares its parent's origin: the two exchange times (the retry budget's)
+		this.origin = (parent != null && parent.ticker == this.ticker) ? parent.origin : this.ticker.nanos();
 		this.classification = (classification != null) ? classification : new Classification(this.ticker);
 		this.trackInFlight = config.trackInFlight();
 		long bucketNanos = config.bucket().toNanos();
 		int buckets = (int) (config.window().toNanos() / bucketNanos);
 		this.window = new BucketWindow(bucketNanos, buckets, BucketWindow.FINISHED_KINDS);
-		this.peaks = TrafficPeaks.needed(config) ? new TrafficPeaks(config, window, ticker.nanos()) : null;
+		this.peaks = TrafficPeaks.needed(config) ? new TrafficPeaks(config, window, now()) : null;
 		this.rules = new TripRules(config, peaks);
 		// a whole ring ahead and one more: an earlier era never reaches a later window
 		this.eraStep = 2L * buckets;
@@ -168,7 +179,7 @@ public final class Breaker {
 		this.rejection = new BreakerOpenException(this);
 		this.rejected = new Ticket(this, null, false, null);
 		this.verdicts = new Verdicts(this, rules, window, totals);
-		this.state = new ClosedState(this, null, ticker.nanos(), config.clock().instant());
+		this.state = new ClosedState(this, null, now(), config.clock().instant());
 	}
 
 	/** A top-level breaker. */
@@ -207,10 +218,21 @@ public final class Breaker {
 
 	/**
 	 * The breaker's time: callers that use {@link #acquire()}/{@link #release} time their
-	 * calls with this.
+	 * calls with this (the configured ticker's reading; compare two readings by their
+	 * difference, as {@link System#nanoTime()} asks).
 	 */
 	public long nanos() {
 		return ticker.nanos();
+	}
+
+	/**
+	 * The engine's time: nanoseconds of the ticker since the breaker (or the parent it
+	 * consults) was built, so it starts near 0 wherever the ticker starts, and keeps
+	 * counting up when the ticker wraps past {@link Long#MAX_VALUE}. One subtraction more
+	 * than {@link #nanos()}.
+	 */
+	long now() {
+		return ticker.nanos() - origin;
 	}
 
 	/** The preallocated exception thrown for every rejected call (no stack trace). */
@@ -244,16 +266,16 @@ public final class Breaker {
 		if (permit.state == null) {
 			throw permit.owner.rejection;
 		}
-		long start = ticker.nanos();
+		long start = now();
 		T result;
 		try {
 			result = callable.call();
 		}
 		catch (Exception | Error e) {
-			release(permit, classify(null, e), ticker.nanos() - start);
+			release(permit, classify(null, e), now() - start);
 			throw e;
 		}
-		release(permit, classify(result, null), ticker.nanos() - start);
+		release(permit, classify(result, null), now() - start);
 		return result;
 	}
 
@@ -281,7 +303,7 @@ public final class Breaker {
 			if (!trackInFlight) {
 				return closed.permit;
 			}
-			long now = ticker.nanos();
+			long now = now();
 			totals.inFlight(1);
 			if (closed.inFlight == null) {
 				return closed.permit;
@@ -292,14 +314,14 @@ public final class Breaker {
 			}
 			return permit;
 		}
-		if (s instanceof OpenState open && !open.due(ticker.nanos())) {
+		if (s instanceof OpenState open && !open.due(now())) {
 			return reject();
 		}
 		return acquireSlow();
 	}
 
 	private Ticket acquireSlow() {
-		long now = ticker.nanos();
+		long now = now();
 		BreakerState s = verdicts.settle(now);
 		switch (s.state) {
 			case CLOSED:
@@ -385,7 +407,7 @@ public final class Breaker {
 	}
 
 	private void releaseOwn(Ticket ticket, Outcome outcome, long elapsedNanos, Breaker child) {
-		long now = ticker.nanos();
+		long now = now();
 		boolean slow = elapsedNanos > rules.slowNanos && TripRules.counts(outcome);
 		finished(ticket);
 		BreakerState own = ticket.state;
@@ -447,7 +469,7 @@ public final class Breaker {
 			RetryBudget made = new RetryBudget(this, window, totals);
 			b = BUDGET.compareAndSet(this, null, made) ? made : budget;
 		}
-		return b.tryAcquire(ticker.nanos(), state.era, attemptRecorded);
+		return b.tryAcquire(now(), state.era, attemptRecorded);
 	}
 
 	/**
@@ -496,7 +518,7 @@ public final class Breaker {
 	 * here.
 	 */
 	public State state() {
-		return verdicts.settle(ticker.nanos()).state;
+		return verdicts.settle(now()).state;
 	}
 
 	State currentState() {
@@ -509,7 +531,7 @@ public final class Breaker {
 
 	/** An immutable picture of the breaker now. */
 	public Snapshot snapshot() {
-		long now = ticker.nanos();
+		long now = now();
 		return Snapshots.of(this, verdicts.settle(now), window, rules, peaks, latencies, log.recent(), now);
 	}
 

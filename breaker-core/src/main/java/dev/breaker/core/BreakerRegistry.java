@@ -149,13 +149,19 @@ public final class BreakerRegistry {
 		List<Breaker> created = new ArrayList<>(1);
 		List<Breaker> removed = new ArrayList<>(0);
 		ChildBreakers siblings = group;
-		Breaker child = group.get(childKey, k -> {
-			String full = name + ":" + k;
-			BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
-			return new Breaker(full, config, parent, name, k, 0, siblings.classification);
-		}, created, removed);
-		for (Breaker b : removed) {
-			notify(removedListeners, b);
+		Breaker child;
+		try {
+			child = group.get(childKey, k -> {
+				String full = name + ":" + k;
+				BreakerConfig config = configs.getOrDefault(full, configs.getOrDefault(name, defaults));
+				return new Breaker(full, config, parent, name, k, 0, siblings.classification);
+			}, created, removed);
+		}
+		finally {
+			// also when the new child could not be made: the ones expired first are gone
+			for (Breaker b : removed) {
+				notify(removedListeners, b);
+			}
 		}
 		for (Breaker b : created) {
 			announce(b);

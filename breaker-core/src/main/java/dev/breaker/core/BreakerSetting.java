@@ -297,9 +297,22 @@ public enum BreakerSetting {
 
 		private final String text;
 
-		Range(String text, List<Ranges.Rule> rules) {
+		private final String typed;
+
+		Range(String text, String typed, List<Ranges.Rule> rules) {
 			this.text = text;
+			this.typed = typed;
 			this.rules = rules;
+		}
+
+		/**
+		 * What is allowed, with the kind of value it must be, for a value that is not
+		 * even of the setting's type: {@code an integer from 1 to 2147483647},
+		 * {@code true or false}, {@code a number in [0, 1]}.
+		 * @return what is allowed
+		 */
+		public String typed() {
+			return typed;
 		}
 
 		/**
@@ -307,6 +320,11 @@ public enum BreakerSetting {
 		 * positive says it (the builder's, the starter's failure analyses, the docs).
 		 */
 		public static final String POSITIVE_DURATION = "a positive duration";
+
+		/**
+		 * How a duration is written, as a message about a value that is not one says it.
+		 */
+		public static final String A_DURATION = "a duration such as 500ms, 30s or 5m";
 
 		/**
 		 * The longest duration a setting allows (the engine's, the calls', the HTTP

@@ -1,9 +1,11 @@
 package dev.breaker.core;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -17,7 +19,10 @@ final class ChildBreakers {
 	 * child is a hash lookup and a relink, no allocation. Expiry is lazy (checked from
 	 * the eldest end on every lookup, stopping at the first entry still fresh), so there
 	 * is no cleanup thread. Breakers are created under the lock (their constructor runs
-	 * no user code); the registry's listeners run after it is released.
+	 * no user code); the registry's listeners run after it is released. A read that must
+	 * not count as a use (find(), an operator's or the fleet's look at a child) goes
+	 * through a plain index of the same entries, since a get on an access-ordered map
+	 * relinks the entry as used.
 	 */
 
 	private final BreakerRegistry.Children policy;
@@ -32,6 +37,9 @@ final class ChildBreakers {
 	final Classification classification;
 
 	private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+
+	/** The same entries, by key, for reads that leave the eviction order alone. */
+	private final HashMap<String, Entry> index = new HashMap<>();
 
 	private long lastSweep;
 
@@ -78,25 +86,33 @@ final class ChildBreakers {
 				}
 				// idle, yet missed by expire(): touch() made it the latest entry used
 				entries.remove(key);
+				index.remove(key);
 				removed(entry.breaker, removedOut);
 			}
 			Breaker breaker = factory.apply(key);
-			entries.put(key, new Entry(breaker, now));
+			Entry created = new Entry(breaker, now);
+			entries.put(key, created);
+			index.put(key, created);
 			createdOut.add(breaker);
 			if (entries.size() > policy.maxEntries()) {
-				Iterator<Entry> eldest = entries.values().iterator();
-				removed(eldest.next().breaker, removedOut);
+				Iterator<Map.Entry<String, Entry>> eldest = entries.entrySet().iterator();
+				Map.Entry<String, Entry> evicted = eldest.next();
+				removed(evicted.getValue().breaker, removedOut);
 				eldest.remove();
+				index.remove(evicted.getKey());
 			}
 			return breaker;
 		}
 	}
 
-	/** The child for {@code key} if present and fresh, without refreshing it. */
+	/**
+	 * The child for {@code key} if present and fresh, without refreshing it or moving it
+	 * in the eviction order.
+	 */
 	Breaker find(String key) {
 		long now = ticker.nanos();
 		synchronized (entries) {
-			Entry entry = entries.get(key);
+			Entry entry = index.get(key);
 			return entry == null || now - entry.lastUsed >= idleNanos ? null : entry.breaker;
 		}
 	}
@@ -110,14 +126,15 @@ final class ChildBreakers {
 	}
 
 	private void expire(long now, List<Breaker> removedOut) {
-		Iterator<Entry> it = entries.values().iterator();
+		Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
 		while (it.hasNext()) {
-			Entry eldest = it.next();
-			if (now - eldest.lastUsed < idleNanos) {
+			Map.Entry<String, Entry> eldest = it.next();
+			if (now - eldest.getValue().lastUsed < idleNanos) {
 				return;
 			}
-			removed(eldest.breaker, removedOut);
+			removed(eldest.getValue().breaker, removedOut);
 			it.remove();
+			index.remove(eldest.getKey());
 		}
 	}
 

@@ -36,7 +36,7 @@ final class Overrides {
 				// so a listener that resets (or probes) on every transition terminates
 				return;
 			}
-			long now = breaker.nanos();
+			long now = breaker.now();
 			Instant wallNow = breaker.config().clock().instant();
 			BreakerState next = switch (to) {
 				case CLOSED -> new ClosedState(breaker, s, now, wallNow);
@@ -65,7 +65,7 @@ final class Overrides {
 			return;
 		}
 		long nanos = clamped(breaker, hint);
-		long now = breaker.nanos();
+		long now = breaker.now();
 		verdicts.hint(now, nanos);
 		if (breaker.current() instanceof OpenState open) {
 			open.extend(now, breaker.config().clock().instant(), nanos);

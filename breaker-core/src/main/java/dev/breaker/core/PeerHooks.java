@@ -25,8 +25,8 @@ final class PeerHooks implements EngineAccess.Hooks {
 			if (s.state != State.CLOSED && s.state != State.HALF_OPEN) {
 				return;
 			}
-			OpenState open = new OpenState(breaker, s, s.streak + 1, breaker.nanos(),
-					breaker.config().clock().instant(), Overrides.clamped(breaker, remaining));
+			OpenState open = new OpenState(breaker, s, s.streak + 1, breaker.now(), breaker.config().clock().instant(),
+					Overrides.clamped(breaker, remaining));
 			if (breaker.moveTo(s, open, reason, true)) {
 				return;
 			}
@@ -51,7 +51,7 @@ final class PeerHooks implements EngineAccess.Hooks {
 					|| generation != ANY_GENERATION && s.generation != generation) {
 				return;
 			}
-			ClosedState closed = new ClosedState(breaker, s, breaker.nanos(), breaker.config().clock().instant());
+			ClosedState closed = new ClosedState(breaker, s, breaker.now(), breaker.config().clock().instant());
 			if (breaker.moveTo(s, closed, reason, true)) {
 				return;
 			}
@@ -60,7 +60,7 @@ final class PeerHooks implements EngineAccess.Hooks {
 
 	@Override
 	public void tripNow(Breaker breaker, String reason) {
-		breaker.verdicts().tripNow(breaker.nanos(), Objects.requireNonNull(reason, "reason"));
+		breaker.verdicts().tripNow(breaker.now(), Objects.requireNonNull(reason, "reason"));
 	}
 
 	@Override

@@ -39,17 +39,19 @@ final class Ranges {
 						"at least " + Numbers.format(min));
 		Rule high = new Rule((v) -> ((Duration) v).compareTo(max) <= 0, atMost, atMost);
 		String lowText = min.isZero() ? BreakerSetting.Range.POSITIVE_DURATION : "at least " + Numbers.format(min);
-		return new BreakerSetting.Range(lowText + ", " + atMost, List.of(low, high));
+		return new BreakerSetting.Range(lowText + ", " + atMost,
+				BreakerSetting.Range.A_DURATION + ": " + lowText + ", " + atMost, List.of(low, high));
 	}
 
 	static BreakerSetting.Range atLeast(int min, String note) {
 		return new BreakerSetting.Range(">= " + min + note,
+				"an integer from " + min + " to " + Integer.MAX_VALUE + note,
 				List.of(new Rule((v) -> (Integer) v >= min, "at least " + min + note, ">= " + min + note)));
 	}
 
 	static BreakerSetting.Range ints(int min, int max) {
 		String range = "[" + min + ", " + max + "]";
-		return new BreakerSetting.Range(range,
+		return new BreakerSetting.Range(range, "an integer from " + min + " to " + max,
 				List.of(new Rule((v) -> (Integer) v >= min && (Integer) v <= max, "in " + range, range)));
 	}
 
@@ -59,22 +61,23 @@ final class Ranges {
 			double d = (Double) v;
 			return d >= min && (maxIncluded ? d <= max : d < max);
 		};
-		return new BreakerSetting.Range(range + note, List.of(new Rule(check, "in " + range, range + note)));
+		return new BreakerSetting.Range(range + note, "a number in " + range + note,
+				List.of(new Rule(check, "in " + range, range + note)));
 	}
 
 	static BreakerSetting.Range percentOrOff() {
-		return new BreakerSetting.Range("(0, 100], or 0 = off",
+		return new BreakerSetting.Range("(0, 100], or 0 = off", "a number in (0, 100], or 0 to turn the rule off",
 				List.of(new Rule((v) -> (Double) v >= 0 && (Double) v <= 100, "in (0, 100] (or 0 to turn the rule off)",
 						"(0, 100], or 0 to turn the rule off")));
 	}
 
 	static BreakerSetting.Range any() {
-		return new BreakerSetting.Range("true or false", List.of());
+		return new BreakerSetting.Range("true or false", "true or false", List.of());
 	}
 
 	/** Allowed values checked by the starter, which reads them; described here. */
 	static BreakerSetting.Range described(String text) {
-		return new BreakerSetting.Range(text, List.of());
+		return new BreakerSetting.Range(text, text, List.of());
 	}
 
 }

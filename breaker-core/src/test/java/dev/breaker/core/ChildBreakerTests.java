@@ -1,10 +1,16 @@
 package dev.breaker.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** A registry child that consults its parent, and a registry's lookups over time. */
@@ -162,6 +168,65 @@ class ChildBreakerTests {
 		assertThat(top.removed()).isFalse();
 		assertThat(registry.breaker("tenants", "d").removed()).isFalse();
 		assertThat(seenRemoved).containsExactly("a=true", "b=true", "c=true");
+	}
+
+	/**
+	 * The lookup expires a's child, then fails to make b's (here the user's clock
+	 * throws): a is gone from the group, so its removal must still be heard, or its
+	 * meters and history stay for good.
+	 */
+	@Test
+	void childrenExpiredByALookupWhoseChildCannotBeMadeAreStillHeardRemoved() {
+		AtomicBoolean broken = new AtomicBoolean();
+		Clock clock = new Clock() {
+			@Override
+			public ZoneId getZone() {
+				return ZoneOffset.UTC;
+			}
+
+			@Override
+			public Clock withZone(ZoneId zone) {
+				return this;
+			}
+
+			@Override
+			public Instant instant() {
+				if (broken.get()) {
+					throw new IllegalStateException("clock is broken");
+				}
+				return fixture.clock.instant();
+			}
+		};
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().clock(clock).build())
+			.children("tenants", new BreakerRegistry.Children(10, Duration.ofMinutes(10), false))
+			.build();
+		List<String> removed = new ArrayList<>();
+		registry.onRemoved(b -> removed.add(b.key()));
+		Breaker a = registry.breaker("tenants", "a");
+		fixture.advance(Duration.ofMinutes(11));
+		broken.set(true);
+
+		assertThatIllegalStateException().isThrownBy(() -> registry.breaker("tenants", "b"))
+			.withMessage("clock is broken");
+		assertThat(a.removed()).isTrue();
+		assertThat(registry.children("tenants")).isEmpty();
+		assertThat(removed).as("removals heard").containsExactly("a");
+	}
+
+	@Test
+	void findingAChildLeavesItsPlaceInTheEvictionOrder() {
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(fixture.config().build())
+			.children("tenants", new BreakerRegistry.Children(2, Duration.ofMinutes(10), false))
+			.build();
+		Breaker a = registry.breaker("tenants", "a");
+		registry.breaker("tenants", "b");
+		assertThat(registry.find("tenants:a")).containsSame(a);
+		assertThat(registry.find("tenants:nobody")).isEmpty();
+		registry.breaker("tenants", "c");
+		assertThat(a.removed()).as("a, the least recently used, is evicted").isTrue();
+		assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("b", "c");
 	}
 
 }

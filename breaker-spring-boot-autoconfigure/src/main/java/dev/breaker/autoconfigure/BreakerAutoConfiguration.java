@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Lazy;
@@ -27,7 +28,7 @@ import org.springframework.core.io.ResourceLoader;
  * checked at start-up.
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(name = "breaker.enabled", matchIfMissing = true)
+@Conditional(OnBreakerEnabledCondition.class)
 @EnableConfigurationProperties(BreakerProperties.class)
 @ImportRuntimeHints(BreakerRuntimeHints.class)
 @Import(BreakerAspectConfiguration.class)

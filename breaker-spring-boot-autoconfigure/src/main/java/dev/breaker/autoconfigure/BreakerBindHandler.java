@@ -1,11 +1,15 @@
 package dev.breaker.autoconfigure;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import dev.breaker.core.BreakerNames;
+import dev.breaker.core.BreakerSetting;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
@@ -13,37 +17,124 @@ import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionException;
+import org.springframework.util.ClassUtils;
 
 /**
- * Binds {@code breaker.*} so that an enum-valued property with a value that is not
- * allowed is reported by breaker itself ({@link InvalidBreakerPropertyException}): the
- * value as the user typed it, and the values allowed there. Other properties bind as
- * usual; a list of outcomes narrower than its enum ({@code retry.on}) binds as text and
- * is checked where it is read.
+ * Binds {@code breaker.*} so that a value that cannot be read as its property's type (an
+ * enum value that does not exist, a boolean typo, a number too large for its type, a
+ * duration misspelt) is reported by breaker itself
+ * ({@link InvalidBreakerPropertyException}): the value as the user typed it, and what is
+ * allowed there (for a breaker setting, its range from {@link BreakerSetting}). Other
+ * properties bind as usual; a list of outcomes narrower than its enum ({@code retry.on})
+ * binds as text and is checked where it is read.
  */
-class BreakerBindHandler extends AbstractBindHandler {
+public class BreakerBindHandler extends AbstractBindHandler {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("breaker");
 
-	BreakerBindHandler(BindHandler parent) {
+	/**
+	 * What a value of a type outside the settings table must be, by type (the boxed
+	 * type).
+	 */
+	private static final Map<Class<?>, String> ALLOWED_BY_TYPE = Map.of(Boolean.class, "true or false", Integer.class,
+			"an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE, Long.class,
+			"an integer from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE, Double.class, "a number", Duration.class,
+			BreakerSetting.Range.A_DURATION);
+
+	/**
+	 * A handler over another.
+	 * @param parent the handler this one falls back to
+	 */
+	public BreakerBindHandler(BindHandler parent) {
 		super(parent);
 	}
 
 	@Override
 	public Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Exception error)
 			throws Exception {
-		if (ROOT.isAncestorOf(name) && error instanceof ConversionException) {
-			Class<?> enumType = enumType(target.getType());
-			ConfigurationProperty property = context.getConfigurationProperty();
-			if (enumType != null && property != null) {
-				String allowed = EnumValues.allowed(Arrays.asList((Enum<?>[]) enumType.getEnumConstants()));
-				throw invalid(name, isList(target.getType()), property.getValue(),
-						(text) -> EnumValues.parse(enumType, text) == null, allowed, error);
+		ConfigurationProperty property = context.getConfigurationProperty();
+		if (ROOT.isAncestorOf(name) && error instanceof ConversionException && property != null) {
+			Class<?> type = valueType(target.getType());
+			boolean list = isList(target.getType());
+			if (type != null && type.isEnum()) {
+				String allowed = EnumValues.allowed(Arrays.asList((Enum<?>[]) type.getEnumConstants()));
+				throw invalid(name, list, property.getValue(), (text) -> EnumValues.parse(type, text) == null, allowed,
+						error);
+			}
+			String allowed = (type != null) ? allowed(name, ClassUtils.resolvePrimitiveIfNecessary(type)) : null;
+			if (allowed != null) {
+				Class<?> boxed = ClassUtils.resolvePrimitiveIfNecessary(type);
+				throw invalid(name, list, property.getValue(), (text) -> !converts(text, boxed), allowed, error);
 			}
 		}
 		return super.onFailure(name, target, context, error);
+	}
+
+	/**
+	 * What a property of this type allows: the range of the breaker setting it is (under
+	 * {@code breaker.defaults}, {@code breaker.instances.<name>} or
+	 * {@code breaker.http.instances[<host>]}), else what the type allows; null for a type
+	 * left to Spring Boot's report.
+	 */
+	private static @Nullable String allowed(ConfigurationPropertyName name, Class<?> type) {
+		BreakerSetting setting = setting(name);
+		if (setting != null && setting.type() == type) {
+			return setting.range().typed();
+		}
+		return ALLOWED_BY_TYPE.get(type);
+	}
+
+	/** The breaker setting a property sets, or null. */
+	private static @Nullable BreakerSetting setting(ConfigurationPropertyName name) {
+		int start = settingStart(name);
+		if (start < 0) {
+			return null;
+		}
+		StringBuilder key = new StringBuilder();
+		for (int i = start; i < name.getNumberOfElements(); i++) {
+			key.append((i > start) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.UNIFORM));
+		}
+		for (BreakerSetting setting : BreakerSetting.values()) {
+			if (KeyNode.uniform(setting.property()).equals(KeyNode.uniform(key.toString()))) {
+				return setting;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Where the setting's own key begins in a property's name, or -1 if it is not a
+	 * breaker setting's property.
+	 */
+	private static int settingStart(ConfigurationPropertyName name) {
+		String second = (name.getNumberOfElements() > 1) ? element(name, 1) : "";
+		if ("defaults".equals(second)) {
+			return 2;
+		}
+		if ("instances".equals(second)) {
+			return 3;
+		}
+		if ("http".equals(second) && name.getNumberOfElements() > 2 && "instances".equals(element(name, 2))) {
+			return 4;
+		}
+		return -1;
+	}
+
+	private static String element(ConfigurationPropertyName name, int index) {
+		return name.getElement(index, ConfigurationPropertyName.Form.UNIFORM);
+	}
+
+	/** Whether one element of a list would convert, to find the bad one. */
+	private static boolean converts(String text, Class<?> type) {
+		try {
+			return ApplicationConversionService.getSharedInstance().convert(text, type) != null;
+		}
+		catch (ConversionException ex) {
+			return false;
+		}
 	}
 
 	/**
@@ -72,23 +163,18 @@ class BreakerBindHandler extends AbstractBindHandler {
 	}
 
 	/**
-	 * The enum a property binds to: the type itself, or the element type of a collection
-	 * or array.
+	 * The type of the value a property binds to: the type itself, or the element type of
+	 * a collection or array.
 	 */
-	private static Class<?> enumType(ResolvableType type) {
+	private static @Nullable Class<?> valueType(ResolvableType type) {
 		Class<?> resolved = type.resolve();
 		if (resolved == null) {
 			return null;
 		}
-		if (resolved.isEnum()) {
-			return resolved;
-		}
 		if (Collection.class.isAssignableFrom(resolved) || resolved.isArray()) {
-			Class<?> element = (resolved.isArray() ? type.getComponentType() : type.asCollection().getGeneric())
-				.resolve();
-			return (element != null && element.isEnum()) ? element : null;
+			return (resolved.isArray() ? type.getComponentType() : type.asCollection().getGeneric()).resolve();
 		}
-		return null;
+		return resolved;
 	}
 
 }

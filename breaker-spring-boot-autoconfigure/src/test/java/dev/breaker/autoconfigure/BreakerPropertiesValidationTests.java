@@ -17,6 +17,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 
+import dev.breaker.core.BreakerRegistry;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -301,6 +303,96 @@ class BreakerPropertiesValidationTests {
 				assertThat(config.halfOpenMaxProbesAuto()).isTrue();
 				assertThat(config.minimumCallsRatio()).isEqualTo(0.5);
 			});
+	}
+
+	@Test
+	void rejectsANumberTooLargeForItsSettingNamingWhatIsAllowed() {
+		this.runner.withPropertyValues("breaker.instances.payments.consecutive-failures=2147483648")
+			.run(failsWith("Invalid value '2147483648' for property 'breaker.instances.payments.consecutive-failures'; "
+					+ "allowed: an integer from 0 to 2147483647 (0 turns the rule off)"));
+	}
+
+	@Test
+	void rejectsATenantLimitTooLargeForAnIntegerInTheDefaults() {
+		this.runner.withPropertyValues("breaker.defaults.tenants.max=99999999999")
+			.run(failsWith("Invalid value '99999999999' for property 'breaker.defaults.tenants.max'; "
+					+ "allowed: an integer from 1 to 2147483647"));
+	}
+
+	@Test
+	void rejectsABooleanTypo() {
+		this.runner.withPropertyValues("breaker.instances.payments.track-in-flight=maybe")
+			.run(failsWith("Invalid value 'maybe' for property 'breaker.instances.payments.track-in-flight'; "
+					+ "allowed: true or false"));
+	}
+
+	@Test
+	void rejectsAPercentageThatIsNotANumber() {
+		this.runner.withPropertyValues("breaker.instances.payments.failure-rate-threshold=high")
+			.run(failsWith("Invalid value 'high' for property 'breaker.instances.payments.failure-rate-threshold'; "
+					+ "allowed: a number in (0, 100], or 0 to turn the rule off"));
+	}
+
+	@Test
+	void rejectsAHostSettingThatIsNotAnInteger() {
+		this.runner.withPropertyValues("breaker.http.instances[stock.acme.com].half-open.successes-to-close=five")
+			.run(failsWith("Invalid value 'five' for property "
+					+ "'breaker.http.instances[stock.acme.com].half-open.successes-to-close'; "
+					+ "allowed: an integer from 1 to 2147483647"));
+	}
+
+	@Test
+	void rejectsADurationTypo() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=30 seconds")
+			.run(failsWith("Invalid value '30 seconds' for property 'breaker.instances.payments.open-wait'; "
+					+ "allowed: a duration such as 500ms, 30s or 5m: a positive duration, at most 24h"));
+	}
+
+	@Test
+	void rejectsAnIntegerTooLargeOutsideTheBreakerSettings() {
+		this.runner.withPropertyValues("breaker.advisor-order=4294967296")
+			.run(failsWith("Invalid value '4294967296' for property 'breaker.advisor-order'; "
+					+ "allowed: an integer from -2147483648 to 2147483647"));
+	}
+
+	/**
+	 * A typo in the switch must not turn breaker off without a word: Spring Boot's
+	 * boolean condition reads anything but {@code true} as off.
+	 */
+	@Test
+	void rejectsATypoInTheSwitchRatherThanTurningBreakerOff() {
+		this.runner.withPropertyValues("breaker.enabled=ture")
+			.run(failsWith("Invalid value 'ture' for property 'breaker.enabled'; allowed: true or false"));
+	}
+
+	@Test
+	void keepsTheSwitchOnOrOffWhenItSaysSo() {
+		this.runner.withPropertyValues("breaker.enabled=TRUE")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(BreakerRegistry.class));
+		this.runner.withPropertyValues("breaker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(BreakerRegistry.class));
+		this.runner.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(BreakerRegistry.class));
+	}
+
+	@Test
+	void rejectsATypoInTheSwitchesOfTheHttpClientsAndTheFleet() {
+		this.runner.withPropertyValues("breaker.http.enabled=ture")
+			.run(failsWith("Invalid value 'ture' for property 'breaker.http.enabled'; allowed: true or false"));
+		this.runner.withPropertyValues("breaker.shared.redis.enabled=yes please")
+			.run(failsWith(
+					"Invalid value 'yes please' for property 'breaker.shared.redis.enabled'; allowed: true or false"));
+	}
+
+	@Test
+	void springBootPrintsBreakersReportForAValueNotOfItsType(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> application.run("--breaker.instances.payments.track-in-flight=maybe"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("    Property: breaker.instances.payments.track-in-flight")
+			.contains("    Value:    'maybe'")
+			.contains("    Allowed:  true or false");
 	}
 
 	@Configuration(proxyBeanMethods = false)

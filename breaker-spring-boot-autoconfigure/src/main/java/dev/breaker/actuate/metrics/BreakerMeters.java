@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
@@ -57,30 +58,40 @@ final class BreakerMeters {
 
 	private final Tags tags;
 
+	/**
+	 * The registered meters; its monitor also guards {@link #closed} and every meter made
+	 * on first use, so that none is made after {@link #remove()}.
+	 */
 	private final List<Meter> meters = new ArrayList<>();
+
+	/** Set by {@link #remove()}: no meter is made after it. */
+	private boolean closed;
 
 	private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
 
 	/** Ticker time the current open episode began, or {@link #NOT_OPEN}. */
 	private final AtomicLong openSince = new AtomicLong(NOT_OPEN);
 
-	private Timer openEpisodes;
+	private volatile @Nullable Timer openEpisodes;
 
 	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags) {
 		this.breaker = breaker;
 		this.registry = registry;
 		this.tags = tags;
-		if (isOpenEpisode(breaker.state())) {
-			this.openSince.set(breaker.nanos());
-		}
 	}
 
 	Breaker breaker() {
 		return this.breaker;
 	}
 
-	/** Registers every meter; called once, before any transition is reported. */
+	/**
+	 * Registers every meter; called once, after the transition listener is attached, so
+	 * that a transition made during the registration is counted. Transitions may be
+	 * reported before and while this runs: every meter {@link #onTransition} uses is made
+	 * on first use.
+	 */
 	void register() {
+		startEpisodeIfOpen();
 		for (State state : State.values()) {
 			gauge("breaker.state", "1 for the breaker's current state, 0 for the others",
 					(b) -> (b.state() == state) ? 1 : 0, Tags.of("state", state.name()));
@@ -117,11 +128,7 @@ final class BreakerMeters {
 				(b) -> seconds(b.config().slowCallDuration().toNanos()));
 		secondsGauge("breaker.open.episode", "How long the current open episode has lasted, 0 when closed",
 				(b) -> currentEpisodeSeconds());
-		this.openEpisodes = add(Timer.builder("breaker.open")
-			.description("Time from a trip until the breaker closed again, one sample per open episode")
-			.serviceLevelObjectives(OPEN_EPISODE_BUCKETS)
-			.tags(this.tags)
-			.register(this.registry));
+		openEpisodes();
 		for (State[] transition : USUAL_TRANSITIONS) {
 			transitionCounter(transition[0], transition[1]);
 		}
@@ -129,15 +136,34 @@ final class BreakerMeters {
 
 	/** Counts a transition and opens or closes the open episode it starts or ends. */
 	void onTransition(Transition transition) {
-		transitionCounter(transition.from(), transition.to()).increment();
+		Counter counter = transitionCounter(transition.from(), transition.to());
+		if (counter != null) {
+			counter.increment();
+		}
 		if (isOpenEpisode(transition.to())) {
 			this.openSince.compareAndSet(NOT_OPEN, this.breaker.nanos());
 		}
 		else {
 			long since = this.openSince.getAndSet(NOT_OPEN);
-			if (since != NOT_OPEN) {
-				this.openEpisodes.record(Math.max(0, this.breaker.nanos() - since), TimeUnit.NANOSECONDS);
+			Timer episodes = openEpisodes();
+			if (since != NOT_OPEN && episodes != null) {
+				episodes.record(Math.max(0, this.breaker.nanos() - since), TimeUnit.NANOSECONDS);
 			}
+		}
+	}
+
+	/**
+	 * Starts the open episode of a breaker that is in one when its meters are made. Read
+	 * after the transition listener is attached: a transition that ends the episode
+	 * before the start is recorded is seen by the second read of the state.
+	 */
+	private void startEpisodeIfOpen() {
+		if (!isOpenEpisode(this.breaker.state())) {
+			return;
+		}
+		long now = this.breaker.nanos();
+		if (this.openSince.compareAndSet(NOT_OPEN, now) && !isOpenEpisode(this.breaker.state())) {
+			this.openSince.compareAndSet(now, NOT_OPEN);
 		}
 	}
 
@@ -163,6 +189,7 @@ final class BreakerMeters {
 				}
 			}
 			this.meters.clear();
+			this.closed = true;
 			if (refused != null) {
 				throw refused;
 			}
@@ -185,19 +212,53 @@ final class BreakerMeters {
 		return nanos / 1e9;
 	}
 
-	private Counter transitionCounter(State from, State to) {
+	/**
+	 * The counter of one transition, made on first use; {@code null} once the meters are
+	 * removed, so that a transition heard just before the removal makes no counter that
+	 * outlives it.
+	 */
+	private @Nullable Counter transitionCounter(State from, State to) {
 		int index = from.ordinal() * STATES + to.ordinal();
 		Counter counter = this.transitions.get(index);
-		if (counter == null) {
-			counter = add(Counter.builder("breaker.transitions")
-				.description("State transitions")
-				.tags(this.tags)
-				.tag("from", from.name())
-				.tag("to", to.name())
-				.register(this.registry));
-			this.transitions.compareAndSet(index, null, counter);
+		if (counter != null) {
+			return counter;
 		}
-		return counter;
+		synchronized (this.meters) {
+			counter = this.transitions.get(index);
+			if (counter == null && !this.closed) {
+				counter = add(Counter.builder("breaker.transitions")
+					.description("State transitions")
+					.tags(this.tags)
+					.tag("from", from.name())
+					.tag("to", to.name())
+					.register(this.registry));
+				this.transitions.set(index, counter);
+			}
+			return counter;
+		}
+	}
+
+	/**
+	 * The open-episode timer, made on first use; {@code null} once the meters are
+	 * removed.
+	 */
+	private @Nullable Timer openEpisodes() {
+		Timer timer = this.openEpisodes;
+		if (timer != null) {
+			return timer;
+		}
+		synchronized (this.meters) {
+			timer = this.openEpisodes;
+			if (timer == null && !this.closed) {
+				timer = add(Timer.builder("breaker.open")
+					.description("Time from a trip until the breaker closed again, one sample per open episode")
+					.serviceLevelObjectives(OPEN_EPISODE_BUCKETS)
+					.tags(this.tags)
+					.register(this.registry));
+				this.openEpisodes = timer;
+			}
+			return timer;
+		}
 	}
 
 	private void gauge(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {

@@ -139,8 +139,10 @@ public class BreakerMetrics implements MeterBinder {
 				this.meters.put(breaker.name(), added);
 			}
 			try {
-				added.register();
+				// Listen first: a transition made while the meters are registered is
+				// counted (the meters it needs are made on first use).
 				breaker.onTransition((transition) -> onTransition(added, transition));
+				added.register();
 			}
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);

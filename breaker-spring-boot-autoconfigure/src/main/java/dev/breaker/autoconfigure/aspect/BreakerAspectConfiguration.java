@@ -6,6 +6,7 @@ import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.FallbackObserver;
 import dev.breaker.aspect.GuardedMethodRegistry;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.BreakerBindHandler;
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.core.BreakerRegistry;
@@ -16,6 +17,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -61,9 +64,10 @@ public final class BreakerAspectConfiguration {
 	static CircuitGuardedAdvisor circuitGuardedAdvisor(ObjectProvider<GuardedMethodRegistry> guardedMethods,
 			Environment environment) {
 		// bound here, not from BreakerProperties, which must not be created this early; a
-		// bad value fails with Boot's report naming breaker.advisor-order
+		// value that is not an integer fails with breaker's report naming
+		// breaker.advisor-order
 		int order = Binder.get(environment)
-			.bind("breaker.advisor-order", Integer.class)
+			.bind("breaker.advisor-order", Bindable.of(Integer.class), new BreakerBindHandler(BindHandler.DEFAULT))
 			.orElse(BreakerProperties.DEFAULT_ADVISOR_ORDER);
 		return new CircuitGuardedAdvisor(new CircuitGuardedInterceptor(guardedMethods::getObject), order);
 	}

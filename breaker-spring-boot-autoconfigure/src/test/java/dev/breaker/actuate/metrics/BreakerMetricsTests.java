@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
@@ -334,37 +335,9 @@ class BreakerMetricsTests {
 	void aChildEvictedWhileItsMetersAreBeingRegisteredLeavesNoMetersBehind() throws Exception {
 		CountDownLatch registering = new CountDownLatch(1);
 		CountDownLatch goOn = new CountDownLatch(1);
-		AtomicBoolean once = new AtomicBoolean();
-		SimpleMeterRegistry slow = new SimpleMeterRegistry();
-		slow.config().meterFilter(new MeterFilter() {
-			@Override
-			public Meter.Id map(Meter.Id id) {
-				if ("user-1".equals(id.getTag("tenant")) && !once.getAndSet(true)) {
-					registering.countDown();
-					try {
-						goOn.await(30, TimeUnit.SECONDS);
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
-				}
-				return id;
-			}
-		});
+		SimpleMeterRegistry slow = blockingOnce((id) -> "user-1".equals(id.getTag("tenant")), registering, goOn);
 		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(slow);
-		Thread creator = new Thread(() -> this.breakers.breaker("recommendations", "user-1"));
-		creator.start();
-		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
-		Thread evictor = new Thread(() -> {
-			this.breakers.breaker("recommendations", "user-2");
-			this.breakers.breaker("recommendations", "user-3");
-		});
-		evictor.start();
-		awaitDoneOrBlocked(evictor);
-		goOn.countDown();
-		creator.join(30_000);
-		evictor.join(30_000);
-		assertThat(creator.isAlive() || evictor.isAlive()).isFalse();
+		evictUser1While(() -> this.breakers.breaker("recommendations", "user-1"), registering, goOn);
 
 		assertThat(this.breakers.find("recommendations:user-1")).isEmpty();
 		assertThat(slow.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
@@ -409,6 +382,106 @@ class BreakerMetricsTests {
 		java.util.Set<String> live = new java.util.TreeSet<>();
 		churning.children("tenants").forEach((child) -> live.add(child.key()));
 		assertThat(withMeters).as("tenants with meters").isEqualTo(live);
+	}
+
+	/**
+	 * A transition heard just before the child's removal registers its unusual counter
+	 * (to FORCED_OPEN, made on first use) while the removal runs: the counter must not
+	 * outlive the child.
+	 */
+	@Test
+	void aTransitionRacingTheChildsRemovalLeavesNoTransitionCounterBehind() throws Exception {
+		CountDownLatch registering = new CountDownLatch(1);
+		CountDownLatch goOn = new CountDownLatch(1);
+		SimpleMeterRegistry slow = blockingOnce(
+				(id) -> "user-1".equals(id.getTag("tenant")) && "FORCED_OPEN".equals(id.getTag("to")), registering,
+				goOn);
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(slow);
+		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
+		evictUser1While(user1::forceOpen, registering, goOn);
+
+		assertThat(this.breakers.find("recommendations:user-1")).isEmpty();
+		assertThat(slow.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
+			.extracting((meter) -> meter.getId().getName())
+			.as("meters of the evicted user-1")
+			.isEmpty();
+	}
+
+	/**
+	 * A transition made while the breaker's meters are being registered (here, by the
+	 * registry's own filter, on the registering thread) is counted and starts the open
+	 * episode.
+	 */
+	@Test
+	void aTransitionWhileTheMetersAreBeingRegisteredIsCounted() {
+		AtomicBoolean once = new AtomicBoolean();
+		this.registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if ("payments".equals(id.getTag("name")) && "breaker.state".equals(id.getName())
+						&& !once.getAndSet(true)) {
+					BreakerMetricsTests.this.breakers.find("payments").orElseThrow().forceOpen();
+				}
+				return id;
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(this.registry);
+		Breaker payments = this.breakers.breaker("payments");
+		assertThat(payments.state()).hasToString("FORCED_OPEN");
+		this.ticker.advance(Duration.ofSeconds(10));
+
+		assertThat(this.registry.find("breaker.transitions")
+			.tags("name", "payments", "from", "CLOSED", "to", "FORCED_OPEN")
+			.counters()).extracting(Counter::count).as("CLOSED -> FORCED_OPEN transitions").containsExactly(1.0);
+		assertThat(gauge("breaker.open.episode", "payments")).as("the open episode's seconds").isEqualTo(10);
+	}
+
+	/**
+	 * A registry whose first registration of a meter matching {@code blocking} says so on
+	 * {@code registering}, then waits for {@code goOn}.
+	 */
+	private static SimpleMeterRegistry blockingOnce(Predicate<Meter.Id> blocking, CountDownLatch registering,
+			CountDownLatch goOn) {
+		AtomicBoolean once = new AtomicBoolean();
+		SimpleMeterRegistry slow = new SimpleMeterRegistry();
+		slow.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if (blocking.test(id) && !once.getAndSet(true)) {
+					registering.countDown();
+					try {
+						goOn.await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+				return id;
+			}
+		});
+		return slow;
+	}
+
+	/**
+	 * Runs {@code action} on a thread of its own and, while it is held in a registration
+	 * (see {@link #blockingOnce}), evicts user-1 from another thread; then lets both
+	 * finish.
+	 */
+	private void evictUser1While(Runnable action, CountDownLatch registering, CountDownLatch goOn)
+			throws InterruptedException {
+		Thread acting = new Thread(action);
+		acting.start();
+		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
+		Thread evictor = new Thread(() -> {
+			this.breakers.breaker("recommendations", "user-2");
+			this.breakers.breaker("recommendations", "user-3");
+		});
+		evictor.start();
+		awaitDoneOrBlocked(evictor);
+		goOn.countDown();
+		acting.join(30_000);
+		evictor.join(30_000);
+		assertThat(acting.isAlive() || evictor.isAlive()).isFalse();
 	}
 
 	private static void awaitDoneOrBlocked(Thread thread) {

@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "management.endpoints.web.exposure.include=breakers",
 				"management.endpoint.breakers.access=unrestricted", "breaker.defaults.consecutive-failures=3",
 				"breaker.defaults.open-wait=30s", "breaker.defaults.open-wait-jitter=0",
-				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.bulk.record-latency=false",
-				"breaker.instances.busy.minimum-calls-ratio=0.5", "breaker.instances.busy.half-open.max-probes=auto" })
+				"breaker.instances.recommendations.tenants.max=100", "breaker.instances.evicting.tenants.max=2",
+				"breaker.instances.bulk.record-latency=false", "breaker.instances.busy.minimum-calls-ratio=0.5",
+				"breaker.instances.busy.half-open.max-probes=auto" })
 @ExtendWith(OutputCaptureExtension.class)
 class BreakersEndpointTests extends RunningActuator {
 
@@ -243,6 +244,25 @@ class BreakersEndpointTests extends RunningActuator {
 
 		assertThat(response.status()).isEqualTo(200);
 		assertThat(response.json().get("name").asString()).isEqualTo("http:inventory.internal");
+	}
+
+	/**
+	 * An operator looking at a tenant, or at one that does not exist, changes nothing:
+	 * the tenant keeps its place in the eviction order and no tenant is made.
+	 */
+	@Test
+	void readingATenantLeavesItsPlaceInTheEvictionOrderAndMakesNoTenant() {
+		Breaker first = this.registry.breaker("evicting", "first");
+		this.registry.breaker("evicting", "second");
+
+		assertThat(this.actuator.get("breakers/evicting:first").status()).isEqualTo(200);
+		assertThat(this.actuator.get("breakers/evicting:first/history").status()).isEqualTo(200);
+		assertThat(this.actuator.get("breakers/evicting:nobody").status()).isEqualTo(404);
+		this.registry.breaker("evicting", "third");
+
+		assertThat(first.removed()).as("the least recently used tenant, read by an operator, is evicted").isTrue();
+		assertThat(this.registry.children("evicting")).extracting(Breaker::key)
+			.containsExactlyInAnyOrder("second", "third");
 	}
 
 	@Test
