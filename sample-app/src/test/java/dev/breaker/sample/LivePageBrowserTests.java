@@ -129,9 +129,9 @@ class LivePageBrowserTests extends RunningCheckout {
 			.contains("ms");
 
 		Instant wedged = Instant.now().minusSeconds(1);
-		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='wedged']")).click();
+		click(wait, "button[data-dependency='payments'][data-mode='wedged']");
 		wait.until((driver) -> openAfter(driver.findElements(By.cssSelector(payments + "svg.band rect")), wedged));
-		this.browser.findElement(By.cssSelector("button[data-dependency='payments'][data-mode='healthy']")).click();
+		click(wait, "button[data-dependency='payments'][data-mode='healthy']");
 
 		this.browser.navigate().refresh();
 		wait.until((driver) -> openAfter(driver.findElements(By.cssSelector(payments + "svg.band rect")), wedged));
