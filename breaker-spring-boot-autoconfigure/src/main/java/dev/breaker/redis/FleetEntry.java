@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * decisions' {@link #decide} and {@link #decided} (an atomic reference) is synchronized,
  * and none calls out, but for {@link #endOverrideUnheardSince}, which takes a sequence
  * number from the supplier it is given (the fleet sync's atomic counter) under the lock.
+ * An operator's override holds the entry's lock over its decision, its mirror write and
+ * the queueing of its publish ({@link FleetOverrides#apply}), which hands it to the sync
+ * thread only: the decisions here and their publishes keep one order.
  */
 final class FleetEntry {
 

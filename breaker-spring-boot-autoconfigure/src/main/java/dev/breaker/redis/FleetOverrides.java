@@ -74,9 +74,21 @@ final class FleetOverrides {
 			applyingHere(() -> breaker.override(state, reason, false));
 		}
 		else {
+			OverrideDecision decided;
+			// the decision and its publish in one order (the entry's lock calls nothing
+			// out): Redis publishes this replica's overrides in the order they were
+			// decided
+			synchronized (entry) {
+				decided = entry.decide(OverrideDecision.operator(state, reason, sync.nextSequence(), announcement));
+				if (announcement != null) {
+					entry.overridden(announcement, sync.nextSequence());
+					entry.publishes()
+						.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
+								() -> sync.store().override(announcement));
+				}
+			}
 			// outside any lock: the breaker runs its listeners, which may override again
-			OverrideDecision.settle(breaker, entry,
-					entry.decide(OverrideDecision.operator(state, reason, sync.nextSequence(), announcement)));
+			OverrideDecision.settle(breaker, entry, decided);
 		}
 		if (state == State.CLOSED || state == State.HALF_OPEN) {
 			entry.localOverride(null);
@@ -90,14 +102,9 @@ final class FleetOverrides {
 			}
 			return;
 		}
-		// this replica's view shows it at once (the endpoint's answer too); its own echo
-		// is then a duplicate
-		entry.overridden(announcement, sync.nextSequence());
 		if (state == State.CLOSED) {
 			entry.untie();
 		}
-		entry.publishes()
-			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> sync.store().override(announcement));
 	}
 
 }

@@ -136,7 +136,9 @@ final class OverrideDecision {
 		if (source == Source.NONE) {
 			return false;
 		}
-		return (source == Source.UNHEARD_END) ? forced(current) : current != state;
+		// a CLOSED decision is left by traffic after it (a trip, a peer's open): only an
+		// older FORCED_OPEN or DISABLED landing after it moves the breaker away from it
+		return (source == Source.UNHEARD_END || state == State.CLOSED) ? forced(current) : current != state;
 	}
 
 	private void applyTo(Breaker breaker) {

@@ -3,30 +3,37 @@ package dev.breaker.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerConfig;
+import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
+import dev.breaker.core.Ticker;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
  * Overrides of one breaker made at once here and on peers. An operator's fleet-wide
- * override is applied here at once and then published; a peer's override heard meanwhile
- * was published before it, so the fleet ends in the operator's. This replica must too,
- * whichever of its two steps (the breaker, the mirror) the peer's lands between. And
- * transition listeners may call {@link FleetSync#override} themselves, for instance to
- * keep two breakers in step: nothing the fleet holds while a breaker runs its listeners
- * may make the operator's thread and the fleet's sync thread wait for each other (a
- * per-breaker lock held there deadlocked the two, and fleet mode stopped on that replica
- * for good). A real Redis and its channel; what lands between two steps is published
- * there from a transition listener, which waits until this replica heard it, and the two
- * listeners that keep breakers in step meet at a barrier, so both are inside at once.
+ * override is decided, written to the mirror and queued for publishing in one step, then
+ * applied to the breaker; a peer's override heard meanwhile was published before it, so
+ * the fleet ends in the operator's. This replica must too. Two operators here end in the
+ * one decided last, there and in the fleet, and a trip by traffic after the last reset
+ * stands. And transition listeners may call {@link FleetSync#override} themselves, for
+ * instance to force two breakers open in step: nothing the fleet holds while a breaker
+ * runs its listeners may make the operator's thread and the fleet's sync thread wait for
+ * each other (a per-breaker lock held there deadlocked the two, and fleet mode stopped on
+ * that replica for good). A real Redis and its channel; what lands between two steps is
+ * published there from a transition listener, which waits until this replica heard it,
+ * and the two listeners that keep breakers in step meet at a barrier, so both are inside
+ * at once.
  */
 class OverrideOrderTests {
 
@@ -39,19 +46,27 @@ class OverrideOrderTests {
 		FleetSync sync = replica.started();
 		Breaker payments = replica.registry.breaker("payments");
 		AtomicBoolean landed = new AtomicBoolean();
+		CountDownLatch busy = new CountDownLatch(1);
+		AtomicBoolean heardInside = new AtomicBoolean();
 		payments.onTransition(transition -> {
 			if (transition.to() == State.FORCED_OPEN && landed.compareAndSet(false, true)) {
-				// between the operator's two steps: a peer's reset, published before the
-				// operator's override will be
+				// between the operator's two steps (decided and queued; applied here): a
+				// peer's reset, published before the operator's override is (the sync
+				// thread, busy, has not sent it yet)
 				assertThat(replica.peerOverride("payments", State.CLOSED)).isPositive();
-				await().atMost(Duration.ofSeconds(10))
-					.until(() -> sync.view("payments").replica().equals("checkout-2"));
+				busy.countDown();
+				// heard here (the mirror's second change: the operator's own echo,
+				// published after it, is its third and may follow at once)
+				await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").generation() >= 2);
+				heardInside.set(true);
 			}
 		});
+		sync.thread().submit(() -> awaitQuietly(busy));
 
 		sync.override(payments, State.FORCED_OPEN, true);
 
 		assertThat(landed).isTrue();
+		assertThat(heardInside).as("the peer's reset heard here while the listener ran").isTrue();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> replica.admin.redis().exists("breaker:{payments}:override") == 1);
 		// the operator's override's own echo on the channel, heard after the peer's reset
@@ -86,6 +101,80 @@ class OverrideOrderTests {
 		assertThat(payments.state()).isEqualTo(State.CLOSED);
 	}
 
+	/**
+	 * Two operators on this replica, one after the other: the second's reset lands while
+	 * the first's FORCED_OPEN runs its listeners. The reset is the latest decision; the
+	 * fleet (what Redis published last, what a replica started later reads) and this
+	 * breaker must both end in it.
+	 */
+	@Test
+	void twoOperatorsHereEndWithTheFleetAndThisBreakerInTheLaterDecision() throws Exception {
+		FleetSync sync = replica.started();
+		List<String> heard = replica.admin.listen(replica.settings.channel());
+		Breaker payments = replica.registry.breaker("payments");
+		AtomicBoolean landed = new AtomicBoolean();
+		payments.onTransition(transition -> {
+			if (transition.to() == State.FORCED_OPEN && landed.compareAndSet(false, true)) {
+				runAndWait(() -> sync.override(payments, State.CLOSED, true), "operator-2");
+			}
+		});
+
+		sync.override(payments, State.FORCED_OPEN, true);
+
+		assertThat(landed).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() == 2);
+		// a peer's message after both, so both echoes were handled here
+		replica.peerOverride("ledger", State.CLOSED);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("ledger").replica().equals("checkout-2"));
+		assertThat(FleetMessage.decode(heard.get(1)).override()).as("published last").isEqualTo(State.CLOSED);
+		BreakerRegistry later = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
+			.build();
+		State startedLater;
+		try (FleetSync b = replica.redis.join(later, "b", 1)) {
+			startedLater = later.breaker("payments").state();
+		}
+		assertThat(payments.state())
+			.as("this replica's breaker, as the fleet (a replica started later: %s)", startedLater)
+			.isEqualTo(startedLater);
+		assertThat(payments.state()).as("the latest decision").isEqualTo(State.CLOSED);
+	}
+
+	/**
+	 * A slow listener of an operator's FORCED_OPEN; meanwhile a second operator resets
+	 * the breaker and the still-failing dependency trips it again. The trip came after
+	 * the latest decision and must stand: the first override's settling may not re-apply
+	 * the reset over it (the breaker would stop protecting).
+	 */
+	@Test
+	void aTripAfterTheLatestResetIsNotUndoneByAnEarlierOverridesSettle() throws Exception {
+		FleetSync sync = replica.started();
+		Breaker payments = replica.registry.breaker("payments");
+		AtomicBoolean landed = new AtomicBoolean();
+		AtomicReference<State> afterTrip = new AtomicReference<>();
+		payments.onTransition(transition -> {
+			if (transition.to() == State.FORCED_OPEN && landed.compareAndSet(false, true)) {
+				runAndWait(() -> sync.override(payments, State.CLOSED, false), "operator-2");
+				for (int i = 0; i < 1_000 && payments.state() != State.OPEN; i++) {
+					try {
+						payments.call(() -> {
+							throw new IOException("down");
+						});
+					}
+					catch (Exception expected) {
+						// the dependency fails
+					}
+				}
+				afterTrip.set(payments.state());
+			}
+		});
+
+		sync.override(payments, State.FORCED_OPEN, false);
+
+		assertThat(afterTrip.get()).as("tripped by its own calls after the later reset").isEqualTo(State.OPEN);
+		assertThat(payments.state()).as("the trip after the latest decision stands").isEqualTo(State.OPEN);
+	}
+
 	@Test
 	void twoListenersKeepingBreakersInStepThroughTheFleetDoNotDeadlockTheOperatorAgainstTheSyncThread()
 			throws Exception {
@@ -117,6 +206,27 @@ class OverrideOrderTests {
 		replica.peerOverride("ledger", State.CLOSED);
 		await("the sync thread applies the fleet's resets").atMost(Duration.ofSeconds(10))
 			.until(() -> payments.state() == State.CLOSED && ledger.state() == State.CLOSED);
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(20, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Runs {@code task} on a thread of its own and waits (bounded) until it ended. */
+	private static void runAndWait(Runnable task, String name) {
+		Thread thread = new Thread(task, name);
+		thread.start();
+		try {
+			thread.join(10_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
