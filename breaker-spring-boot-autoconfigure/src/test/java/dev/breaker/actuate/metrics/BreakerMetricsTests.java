@@ -437,6 +437,42 @@ class BreakerMetricsTests {
 	}
 
 	/**
+	 * Another thread forces the breaker open while its meters are being registered: the
+	 * transition waits for the registration rather than recording on meters not made yet
+	 * (a NullPointerException, logged, and the episode lost), and is counted.
+	 */
+	@Test
+	void aTransitionOnAnotherThreadWhileTheMetersAreBeingRegisteredIsCounted() throws Exception {
+		CountDownLatch registering = new CountDownLatch(1);
+		CountDownLatch goOn = new CountDownLatch(1);
+		SimpleMeterRegistry slow = blockingOnce(
+				(id) -> "payments".equals(id.getTag("name")) && "breaker.state".equals(id.getName()), registering,
+				goOn);
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(slow);
+		Thread creating = new Thread(() -> this.breakers.breaker("payments"));
+		creating.start();
+		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
+		Thread forcing = new Thread(() -> this.breakers.find("payments").orElseThrow().forceOpen());
+		forcing.start();
+		awaitDoneOrBlocked(forcing);
+		goOn.countDown();
+		creating.join(30_000);
+		forcing.join(30_000);
+		assertThat(creating.isAlive() || forcing.isAlive()).isFalse();
+		this.ticker.advance(Duration.ofSeconds(10));
+
+		assertThat(slow.find("breaker.transitions")
+			.tags("name", "payments", "from", "CLOSED", "to", "FORCED_OPEN")
+			.counters()).extracting(Counter::count).as("CLOSED -> FORCED_OPEN transitions").containsExactly(1.0);
+		assertThat(slow.get("breaker.open.episode").tag("name", "payments").gauge().value())
+			.as("the open episode's seconds")
+			.isEqualTo(10);
+		this.breakers.find("payments").orElseThrow().reset();
+		assertThat(slow.get("breaker.open").tag("name", "payments").timer().count()).as("open episodes recorded")
+			.isEqualTo(1);
+	}
+
+	/**
 	 * The child is evicted on its own registering thread, by the registry's filter (user
 	 * code) as it registers the child's first meter: no meter registered after the
 	 * removal may stay behind, gauges holding the dead breaker least of all.
