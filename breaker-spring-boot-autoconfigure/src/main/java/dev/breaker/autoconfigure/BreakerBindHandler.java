@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 
 import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.ChildKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
@@ -45,6 +46,22 @@ public class BreakerBindHandler extends AbstractBindHandler {
 			BreakerSetting.Range.A_DURATION);
 
 	/**
+	 * What a value must be for the properties outside the settings table whose own check
+	 * allows less than their type, as that check says it.
+	 */
+	private static final Map<String, String> ALLOWED_BY_PROPERTY = Map.of("breaker.http.max-hosts",
+			"an integer from 1 to " + Integer.MAX_VALUE, "breaker.http.max-key-length",
+			"an integer in [" + ChildKeys.MIN_MAX_LENGTH + ", " + ChildKeys.MAX_MAX_LENGTH + "]",
+			"breaker.http.retry.jitter", BreakerSetting.RETRY_JITTER.range().typed(), "breaker.shared.redis.quorum",
+			"an integer from 1 to " + Integer.MAX_VALUE + " (1: any replica's trip opens the fleet)");
+
+	/**
+	 * The most characters of a value or a property name a report prints; a longer one is
+	 * printed as its start and its length.
+	 */
+	static final int MAX_PRINTED = 120;
+
+	/**
 	 * A handler over another.
 	 * @param parent the handler this one falls back to
 	 */
@@ -76,15 +93,16 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	/**
 	 * What a property of this type allows: the range of the breaker setting it is (under
 	 * {@code breaker.defaults}, {@code breaker.instances.<name>} or
-	 * {@code breaker.http.instances[<host>]}), else what the type allows; null for a type
-	 * left to Spring Boot's report.
+	 * {@code breaker.http.instances[<host>]}), else what the property's own check allows,
+	 * else what the type allows; null for a type left to Spring Boot's report.
 	 */
 	private static @Nullable String allowed(ConfigurationPropertyName name, Class<?> type) {
 		BreakerSetting setting = setting(name);
 		if (setting != null && setting.type() == type) {
 			return setting.range().typed();
 		}
-		return ALLOWED_BY_TYPE.get(type);
+		String own = ALLOWED_BY_PROPERTY.get(name.toString());
+		return (own != null) ? own : ALLOWED_BY_TYPE.get(type);
 	}
 
 	/** The breaker setting a property sets, or null. */
@@ -139,22 +157,36 @@ public class BreakerBindHandler extends AbstractBindHandler {
 
 	/**
 	 * The report for a bad value: for a list written as one comma-separated value, the
-	 * element that is bad, with its index; else the whole value.
+	 * element that is bad, with its index (an empty element binds as null: not the bad
+	 * one); else the whole value. Both are printed escaped and bounded.
 	 */
 	private static InvalidBreakerPropertyException invalid(ConfigurationPropertyName name, boolean list, Object raw,
 			Predicate<String> bad, String allowed, Exception cause) {
-		String property = BreakerNames.printable(name.toString());
+		String property = printed(name.toString());
 		if (raw instanceof String text && list && !name.isLastElementIndexed()) {
 			String[] elements = text.split(",");
 			for (int i = 0; i < elements.length; i++) {
-				if (bad.test(elements[i].trim())) {
-					return new InvalidBreakerPropertyException(property + "[" + i + "]",
-							BreakerNames.printable(elements[i].trim()), allowed, cause);
+				String element = elements[i].trim();
+				if (!element.isEmpty() && bad.test(element)) {
+					return new InvalidBreakerPropertyException(property + "[" + i + "]", printed(element), allowed,
+							cause);
 				}
 			}
 		}
-		String value = (raw instanceof String text) ? BreakerNames.printable(text.trim()) : String.valueOf(raw);
-		return new InvalidBreakerPropertyException(property, value, allowed, cause);
+		String value = (raw instanceof String text) ? text.trim() : String.valueOf(raw);
+		return new InvalidBreakerPropertyException(property, printed(value), allowed, cause);
+	}
+
+	/**
+	 * Text a user wrote, as a report prints it: escaped, and if longer than
+	 * {@link #MAX_PRINTED} characters, its start and its length.
+	 */
+	private static String printed(String text) {
+		if (text.length() <= MAX_PRINTED) {
+			return BreakerNames.printable(text);
+		}
+		int end = Character.isHighSurrogate(text.charAt(MAX_PRINTED - 1)) ? MAX_PRINTED - 1 : MAX_PRINTED;
+		return BreakerNames.printable(text.substring(0, end)) + "... (" + text.length() + " characters)";
 	}
 
 	private static boolean isList(ResolvableType type) {

@@ -355,6 +355,77 @@ class BreakerPropertiesValidationTests {
 					+ "allowed: an integer from -2147483648 to 2147483647"));
 	}
 
+	@Test
+	void rejectsTooManyHostsForAnIntegerNamingTheRangeTheHostsCheckAllows() {
+		dev.breaker.http.HttpClients.restClientRunner("jdk")
+			.withPropertyValues("breaker.http.max-hosts=2147483648")
+			.run(failsWith("Invalid value '2147483648' for property 'breaker.http.max-hosts'; "
+					+ "allowed: an integer from 1 to 2147483647"));
+	}
+
+	@Test
+	void rejectsAHostKeyLimitTooLargeForAnIntegerNamingTheRangeTheHostsCheckAllows() {
+		this.runner.withPropertyValues("breaker.http.max-key-length=99999999999")
+			.run(failsWith("Invalid value '99999999999' for property 'breaker.http.max-key-length'; "
+					+ "allowed: an integer in [32, 1024]"));
+	}
+
+	@Test
+	void rejectsAQuorumTooLargeForAnIntegerNamingTheRangeTheFleetCheckAllows() {
+		this.runner.withPropertyValues("breaker.shared.redis.quorum=99999999999")
+			.run(failsWith("Invalid value '99999999999' for property 'breaker.shared.redis.quorum'; "
+					+ "allowed: an integer from 1 to 2147483647 (1: any replica's trip opens the fleet)"));
+	}
+
+	@Test
+	void rejectsAnHttpRetryJitterThatIsNotANumberNamingItsRange() {
+		this.runner.withPropertyValues("breaker.http.retry.jitter=half")
+			.run(failsWith("Invalid value 'half' for property 'breaker.http.retry.jitter'; allowed: "
+					+ dev.breaker.core.BreakerSetting.RETRY_JITTER.range().typed()));
+		assertThat(dev.breaker.core.BreakerSetting.RETRY_JITTER.range().typed()).contains("[0, 1]");
+	}
+
+	@Test
+	void namesTheBadElementOfAListThatHasAnEmptyOne() {
+		this.runner.withPropertyValues("breaker.instances.payments.retry.intervals=100ms,,soon").run((context) -> {
+			InvalidBreakerPropertyException ex = StartupFailure.invalidProperty(context);
+			assertThat(ex.property()).isEqualTo("breaker.instances.payments.retry.intervals[2]");
+			assertThat(ex.value()).isEqualTo("soon");
+		});
+	}
+
+	@Test
+	void boundsAHugeValueAndAHugeNameInTheReport() {
+		String huge = "m" + "a".repeat(1_000_000) + "ybe";
+		this.runner.withPropertyValues("breaker.instances.payments.track-in-flight=" + huge).run((context) -> {
+			String message = StartupFailure.invalidProperty(context).getMessage();
+			assertThat(message.length()).as("length of the report's message").isLessThan(1_000);
+			assertThat(message).contains("'maaa").contains("(1000004 characters)");
+		});
+		this.runner.withPropertyValues("breaker.instances." + "p".repeat(1_000_000) + ".track-in-flight=maybe")
+			.run((context) -> {
+				String message = StartupFailure.invalidProperty(context).getMessage();
+				assertThat(message.length()).as("length of the report's message").isLessThan(1_000);
+				assertThat(message).contains("'breaker.instances.ppp").contains("characters)");
+			});
+	}
+
+	@Test
+	void escapesAValueThatIsNoStringInTheReport() {
+		java.util.Map<String, Object> source = new java.util.HashMap<>();
+		source.put("breaker.instances.payments.track-in-flight", new StringBuilder("maybe\r\n\u001b[31mFORGED LINE"));
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new org.springframework.core.env.MapPropertySource("programmatic", source)))
+			.run((context) -> assertThat(StartupFailure.invalidProperty(context).getMessage())
+				.as("the report's message")
+				.doesNotContain("\r")
+				.doesNotContain("\n")
+				.doesNotContain("\u001b")
+				.contains("'maybe\\r\\n\\u001b[31mFORGED LINE'"));
+	}
+
 	/**
 	 * A typo in the switch must not turn breaker off without a word: Spring Boot's
 	 * boolean condition reads anything but {@code true} as off.

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
@@ -59,12 +60,27 @@ final class BreakerMeters {
 	private final Tags tags;
 
 	/**
-	 * The registered meters; its monitor also guards {@link #closed} and every meter made
-	 * on first use, so that none is made after {@link #remove()}.
+	 * The binding's lock, the one lock of the metrics: it guards {@link #meters},
+	 * {@link #closed} and every meter made, on first use too, so that none is made after
+	 * {@link #remove()}. One lock for adding, removing and first use, so no two paths
+	 * take two of them in opposite orders (Micrometer runs user code, filters and
+	 * listeners, inside a registration: one that creates or evicts a measured breaker
+	 * takes this lock again, on the same thread). Taken on a transition only when its
+	 * meter is not made yet (a transition a breaker makes on its own during the
+	 * registration, an operator's first override), never on a call.
 	 */
+	private final Object lock;
+
+	/**
+	 * Whether a namesake re-created after this breaker's removal has meters: their ids
+	 * are this breaker's, so a meter Micrometer handed back after the removal may be the
+	 * namesake's and is not removed.
+	 */
+	private final Predicate<BreakerMeters> namesakeMeasured;
+
 	private final List<Meter> meters = new ArrayList<>();
 
-	/** Set by {@link #remove()}: no meter is made after it. */
+	/** Set by {@link #remove()}: no meter is made or kept after it. */
 	private boolean closed;
 
 	private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
@@ -74,10 +90,13 @@ final class BreakerMeters {
 
 	private volatile @Nullable Timer openEpisodes;
 
-	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags) {
+	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags, Object lock,
+			Predicate<BreakerMeters> namesakeMeasured) {
 		this.breaker = breaker;
 		this.registry = registry;
 		this.tags = tags;
+		this.lock = lock;
+		this.namesakeMeasured = namesakeMeasured;
 	}
 
 	Breaker breaker() {
@@ -85,12 +104,20 @@ final class BreakerMeters {
 	}
 
 	/**
-	 * Registers every meter; called once, after the transition listener is attached, so
-	 * that a transition made during the registration is counted. Transitions may be
-	 * reported before and while this runs: every meter {@link #onTransition} uses is made
-	 * on first use.
+	 * Registers every meter; called once, under the lock, after the transition listener
+	 * is attached, so that a transition made during the registration is counted.
+	 * Transitions may be reported before and while this runs: every meter
+	 * {@link #onTransition} uses is made on first use. A removal heard meanwhile (on this
+	 * thread: the lock is re-entrant) stops it, and the meter being registered then is
+	 * removed too.
 	 */
 	void register() {
+		synchronized (this.lock) {
+			registerEach();
+		}
+	}
+
+	private void registerEach() {
 		startEpisodeIfOpen();
 		for (State state : State.values()) {
 			gauge("breaker.state", "1 for the breaker's current state, 0 for the others",
@@ -173,7 +200,7 @@ final class BreakerMeters {
 	 * @throws RuntimeException the first refusal, once every meter was tried
 	 */
 	void remove() {
-		synchronized (this.meters) {
+		synchronized (this.lock) {
 			RuntimeException refused = null;
 			for (Meter meter : this.meters) {
 				try {
@@ -223,16 +250,18 @@ final class BreakerMeters {
 		if (counter != null) {
 			return counter;
 		}
-		synchronized (this.meters) {
+		synchronized (this.lock) {
 			counter = this.transitions.get(index);
 			if (counter == null && !this.closed) {
-				counter = add(Counter.builder("breaker.transitions")
+				counter = keep(Counter.builder("breaker.transitions")
 					.description("State transitions")
 					.tags(this.tags)
 					.tag("from", from.name())
 					.tag("to", to.name())
 					.register(this.registry));
-				this.transitions.set(index, counter);
+				if (counter != null) {
+					this.transitions.set(index, counter);
+				}
 			}
 			return counter;
 		}
@@ -247,10 +276,10 @@ final class BreakerMeters {
 		if (timer != null) {
 			return timer;
 		}
-		synchronized (this.meters) {
+		synchronized (this.lock) {
 			timer = this.openEpisodes;
 			if (timer == null && !this.closed) {
-				timer = add(Timer.builder("breaker.open")
+				timer = keep(Timer.builder("breaker.open")
 					.description("Time from a trip until the breaker closed again, one sample per open episode")
 					.serviceLevelObjectives(OPEN_EPISODE_BUCKETS)
 					.tags(this.tags)
@@ -262,7 +291,10 @@ final class BreakerMeters {
 	}
 
 	private void gauge(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {
-		add(Gauge.builder(name, this.breaker, value)
+		if (this.closed) {
+			return;
+		}
+		keep(Gauge.builder(name, this.breaker, value)
 			.description(description)
 			.tags(this.tags.and(extra))
 			.strongReference(true)
@@ -270,7 +302,10 @@ final class BreakerMeters {
 	}
 
 	private void secondsGauge(String name, String description, ToDoubleFunction<Breaker> value) {
-		add(Gauge.builder(name, this.breaker, value)
+		if (this.closed) {
+			return;
+		}
+		keep(Gauge.builder(name, this.breaker, value)
 			.description(description)
 			.baseUnit("seconds")
 			.tags(this.tags)
@@ -279,16 +314,28 @@ final class BreakerMeters {
 	}
 
 	private void functionCounter(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {
-		add(FunctionCounter.builder(name, this.breaker, value)
+		if (this.closed) {
+			return;
+		}
+		keep(FunctionCounter.builder(name, this.breaker, value)
 			.description(description)
 			.tags(this.tags.and(extra))
 			.register(this.registry));
 	}
 
-	private <M extends Meter> M add(M meter) {
-		synchronized (this.meters) {
-			this.meters.add(meter);
+	/**
+	 * Keeps a meter just registered, under the lock; or, if the breaker was removed while
+	 * it was registered (by user code inside the registration), removes it again and
+	 * keeps nothing.
+	 */
+	private <M extends Meter> @Nullable M keep(M meter) {
+		if (this.closed) {
+			if (!this.namesakeMeasured.test(this)) {
+				this.registry.remove(meter);
+			}
+			return null;
 		}
+		this.meters.add(meter);
 		return meter;
 	}
 

@@ -79,14 +79,16 @@ public class BreakerMetrics implements MeterBinder {
 		private final Map<String, BreakerMeters> meters = new ConcurrentHashMap<>();
 
 		/**
-		 * One breaker's meters are added and removed one at a time: a child evicted while
-		 * its meters were being registered would otherwise lose only those registered so
-		 * far, and the rest (gauges holding the dead breaker) would stay for its
-		 * re-created namesake to read. The registry marks a child removed before its
-		 * removal is heard, so an add that comes second sees it and adds nothing. Taken
-		 * when a measured breaker is created or removed only: a call that creates a child
-		 * (a new tenant with tenant tags on, a new host) waits for it, a call that finds
-		 * its breaker never does.
+		 * One breaker's meters are added, made on first use and removed one at a time
+		 * (the one lock of the metrics: {@link BreakerMeters} takes this one, and
+		 * Micrometer is called under no other lock of ours): a child evicted while its
+		 * meters were being registered would otherwise lose only those registered so far,
+		 * and the rest (gauges holding the dead breaker) would stay for its re-created
+		 * namesake to read. The registry marks a child removed before its removal is
+		 * heard, so an add that comes second sees it and adds nothing. Taken when a
+		 * measured breaker is created or removed only: a call that creates a child (a new
+		 * tenant with tenant tags on, a new host) waits for it, a call that finds its
+		 * breaker never does; a transition waits only when its meter is not made yet.
 		 */
 		private final Object lock = new Object();
 
@@ -121,7 +123,8 @@ public class BreakerMetrics implements MeterBinder {
 			if (breaker.removed()) {
 				return;
 			}
-			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker));
+			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker), this.lock,
+					this::namesakeMeasured);
 			BreakerMeters existing = this.meters.putIfAbsent(breaker.name(), added);
 			if (existing != null && existing.breaker() == breaker) {
 				return;
@@ -140,7 +143,7 @@ public class BreakerMetrics implements MeterBinder {
 			}
 			try {
 				// Listen first: a transition made while the meters are registered is
-				// counted (the meters it needs are made on first use).
+				// counted (the meters it needs are made on first use, under the lock).
 				breaker.onTransition((transition) -> onTransition(added, transition));
 				added.register();
 			}
@@ -171,6 +174,15 @@ public class BreakerMetrics implements MeterBinder {
 						ex);
 			}
 			this.meters.remove(breaker.name(), removed);
+		}
+
+		/**
+		 * Whether a breaker re-created under the name of {@code meters}' breaker has
+		 * meters of its own (of the same ids).
+		 */
+		private boolean namesakeMeasured(BreakerMeters meters) {
+			BreakerMeters current = this.meters.get(meters.breaker().name());
+			return current != null && current != meters;
 		}
 
 		private void onTransition(BreakerMeters meters, Transition transition) {

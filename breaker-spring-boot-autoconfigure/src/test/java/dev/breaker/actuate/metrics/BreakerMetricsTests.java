@@ -437,6 +437,128 @@ class BreakerMetricsTests {
 	}
 
 	/**
+	 * Another thread forces the breaker open while its meters are being registered: the
+	 * transition waits for the registration rather than recording on meters not made yet
+	 * (a NullPointerException, logged, and the episode lost), and is counted.
+	 */
+	@Test
+	void aTransitionOnAnotherThreadWhileTheMetersAreBeingRegisteredIsCounted() throws Exception {
+		CountDownLatch registering = new CountDownLatch(1);
+		CountDownLatch goOn = new CountDownLatch(1);
+		SimpleMeterRegistry slow = blockingOnce(
+				(id) -> "payments".equals(id.getTag("name")) && "breaker.state".equals(id.getName()), registering,
+				goOn);
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(slow);
+		Thread creating = new Thread(() -> this.breakers.breaker("payments"));
+		creating.start();
+		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
+		Thread forcing = new Thread(() -> this.breakers.find("payments").orElseThrow().forceOpen());
+		forcing.start();
+		awaitDoneOrBlocked(forcing);
+		goOn.countDown();
+		creating.join(30_000);
+		forcing.join(30_000);
+		assertThat(creating.isAlive() || forcing.isAlive()).isFalse();
+		this.ticker.advance(Duration.ofSeconds(10));
+
+		assertThat(slow.find("breaker.transitions")
+			.tags("name", "payments", "from", "CLOSED", "to", "FORCED_OPEN")
+			.counters()).extracting(Counter::count).as("CLOSED -> FORCED_OPEN transitions").containsExactly(1.0);
+		assertThat(slow.get("breaker.open.episode").tag("name", "payments").gauge().value())
+			.as("the open episode's seconds")
+			.isEqualTo(10);
+		this.breakers.find("payments").orElseThrow().reset();
+		assertThat(slow.get("breaker.open").tag("name", "payments").timer().count()).as("open episodes recorded")
+			.isEqualTo(1);
+	}
+
+	/**
+	 * The child is evicted on its own registering thread, by the registry's filter (user
+	 * code) as it registers the child's first meter: no meter registered after the
+	 * removal may stay behind, gauges holding the dead breaker least of all.
+	 */
+	@Test
+	void aChildEvictedOnItsRegisteringThreadLeavesNoMetersBehind() {
+		AtomicBoolean once = new AtomicBoolean();
+		this.registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if ("user-1".equals(id.getTag("tenant")) && !once.getAndSet(true)) {
+					BreakerMetricsTests.this.breakers.breaker("recommendations", "user-2");
+					BreakerMetricsTests.this.breakers.breaker("recommendations", "user-3");
+				}
+				return id;
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+
+		assertThat(this.breakers.find("recommendations:user-1")).as("user-1 in the registry").isEmpty();
+		assertThat(this.registry.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
+			.extracting((meter) -> meter.getId().getName())
+			.as("meters of the evicted user-1")
+			.isEmpty();
+		assertThat(this.registry.find("breaker.calls").tag("tenant", "user-3").functionCounters())
+			.as("the live user-3's call counters")
+			.hasSize(Outcome.values().length);
+	}
+
+	/**
+	 * A transition's first-use counter is being registered when the registry's filter
+	 * (user code) creates a tenant, while another thread evicts the same child: the two
+	 * paths must not wait for each other's lock.
+	 */
+	@Test
+	void aRegistryCallbackDuringAFirstUseCounterDoesNotDeadlockWithAnEviction() throws Exception {
+		CountDownLatch inFilter = new CountDownLatch(1);
+		AtomicReference<@Nullable Thread> evictorRef = new AtomicReference<>();
+		AtomicBoolean once = new AtomicBoolean();
+		this.registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if ("user-1".equals(id.getTag("tenant")) && "FORCED_OPEN".equals(id.getTag("to"))
+						&& !once.getAndSet(true)) {
+					inFilter.countDown();
+					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+					while (evictorRef.get() == null && System.nanoTime() - deadline < 0) {
+						Thread.onSpinWait();
+					}
+					Thread evictor = evictorRef.get();
+					if (evictor != null) {
+						awaitDoneOrBlocked(evictor);
+					}
+					BreakerMetricsTests.this.breakers.breaker("recommendations", "user-9");
+				}
+				return id;
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
+		Thread forcer = new Thread(user1::forceOpen, "forcer");
+		forcer.setDaemon(true);
+		forcer.start();
+		assertThat(inFilter.await(30, TimeUnit.SECONDS)).isTrue();
+		Thread evictor = new Thread(() -> {
+			this.breakers.breaker("recommendations", "user-2");
+			this.breakers.breaker("recommendations", "user-3");
+		}, "evictor");
+		evictor.setDaemon(true);
+		evictor.start();
+		evictorRef.set(evictor);
+		forcer.join(30_000);
+		evictor.join(30_000);
+
+		assertThat(java.lang.management.ManagementFactory.getThreadMXBean().findMonitorDeadlockedThreads())
+			.as("monitor-deadlocked threads")
+			.isNull();
+		assertThat(forcer.isAlive() || evictor.isAlive()).as("forcer or evictor stuck").isFalse();
+		assertThat(this.registry.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
+			.extracting((meter) -> meter.getId().getName())
+			.as("meters of the evicted user-1")
+			.isEmpty();
+	}
+
+	/**
 	 * A registry whose first registration of a meter matching {@code blocking} says so on
 	 * {@code registering}, then waits for {@code goOn}.
 	 */
