@@ -498,7 +498,9 @@ public final class Breaker {
 	 */
 	Snapshot.RetryBudget retryBudget(long now) {
 		if (parent != null) {
-			return parent.retryBudget(now);
+			// at the parent's time: a child on another ticker object counts from its own
+			// origin, so its engine time is not the parent's
+			return parent.retryBudget(parent.now());
 		}
 		RetryBudget b = budget;
 		long era = state.era;
