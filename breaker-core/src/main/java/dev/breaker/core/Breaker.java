@@ -266,16 +266,17 @@ public final class Breaker {
 		if (permit.state == null) {
 			throw permit.owner.rejection;
 		}
-		long start = now();
+		// a duration needs no origin: the raw ticker, one subtraction fewer
+		long start = ticker.nanos();
 		T result;
 		try {
 			result = callable.call();
 		}
 		catch (Exception | Error e) {
-			release(permit, classify(null, e), now() - start);
+			release(permit, classify(null, e), ticker.nanos() - start);
 			throw e;
 		}
-		release(permit, classify(result, null), now() - start);
+		release(permit, classify(result, null), ticker.nanos() - start);
 		return result;
 	}
 
@@ -498,7 +499,9 @@ public final class Breaker {
 	 */
 	Snapshot.RetryBudget retryBudget(long now) {
 		if (parent != null) {
-			return parent.retryBudget(now);
+			// at the parent's time: a child on another ticker object counts from its own
+			// origin, so its engine time is not the parent's
+			return parent.retryBudget(parent.now());
 		}
 		RetryBudget b = budget;
 		long era = state.era;

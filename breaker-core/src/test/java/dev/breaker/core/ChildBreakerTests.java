@@ -229,4 +229,26 @@ class ChildBreakerTests {
 		assertThat(registry.children("tenants")).extracting(Breaker::key).containsExactlyInAnyOrder("b", "c");
 	}
 
+	/**
+	 * A child whose ticker is another object reading the same clock counts from its own
+	 * origin; it must still feed its group's retry budget at the group's time, not at its
+	 * own engine time (which would put the parent's window an hour in the past).
+	 */
+	@Test
+	void aChildOnAnotherTickerObjectOfTheSameClockFeedsItsGroupsRetryBudget() {
+		Ticker sameClock = this.fixture.ticker::nanos;
+		BreakerRegistry registry = BreakerRegistry.builder()
+			.defaults(this.fixture.config().build())
+			.config("recommendations:u1", this.fixture.config().ticker(sameClock).build())
+			.children("recommendations", new BreakerRegistry.Children(10, Duration.ofMinutes(10), true))
+			.build();
+		Breaker parent = registry.breaker("recommendations");
+		this.fixture.advance(Duration.ofHours(1));
+		Breaker child = registry.breaker("recommendations", "u1");
+		Fixture.succeed(child, 100);
+		assertThat(parent.snapshot().retryBudget().firstAttempts()).as("parent's first attempts").isEqualTo(100);
+		assertThat(child.snapshot().retryBudget()).as("the child's view of its group's budget")
+			.isEqualTo(parent.snapshot().retryBudget());
+	}
+
 }

@@ -8,14 +8,12 @@ import dev.breaker.core.Ticker;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Lazy;
@@ -28,7 +26,7 @@ import org.springframework.core.io.ResourceLoader;
  * checked at start-up.
  */
 @AutoConfiguration
-@Conditional(OnBreakerEnabledCondition.class)
+@ConditionalOnBreakerSwitch(value = "breaker.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BreakerProperties.class)
 @ImportRuntimeHints(BreakerRuntimeHints.class)
 @Import(BreakerAspectConfiguration.class)
@@ -92,7 +90,7 @@ public final class BreakerAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnBooleanProperty(FleetModeRequirement.PROPERTY)
+	@ConditionalOnBreakerSwitch(FleetModeRequirement.PROPERTY)
 	FleetModeRequirement breakerFleetModeRequirement(ApplicationContext context) {
 		return FleetModeRequirement.check(context.getClassLoader());
 	}

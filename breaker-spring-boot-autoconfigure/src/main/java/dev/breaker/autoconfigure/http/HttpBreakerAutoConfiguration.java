@@ -7,6 +7,7 @@ import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerNamesInUse;
 import dev.breaker.autoconfigure.BreakerProperties;
 import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
+import dev.breaker.autoconfigure.ConditionalOnBreakerSwitch;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
@@ -17,7 +18,6 @@ import dev.breaker.observation.CallObserver;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -41,7 +41,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 @AutoConfiguration(after = BreakerAutoConfiguration.class)
 @ConditionalOnClass(ClientHttpRequestInterceptor.class)
 @ConditionalOnBean(BreakerRegistry.class)
-@ConditionalOnBooleanProperty(name = "breaker.http.enabled", matchIfMissing = true)
+@ConditionalOnBreakerSwitch(value = "breaker.http.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HttpBreakerProperties.class)
 public final class HttpBreakerAutoConfiguration {
 

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.UUID;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.ConditionalOnBreakerSwitch;
 import dev.breaker.autoconfigure.actuate.SharedStateEndpointConfiguration;
 import dev.breaker.autoconfigure.actuate.SharedStoreMetricsConfiguration;
 import dev.breaker.core.BreakerRegistry;
@@ -24,7 +25,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -41,7 +41,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration(after = { BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class })
 @ConditionalOnClass({ RedisClient.class, DataRedisConnectionDetails.class })
-@ConditionalOnBooleanProperty("breaker.shared.redis.enabled")
+@ConditionalOnBreakerSwitch("breaker.shared.redis.enabled")
 @ConditionalOnBean(BreakerRegistry.class)
 @EnableConfigurationProperties(SharedRedisProperties.class)
 @Import({ SharedStateEndpointConfiguration.class, SharedStoreMetricsConfiguration.class })
@@ -77,7 +77,7 @@ public final class RedisBreakerAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty("breaker.shared.redis.fleet-window")
+	@ConditionalOnBreakerSwitch("breaker.shared.redis.fleet-window")
 	FleetWindow breakerFleetWindow(FleetSync sync, SharedRedisProperties properties) {
 		FleetWindow window = new FleetWindow(sync, properties.getFlushInterval());
 		window.start();

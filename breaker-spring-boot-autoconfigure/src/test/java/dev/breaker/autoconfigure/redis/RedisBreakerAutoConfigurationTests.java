@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -53,8 +54,7 @@ class RedisBreakerAutoConfigurationTests {
 	}
 
 	private ApplicationContextRunner enabled() {
-		return runner.withPropertyValues("breaker.shared.redis.enabled=true", "spring.data.redis.host=127.0.0.1",
-				"spring.data.redis.port=" + redis.port());
+		return switchedTo("true");
 	}
 
 	@Test
@@ -265,6 +265,59 @@ class RedisBreakerAutoConfigurationTests {
 			context.getBean(SharedStoreMetrics.class).bindTo(meters);
 			assertThat(meters.get("breaker.shared.store.up").gauge().value()).isEqualTo(1);
 		});
+	}
+
+	/**
+	 * Fleet mode with {@code breaker.shared.redis.enabled=value}: the switches read their
+	 * value as Spring's binder does, so a value the binder takes as true never leaves a
+	 * replica running alone without a word.
+	 */
+	private ApplicationContextRunner switchedTo(String value) {
+		return runner.withPropertyValues("breaker.shared.redis.enabled=" + value, "spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + redis.port());
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "on", "yes", "1", " TRUE " })
+	void fleetModeIsOnForEveryValueSpringReadsAsTrue(String value) {
+		switchedTo(value).run((context) -> assertThat(context).as("breaker.shared.redis.enabled='%s' shared?", value)
+			.hasNotFailed()
+			.hasSingleBean(FleetSync.class));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "off", "no", "0", "FALSE" })
+	void fleetModeIsOffForEveryValueSpringReadsAsFalse(String value) {
+		switchedTo(value).run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(FleetSync.class));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "on", "yes", "1", " TRUE " })
+	void theFleetWindowIsOnForEveryValueSpringReadsAsTrue(String value) {
+		enabled().withPropertyValues("breaker.shared.redis.fleet-window=" + value)
+			.run((context) -> assertThat(context).as("breaker.shared.redis.fleet-window='%s' shared?", value)
+				.hasNotFailed()
+				.hasSingleBean(FleetWindow.class));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "off", "no", "0" })
+	void theFleetWindowIsOffForEveryValueSpringReadsAsFalse(String value) {
+		enabled().withPropertyValues("breaker.shared.redis.fleet-window=" + value)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(FleetSync.class)
+				.doesNotHaveBean(FleetWindow.class));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "ture", "" })
+	void aFleetSwitchNeitherTrueNorFalseStopsStartUp(String value) {
+		enabled().withPropertyValues("breaker.shared.redis.fleet-window=" + value)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Invalid value '" + value
+						+ "' for property 'breaker.shared.redis.fleet-window'; allowed: true or false"));
 	}
 
 }
