@@ -163,7 +163,10 @@ public final class Breaker {
 		this.key = key;
 		this.minFailingChildren = minFailingChildren;
 		this.ticker = config.ticker();
-		// a child shares its parent's origin: the two exchange times (the retry budget's)
+		// a child on its parent's ticker counts from the parent's origin too; the two
+		// hand
+		// each other durations only, each reading its own time (a child's retry budget is
+		// read at the parent's now())
 		this.origin = (parent != null && parent.ticker == this.ticker) ? parent.origin : this.ticker.nanos();
 		this.classification = (classification != null) ? classification : new Classification(this.ticker);
 		this.trackInFlight = config.trackInFlight();
