@@ -119,8 +119,8 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	 * The pause before a granted retry, then {@code again}. The pause is scheduled before
 	 * the last answer is {@code discarded}: when the scheduler refuses it (closed with
 	 * its context) the retry is not made, and the request ends with {@code last} as if no
-	 * retry were allowed. A pause that fails later is not made either; one cancelled is
-	 * the filter's {@code doOnCancel}.
+	 * retry were allowed. A pause that fails later (the answer's body not released) or is
+	 * cancelled is not made either, and leaves the timer.
 	 */
 	private Mono<ClientResponse> retry(HttpRetryLoop.Attempts attempts, Duration pause, Mono<Void> discarded,
 			Mono<ClientResponse> last, Mono<ClientResponse> again) {
@@ -133,10 +133,20 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			attempts.notMade();
 			return last;
 		}
+		// the pause's own cancel gives the grant back too: a cancel can come before the
+		// answer that granted it (in flight as it came) and find no grant to take, and
+		// this pause is then cancelled as it is subscribed (the grant is taken once,
+		// whichever cancel comes first)
 		return discarded.then(ended.asMono())
-			.doOnCancel(() -> timer.cancel(false))
-			.doOnError((error) -> attempts.notMade())
+			.doOnCancel(() -> notMade(attempts, timer))
+			.doOnError((error) -> notMade(attempts, timer))
 			.then(again);
+	}
+
+	/** A retry whose pause will not end: off the timer, its grant given back. */
+	private static void notMade(HttpRetryLoop.Attempts attempts, Future<?> timer) {
+		timer.cancel(false);
+		attempts.notMade();
 	}
 
 	/** One guarded exchange, or the breaker's rejection. */

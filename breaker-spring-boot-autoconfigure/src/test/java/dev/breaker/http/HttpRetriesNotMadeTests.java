@@ -17,20 +17,29 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.breaker.aspect.ClosedScheduler;
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.observation.CallObserver;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
 import reactor.core.publisher.Hooks;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.client.reactive.JdkClientHttpConnector;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -38,10 +47,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An HTTP retry the budget granted but that is never made goes back to the budget: the
- * caller's thread interrupted in the pause, a WebClient subscriber that cancels in it, a
- * pause the scheduler refuses, a retry the breaker refuses. In an outage many callers
- * give up this way; were their grants kept, they would use up the retries of those who
- * wait. Against a real server on loopback.
+ * caller's thread interrupted in the pause, a WebClient subscriber that cancels in it (or
+ * as the answer retried arrives), a pause the scheduler refuses, a retry the breaker
+ * refuses. In an outage many callers give up this way; were their grants kept, they would
+ * use up the retries of those who wait. Against a real server on loopback.
  */
 class HttpRetriesNotMadeTests {
 
@@ -50,7 +59,13 @@ class HttpRetriesNotMadeTests {
 	@AutoClose
 	private final LoopbackServer server = LoopbackServer.start();
 
-	private final BreakerRegistry registry = BreakerRegistry.builder().build();
+	/**
+	 * Its time stands still: a grant kept is not hidden by the budget's window sliding
+	 * past it.
+	 */
+	private final BreakerRegistry registry = BreakerRegistry.builder()
+		.defaults(BreakerConfig.builder().ticker(new ManualTicker()).build())
+		.build();
 
 	@ParameterizedTest
 	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
@@ -136,6 +151,44 @@ class HttpRetriesNotMadeTests {
 			assertThat(this.server.breaker(context).totals().calls(Outcome.TIMEOUT)).as("timeouts recorded").isZero();
 			assertThat(delivered).as("delivered to the subscriber that cancelled").hasNullValue();
 		});
+	}
+
+	/**
+	 * The caller cancels while the retried answer is on its way (past the connector, not
+	 * yet at the breaker's filter): Reactive Streams lets a signal in flight arrive after
+	 * the cancel (as when {@code Mono.timeout} fires as the answer comes in). The answer
+	 * then grants the retry and schedules its pause into a call already cancelled. The
+	 * hand-off is set by hand: a filter behind the breaker's lets the cancel pass no
+	 * further (nothing left to stop) and disposes the call just before it delivers the
+	 * answer.
+	 */
+	@Test
+	void aWebClientSubscriberThatCancelsAsTheRetriedAnswerArrivesGivesTheRetryBack() throws InterruptedException {
+		this.server.failNext(10, 503, null);
+		HeldPauses pauses = new HeldPauses();
+		AtomicReference<Disposable> call = new AtomicReference<>();
+		ExchangeFilterFunction cancelAsTheAnswerArrives = (request, next) -> new Mono<ClientResponse>() {
+			@Override
+			public void subscribe(CoreSubscriber<? super ClientResponse> actual) {
+				next.exchange(request).subscribe(new CancelledAsTheAnswerArrives(actual, () -> call.get().dispose()));
+			}
+		};
+		WebClient client = WebClient.builder()
+			.clientConnector(new JdkClientHttpConnector())
+			.filter(new HttpBreakerFilter(retryingOnce(), pauses))
+			.filter(cancelAsTheAnswerArrives)
+			.build();
+		call.set(client.get().uri(this.server.uri("/failing")).retrieve().bodyToMono(String.class).subscribe((body) -> {
+		}, (error) -> {
+		}));
+		assertThat(pauses.awaitPause()).as("the granted retry's pause").isTrue();
+		Breaker breaker = this.registry.find(this.server.breakerName()).orElseThrow();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
+			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+		});
+		assertThat(this.server.requests()).as("requests").isEqualTo(1);
 	}
 
 	@Test
@@ -298,6 +351,46 @@ class HttpRetriesNotMadeTests {
 			finally {
 				Hooks.resetOnEachOperator(HOOK);
 			}
+		}
+
+	}
+
+	/**
+	 * Passes an exchange's signals on, but not its subscriber's cancel (the answer is on
+	 * its way: nothing to stop), and runs {@code cancel} just before it delivers the
+	 * answer.
+	 */
+	private record CancelledAsTheAnswerArrives(CoreSubscriber<? super ClientResponse> actual,
+			Runnable cancel) implements CoreSubscriber<ClientResponse> {
+
+		@Override
+		public void onSubscribe(Subscription exchange) {
+			this.actual.onSubscribe(new Subscription() {
+				@Override
+				public void request(long n) {
+					exchange.request(n);
+				}
+
+				@Override
+				public void cancel() {
+				}
+			});
+		}
+
+		@Override
+		public void onNext(ClientResponse response) {
+			this.cancel.run();
+			this.actual.onNext(response);
+		}
+
+		@Override
+		public void onError(Throwable error) {
+			this.actual.onError(error);
+		}
+
+		@Override
+		public void onComplete() {
+			this.actual.onComplete();
 		}
 
 	}
