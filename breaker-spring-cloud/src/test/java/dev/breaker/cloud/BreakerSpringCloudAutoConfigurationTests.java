@@ -16,6 +16,8 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -236,6 +238,32 @@ class BreakerSpringCloudAutoConfigurationTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(CircuitBreakerFactory.class)
 				.doesNotHaveBean(ReactiveCircuitBreakerFactory.class)
 				.hasSingleBean(BreakerRegistry.class));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "true", "on", "yes", "1", "TRUE" })
+	void isOnForEveryValueSpringReadsAsTrue(String on) {
+		this.runner.withPropertyValues("spring.cloud.circuitbreaker.breaker.enabled=" + on)
+			.run((context) -> assertThat(context).as("spring.cloud.circuitbreaker.breaker.enabled=%s", on)
+				.hasSingleBean(CircuitBreakerFactory.class)
+				.hasSingleBean(ReactiveCircuitBreakerFactory.class));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "off", "no", "0" })
+	void isOffForEveryValueSpringReadsAsFalse(String off) {
+		this.runner.withPropertyValues("spring.cloud.circuitbreaker.breaker.enabled=" + off)
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(CircuitBreakerFactory.class));
+	}
+
+	@Test
+	void aTypoInItsSwitchStopsStartUpNamingThePropertyAndWhatIsAllowed() {
+		this.runner.withPropertyValues("spring.cloud.circuitbreaker.breaker.enabled=ture")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'spring.cloud.circuitbreaker.breaker.enabled'")
+				.hasMessageContaining("'ture'")
+				.hasMessageContaining("true or false"));
 	}
 
 	@Test

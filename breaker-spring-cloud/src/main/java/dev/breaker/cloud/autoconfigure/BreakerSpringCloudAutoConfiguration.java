@@ -2,6 +2,7 @@ package dev.breaker.cloud.autoconfigure;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerRegistryCustomizer;
+import dev.breaker.autoconfigure.ConditionalOnBreakerSwitch;
 import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.cloud.BreakerCircuitBreakerFactory;
 import dev.breaker.cloud.CloudBreakers;
@@ -34,7 +35,7 @@ import org.springframework.web.reactive.DispatcherHandler;
 		beforeName = { "org.springframework.cloud.openfeign.FeignAutoConfiguration",
 				"org.springframework.cloud.gateway.config.GatewayAutoConfiguration" })
 @ConditionalOnClass(CircuitBreakerFactory.class)
-@ConditionalOnBooleanProperty(name = "spring.cloud.circuitbreaker.breaker.enabled", matchIfMissing = true)
+@ConditionalOnBreakerSwitch(value = "spring.cloud.circuitbreaker.breaker.enabled", matchIfMissing = true)
 @ConditionalOnBean(BreakerRegistry.class)
 public final class BreakerSpringCloudAutoConfiguration {
 
