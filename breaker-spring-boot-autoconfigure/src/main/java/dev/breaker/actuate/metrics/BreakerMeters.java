@@ -55,6 +55,9 @@ final class BreakerMeters {
 
 	private final Breaker breaker;
 
+	/** The ticker's reading when these meters were made. */
+	private final long origin;
+
 	private final MeterRegistry registry;
 
 	private final Tags tags;
@@ -85,7 +88,7 @@ final class BreakerMeters {
 
 	private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
 
-	/** Ticker time the current open episode began, or {@link #NOT_OPEN}. */
+	/** {@link #now()} when the current open episode began, or {@link #NOT_OPEN}. */
 	private final AtomicLong openSince = new AtomicLong(NOT_OPEN);
 
 	private volatile @Nullable Timer openEpisodes;
@@ -93,6 +96,7 @@ final class BreakerMeters {
 	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags, Object lock,
 			Predicate<BreakerMeters> namesakeMeasured) {
 		this.breaker = breaker;
+		this.origin = breaker.nanos();
 		this.registry = registry;
 		this.tags = tags;
 		this.lock = lock;
@@ -168,13 +172,13 @@ final class BreakerMeters {
 			counter.increment();
 		}
 		if (isOpenEpisode(transition.to())) {
-			this.openSince.compareAndSet(NOT_OPEN, this.breaker.nanos());
+			this.openSince.compareAndSet(NOT_OPEN, now());
 		}
 		else {
 			long since = this.openSince.getAndSet(NOT_OPEN);
 			Timer episodes = openEpisodes();
 			if (since != NOT_OPEN && episodes != null) {
-				episodes.record(Math.max(0, this.breaker.nanos() - since), TimeUnit.NANOSECONDS);
+				episodes.record(Math.max(0, now() - since), TimeUnit.NANOSECONDS);
 			}
 		}
 	}
@@ -188,7 +192,7 @@ final class BreakerMeters {
 		if (!isOpenEpisode(this.breaker.state())) {
 			return;
 		}
-		long now = this.breaker.nanos();
+		long now = now();
 		if (this.openSince.compareAndSet(NOT_OPEN, now) && !isOpenEpisode(this.breaker.state())) {
 			this.openSince.compareAndSet(now, NOT_OPEN);
 		}
@@ -230,9 +234,18 @@ final class BreakerMeters {
 		return state == State.OPEN || state == State.HALF_OPEN || state == State.FORCED_OPEN;
 	}
 
+	/**
+	 * Nanoseconds of the breaker's ticker since these meters were made: from 0 for 292
+	 * years, so never {@link #NOT_OPEN}, wherever the ticker starts (it may read
+	 * {@code Long.MIN_VALUE} itself).
+	 */
+	private long now() {
+		return this.breaker.nanos() - this.origin;
+	}
+
 	private double currentEpisodeSeconds() {
 		long since = this.openSince.get();
-		return (since != NOT_OPEN) ? seconds(Math.max(0, this.breaker.nanos() - since)) : 0;
+		return (since != NOT_OPEN) ? seconds(Math.max(0, now() - since)) : 0;
 	}
 
 	private static double seconds(long nanos) {

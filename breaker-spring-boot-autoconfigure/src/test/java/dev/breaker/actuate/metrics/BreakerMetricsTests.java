@@ -14,6 +14,8 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.core.Breaker;
@@ -652,6 +654,38 @@ class BreakerMetricsTests {
 
 	private double transitions(String name, String from, String to) {
 		return this.registry.get("breaker.transitions").tags("name", name, "from", from, "to", to).counter().count();
+	}
+
+	@ParameterizedTest
+	@ValueSource(longs = { Long.MIN_VALUE, Long.MAX_VALUE - 10_000_000_000L, -5_000_000_000L })
+	void recordsTheOpenEpisodeWhereverTheTickerStands(long tripAt) throws Exception {
+		ManualTicker ticker = new ManualTicker();
+		ticker.set(tripAt);
+		BreakerRegistry breakers = BreakerRegistry.builder()
+			.defaults(BreakerConfig.builder()
+				.consecutiveFailures(3)
+				.openWait(Duration.ofSeconds(30))
+				.openWaitJitter(0)
+				.halfOpenSuccessesToClose(1)
+				.ticker(ticker)
+				.build())
+			.build();
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		new BreakerMetrics(breakers, new BreakerTree(breakers), false).bindTo(registry);
+		Breaker payments = breakers.breaker("payments");
+		for (int i = 0; i < 3; i++) {
+			Permit permit = payments.acquire();
+			payments.release(permit, Outcome.FAILURE, 0);
+		}
+		ticker.advance(Duration.ofSeconds(20));
+		assertThat(registry.get("breaker.open.episode").tag("name", "payments").gauge().value())
+			.as("open episode seconds so far")
+			.isEqualTo(20);
+		ticker.advance(Duration.ofSeconds(25));
+		payments.call(() -> "probe");
+		io.micrometer.core.instrument.Timer episodes = registry.get("breaker.open").tag("name", "payments").timer();
+		assertThat(episodes.count()).as("open episodes recorded").isEqualTo(1);
+		assertThat(episodes.totalTime(TimeUnit.SECONDS)).isEqualTo(45);
 	}
 
 }
