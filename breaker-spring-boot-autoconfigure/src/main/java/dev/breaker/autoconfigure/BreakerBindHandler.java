@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.ChildKeys;
 import org.jspecify.annotations.Nullable;
@@ -54,12 +53,6 @@ public class BreakerBindHandler extends AbstractBindHandler {
 			"an integer in [" + ChildKeys.MIN_MAX_LENGTH + ", " + ChildKeys.MAX_MAX_LENGTH + "]",
 			"breaker.http.retry.jitter", BreakerSetting.RETRY_JITTER.range().typed(), "breaker.shared.redis.quorum",
 			"an integer from 1 to " + Integer.MAX_VALUE + " (1: any replica's trip opens the fleet)");
-
-	/**
-	 * The most characters of a value or a property name a report prints; a longer one is
-	 * printed as its start and its length.
-	 */
-	static final int MAX_PRINTED = 120;
 
 	/**
 	 * A handler over another.
@@ -162,31 +155,18 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	 */
 	private static InvalidBreakerPropertyException invalid(ConfigurationPropertyName name, boolean list, Object raw,
 			Predicate<String> bad, String allowed, Exception cause) {
-		String property = printed(name.toString());
+		String property = InvalidBreakerPropertyException.printed(name.toString());
 		if (raw instanceof String text && list && !name.isLastElementIndexed()) {
 			String[] elements = text.split(",");
 			for (int i = 0; i < elements.length; i++) {
 				String element = elements[i].trim();
 				if (!element.isEmpty() && bad.test(element)) {
-					return new InvalidBreakerPropertyException(property + "[" + i + "]", printed(element), allowed,
-							cause);
+					return new InvalidBreakerPropertyException(property + "[" + i + "]", element, allowed, cause);
 				}
 			}
 		}
 		String value = (raw instanceof String text) ? text.trim() : String.valueOf(raw);
-		return new InvalidBreakerPropertyException(property, printed(value), allowed, cause);
-	}
-
-	/**
-	 * Text a user wrote, as a report prints it: escaped, and if longer than
-	 * {@link #MAX_PRINTED} characters, its start and its length.
-	 */
-	private static String printed(String text) {
-		if (text.length() <= MAX_PRINTED) {
-			return BreakerNames.printable(text);
-		}
-		int end = Character.isHighSurrogate(text.charAt(MAX_PRINTED - 1)) ? MAX_PRINTED - 1 : MAX_PRINTED;
-		return BreakerNames.printable(text.substring(0, end)) + "... (" + text.length() + " characters)";
+		return new InvalidBreakerPropertyException(property, value, allowed, cause);
 	}
 
 	private static boolean isList(ResolvableType type) {

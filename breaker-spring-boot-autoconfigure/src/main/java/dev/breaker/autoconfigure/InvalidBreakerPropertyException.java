@@ -2,6 +2,7 @@ package dev.breaker.autoconfigure;
 
 import java.time.Duration;
 
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.Numbers;
 
 /**
@@ -67,7 +68,8 @@ public class InvalidBreakerPropertyException extends RuntimeException {
 
 	/**
 	 * The value as a user would write it in YAML: {@code 120}, {@code -1s},
-	 * {@code 'com.acme.Nope'}.
+	 * {@code 'com.acme.Nope'}; text escaped and bounded ({@link #printed}), so a hostile
+	 * value can neither forge lines in the log nor flood it.
 	 * @param value a bound value
 	 * @return its description
 	 */
@@ -78,7 +80,24 @@ public class InvalidBreakerPropertyException extends RuntimeException {
 		if (value instanceof Double number) {
 			return "'" + Numbers.exact(number) + "'";
 		}
-		return "'" + value + "'";
+		return "'" + printed(String.valueOf(value)) + "'";
+	}
+
+	/** The longest text a report prints whole; a longer one is cut. */
+	static final int MAX_PRINTED = 120;
+
+	/**
+	 * Text a user wrote, as a report prints it: escaped, and if longer than
+	 * {@link #MAX_PRINTED} characters, its start and its length.
+	 * @param text a value or a property name as written
+	 * @return the printable text
+	 */
+	static String printed(String text) {
+		if (text.length() <= MAX_PRINTED) {
+			return BreakerNames.printable(text);
+		}
+		int end = Character.isHighSurrogate(text.charAt(MAX_PRINTED - 1)) ? MAX_PRINTED - 1 : MAX_PRINTED;
+		return BreakerNames.printable(text.substring(0, end)) + "... (" + text.length() + " characters)";
 	}
 
 }

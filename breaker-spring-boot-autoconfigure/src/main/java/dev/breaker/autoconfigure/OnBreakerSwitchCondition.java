@@ -4,8 +4,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import dev.breaker.core.BreakerNames;
-
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
@@ -19,9 +17,6 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 @Order(Ordered.HIGHEST_PRECEDENCE + 40)
 class OnBreakerSwitchCondition extends SpringBootCondition {
-
-	/** Longest value shown in the start-up failure, escapes included. */
-	static final int SHOWN = 200;
 
 	private static final Set<String> ON = Set.of("true", "on", "yes", "1");
 
@@ -43,24 +38,7 @@ class OnBreakerSwitchCondition extends SpringBootCondition {
 		if (OFF.contains(typed)) {
 			return ConditionOutcome.noMatch(property + " is " + typed);
 		}
-		throw new InvalidBreakerPropertyException(property, shown(value.trim()), "true or false");
-	}
-
-	/**
-	 * {@code value} escaped and cut to {@link #SHOWN} characters, a cut marked with an
-	 * ellipsis; only the start of a huge value is looked at.
-	 */
-	static String shown(String value) {
-		boolean cut = value.length() > SHOWN;
-		String shown = BreakerNames.printable(cut ? value.substring(0, SHOWN) : value);
-		if (!cut && shown.length() <= SHOWN) {
-			return shown;
-		}
-		int end = Math.min(shown.length(), SHOWN - 1);
-		if (Character.isHighSurrogate(shown.charAt(end - 1))) {
-			end--;
-		}
-		return shown.substring(0, end) + "…";
+		throw new InvalidBreakerPropertyException(property, value.trim(), "true or false");
 	}
 
 }

@@ -411,6 +411,28 @@ class BreakerPropertiesValidationTests {
 	}
 
 	@Test
+	void escapesAndBoundsEveryCheckedValueInTheReportNotOnlyTheOnesThatCannotBeBound() {
+		java.util.Map<String, Object> source = new java.util.HashMap<>();
+		source.put("breaker.instances.payments.ignore-exceptions[0]",
+				"com.acme.Nope\r\n\u001b[31mFORGED LINE" + "x".repeat(100_000));
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new org.springframework.core.env.MapPropertySource("programmatic", source)))
+			.run((context) -> {
+				InvalidBreakerPropertyException invalid = StartupFailure.invalidProperty(context);
+				assertThat(invalid.property()).isEqualTo("breaker.instances.payments.ignore-exceptions[0]");
+				assertThat(invalid.getMessage()).as("the report's message")
+					.doesNotContain("\r")
+					.doesNotContain("\n")
+					.doesNotContain("\u001b")
+					.startsWith("Invalid value 'com.acme.Nope\\r\\n\\u001b[31mFORGED LINE")
+					.contains("(100031 characters)'");
+				assertThat(invalid.getMessage().length()).as("length of the report's message").isLessThan(1_000);
+			});
+	}
+
+	@Test
 	void escapesAValueThatIsNoStringInTheReport() {
 		java.util.Map<String, Object> source = new java.util.HashMap<>();
 		source.put("breaker.instances.payments.track-in-flight", new StringBuilder("maybe\r\n\u001b[31mFORGED LINE"));
