@@ -1,9 +1,12 @@
 package dev.breaker.redis;
 
+import dev.breaker.core.BreakerNames;
+
 /**
- * Text that came from Redis or a peer, made safe to keep and to print: control characters
- * escaped ({@code \n}, {@code \u001b}...), so nothing can forge a log line or a terminal
- * escape, and cut to a bounded length.
+ * Text that came from Redis or a peer, made safe to keep and to print: control and format
+ * characters escaped ({@code \n}, {@code \u001b}, {@code \u202e}...), so nothing can
+ * forge a log line or a terminal escape or reorder what it shows, and cut to a bounded
+ * length.
  */
 final class Printable {
 
@@ -20,38 +23,24 @@ final class Printable {
 	}
 
 	/**
-	 * At most {@code max} characters; a text that had to be cut ends with an ellipsis.
+	 * At most {@code max} characters, escaped as {@link BreakerNames#printable} escapes
+	 * (control, format and separator characters, unpaired surrogates); a text that had to
+	 * be cut ends with an ellipsis. Only the first {@code max} characters are looked at.
 	 */
 	static String of(String text, int max) {
 		if (text == null) {
 			return "";
 		}
-		StringBuilder out = new StringBuilder(Math.min(text.length(), max) + 8);
-		int i = 0;
-		for (; i < text.length() && out.length() < max; i++) {
-			char c = text.charAt(i);
-			switch (c) {
-				case '\n' -> out.append("\\n");
-				case '\r' -> out.append("\\r");
-				case '\t' -> out.append("\\t");
-				default -> {
-					if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == '\u2028' || c == '\u2029') {
-						out.append(String.format("\\u%04x", (int) c));
-					}
-					else {
-						out.append(c);
-					}
-				}
-			}
+		boolean cut = text.length() > max;
+		String out = BreakerNames.printable(cut ? text.substring(0, max) : text);
+		if (!cut && out.length() <= max) {
+			return out;
 		}
-		if (i == text.length() && out.length() <= max) {
-			return out.toString();
+		int end = max - 1;
+		if (Character.isHighSurrogate(out.charAt(end - 1))) {
+			end--;
 		}
-		out.setLength(max - 1);
-		if (Character.isHighSurrogate(out.charAt(out.length() - 1))) {
-			out.setLength(out.length() - 1);
-		}
-		return out.append('…').toString();
+		return out.substring(0, end) + '…';
 	}
 
 }

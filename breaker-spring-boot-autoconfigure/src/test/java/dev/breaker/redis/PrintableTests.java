@@ -14,6 +14,13 @@ class PrintableTests {
 	}
 
 	@Test
+	void formatCharactersThatReorderOrHideTextAreEscaped() {
+		// a bidi override makes "evil\u202etxt.exe" read as "evilexe.txt"; a zero-width
+		// space and an unpaired surrogate hide what a log line really holds
+		assertThat(Printable.of("evil\u202etxt.exe\u200b\uD800!", 200)).isEqualTo("evil\\u202etxt.exe\\u200b\\ud800!");
+	}
+
+	@Test
 	void longTextIsCutToTheLimitWithAnEllipsis() {
 		String cut = Printable.of("x".repeat(1_000_000), 200);
 
