@@ -122,16 +122,11 @@ final class DiscardedValues {
 	}
 
 	/**
-	 * {@code text} escaped and cut to {@value #MESSAGE} characters (an ellipsis marks a
-	 * cut).
+	 * {@code text} escaped and cut to {@value #MESSAGE} characters
+	 * ({@link BreakerNames#printable(String, int)}).
 	 */
 	static String bounded(@Nullable String text) {
-		if (text == null) {
-			return "";
-		}
-		String printable = BreakerNames.printable((text.length() > MESSAGE) ? text.substring(0, MESSAGE) : text);
-		boolean cut = text.length() > MESSAGE || printable.length() > MESSAGE;
-		return cut ? printable.substring(0, Math.min(printable.length(), MESSAGE - 1)) + "…" : printable;
+		return (text != null) ? BreakerNames.printable(text, MESSAGE) : "";
 	}
 
 	/** Spring's data buffers, loaded only when spring-core's are present. */
