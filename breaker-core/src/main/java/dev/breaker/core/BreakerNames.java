@@ -28,6 +28,39 @@ public final class BreakerNames {
 	}
 
 	/**
+	 * {@link #printable(String)} of {@code text}, at most {@code max} characters long:
+	 * what does not fit is cut, never inside a character (a surrogate pair) or an escape,
+	 * and the cut is marked by an ellipsis ({@code …}, counted in {@code max}). Only the
+	 * first {@code max} characters of {@code text} are looked at.
+	 * @param text text a client, a peer or Redis sent
+	 * @param max the longest result, at least 2
+	 * @return the printable, bounded text
+	 */
+	public static String printable(String text, int max) {
+		if (max < 2) {
+			throw new IllegalArgumentException("max must be at least 2, was " + max);
+		}
+		if (text.length() <= max) {
+			String whole = printable(text);
+			if (whole.length() <= max) {
+				return whole;
+			}
+		}
+		StringBuilder out = new StringBuilder(max);
+		int room = max - 1;
+		for (int i = 0; i < text.length() && out.length() < room;) {
+			int end = (Character.isHighSurrogate(text.charAt(i)) && pairedAt(text, i)) ? i + 2 : i + 1;
+			String shown = printable(text.substring(i, end));
+			if (out.length() + shown.length() > room) {
+				break;
+			}
+			out.append(shown);
+			i = end;
+		}
+		return out.append('…').toString();
+	}
+
+	/**
 	 * As {@link #printable}, and with {@code backslash} a backslash written as two: then
 	 * no two texts escape alike.
 	 */

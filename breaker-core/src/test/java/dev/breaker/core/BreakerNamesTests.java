@@ -1,6 +1,7 @@
 package dev.breaker.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,28 @@ class BreakerNamesTests {
 		String once = BreakerNames.printable("crlf\r\nx\\y");
 		assertThat(once).isEqualTo("crlf\\r\\nx\\y");
 		assertThat(BreakerNames.printable(once)).isSameAs(once);
+	}
+
+	@Test
+	void aBoundedPrintableTextIsWholeWhenItFits() {
+		assertThat(BreakerNames.printable("a\nb", 4)).isEqualTo("a\\nb");
+		assertThat(BreakerNames.printable("x".repeat(200), 200)).isEqualTo("x".repeat(200));
+	}
+
+	@Test
+	void aBoundedPrintableTextIsCutBetweenCharactersAndEscapesWithAnEllipsis() {
+		assertThat(BreakerNames.printable("x".repeat(1_000_000), 200)).isEqualTo("x".repeat(199) + "…");
+		assertThat(BreakerNames.printable("x".repeat(197) + "\u001b" + "tail", 200)).isEqualTo("x".repeat(197) + "…");
+		assertThat(BreakerNames.printable("x".repeat(198) + "\uD83D\uDE00" + "tail", 200))
+			.isEqualTo("x".repeat(198) + "…");
+		assertThat(BreakerNames.printable("\n".repeat(150), 200)).isEqualTo("\\n".repeat(99) + "…");
+		assertThat(BreakerNames.printable("x".repeat(190) + "\uD83Dy".repeat(3), 200))
+			.isEqualTo("x".repeat(190) + "\\ud83dy" + "…");
+	}
+
+	@Test
+	void aBoundOfLessThanTwoIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BreakerNames.printable("abc", 1));
 	}
 
 }

@@ -1,8 +1,5 @@
 package dev.breaker.aspect;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerNames;
 import org.jspecify.annotations.Nullable;
@@ -37,8 +34,6 @@ final class DiscardedValues {
 	/** Longest part of a failed close's message that is logged. */
 	static final int MESSAGE = 200;
 
-	private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-
 	private static final boolean DATA_BUFFERS = ClassUtils.isPresent("org.springframework.core.io.buffer.DataBuffer",
 			DiscardedValues.class.getClassLoader());
 
@@ -50,18 +45,11 @@ final class DiscardedValues {
 
 	private final String name;
 
-	/** Whose ticker paces the warnings. */
-	private final Breaker breaker;
-
-	/** The ticker time before which a failed close is only counted. */
-	private final AtomicLong quietUntil;
-
-	private final AtomicLong unlogged = new AtomicLong();
+	private final QuietWarnings warnings;
 
 	DiscardedValues(String name, Breaker breaker) {
 		this.name = name;
-		this.breaker = breaker;
-		this.quietUntil = new AtomicLong(breaker.nanos());
+		this.warnings = new QuietWarnings(LOG, breaker);
 	}
 
 	/**
@@ -107,31 +95,19 @@ final class DiscardedValues {
 	 * minute ago; then only counts it.
 	 */
 	void failed(Object value, Throwable error) {
-		long now = this.breaker.nanos();
-		long quiet = this.quietUntil.get();
-		boolean due = now - quiet >= 0 && this.quietUntil.compareAndSet(quiet, now + QUIET_NANOS);
-		if (!due) {
-			this.unlogged.incrementAndGet();
-			return;
+		if (this.warnings.due()) {
+			this.warnings.log("breaker '" + BreakerNames.printable(this.name) + "' could not free a discarded "
+					+ value.getClass().getName() + ": " + error.getClass().getName() + ": "
+					+ bounded(error.getMessage()), null);
 		}
-		long missed = this.unlogged.getAndSet(0);
-		String text = "breaker '" + BreakerNames.printable(this.name) + "' could not free a discarded "
-				+ value.getClass().getName() + ": " + error.getClass().getName() + ": " + bounded(error.getMessage());
-		LOG.log(System.Logger.Level.WARNING,
-				(missed > 0) ? text + " (and " + missed + " more since the last warning)" : text);
 	}
 
 	/**
-	 * {@code text} escaped and cut to {@value #MESSAGE} characters (an ellipsis marks a
-	 * cut).
+	 * {@code text} escaped and cut to {@value #MESSAGE} characters
+	 * ({@link BreakerNames#printable(String, int)}).
 	 */
 	static String bounded(@Nullable String text) {
-		if (text == null) {
-			return "";
-		}
-		String printable = BreakerNames.printable((text.length() > MESSAGE) ? text.substring(0, MESSAGE) : text);
-		boolean cut = text.length() > MESSAGE || printable.length() > MESSAGE;
-		return cut ? printable.substring(0, Math.min(printable.length(), MESSAGE - 1)) + "…" : printable;
+		return (text != null) ? BreakerNames.printable(text, MESSAGE) : "";
 	}
 
 	/** Spring's data buffers, loaded only when spring-core's are present. */

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
@@ -51,6 +52,11 @@ final class GuardedMethod implements CompiledMethod {
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
+	private static final System.Logger LOG = System.getLogger(GuardedMethod.class.getName());
+
+	/** Longest expression or message a tenant warning shows. */
+	private static final int MAX_SHOWN = 200;
+
 	private final String name;
 
 	private final Method method;
@@ -77,6 +83,8 @@ final class GuardedMethod implements CompiledMethod {
 
 	private final DiscardedValues discardedValues;
 
+	private final QuietWarnings tenantWarnings;
+
 	GuardedMethod(String name, Method method, Class<?> targetClass, Kind kind, BreakerRegistry registry,
 			Expression tenant, Fallbacks fallbacks, CallPolicy policy, DelayScheduler delays,
 			List<FallbackObserver> observers, CallObserver calls) {
@@ -93,6 +101,7 @@ final class GuardedMethod implements CompiledMethod {
 		this.observers = observers;
 		this.calls = calls;
 		this.discardedValues = new DiscardedValues(name, this.breaker);
+		this.tenantWarnings = new QuietWarnings(LOG, this.breaker);
 	}
 
 	String name() {
@@ -157,8 +166,30 @@ final class GuardedMethod implements CompiledMethod {
 		}
 		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(invocation.getThis(), this.method,
 				invocation.getArguments(), PARAMETER_NAMES);
-		Object key = this.tenant.getValue(context);
-		return (key != null) ? this.registry.breaker(this.name, key.toString()) : this.breaker;
+		String key;
+		try {
+			Object value = this.tenant.getValue(context);
+			key = (value != null) ? value.toString() : null;
+		}
+		catch (RuntimeException notEvaluated) {
+			tenantNotEvaluated(notEvaluated);
+			return this.breaker;
+		}
+		return (key != null) ? this.registry.breaker(this.name, key) : this.breaker;
+	}
+
+	/**
+	 * A tenant that cannot be evaluated for a call (a property of a null argument, a
+	 * {@code toString()} that throws) is no tenant, as {@code null} is: breaker's own
+	 * feature must not break a call the method would have served.
+	 */
+	private void tenantNotEvaluated(RuntimeException cause) {
+		if (this.tenantWarnings.due()) {
+			this.tenantWarnings.log("the tenant of breaker '" + BreakerNames.printable(this.name) + "' ("
+					+ BreakerNames.printable(this.tenant.getExpressionString(), MAX_SHOWN)
+					+ ") could not be evaluated; the call went through the breaker alone: " + cause.getClass().getName()
+					+ ": " + BreakerNames.printable(String.valueOf(cause.getMessage()), MAX_SHOWN), null);
+		}
 	}
 
 	/**

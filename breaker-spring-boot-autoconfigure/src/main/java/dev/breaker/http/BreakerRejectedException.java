@@ -3,6 +3,8 @@ package dev.breaker.http;
 import java.net.URI;
 import java.time.Instant;
 
+import dev.breaker.core.BreakerNames;
+
 import org.springframework.http.HttpMethod;
 import org.springframework.web.client.RestClientException;
 
@@ -26,7 +28,7 @@ public class BreakerRejectedException extends RestClientException {
 	 * {@code breaker 'http:api.acme.com' is OPEN until ...}
 	 */
 	public BreakerRejectedException(String breaker, Instant openUntil, HttpMethod method, URI uri, String reason) {
-		super(method + " " + withoutSecrets(uri) + " not sent: " + reason);
+		super(method + " " + target(uri) + " not sent: " + reason);
 		this.breaker = breaker;
 		this.openUntil = openUntil;
 	}
@@ -46,12 +48,19 @@ public class BreakerRejectedException extends RestClientException {
 		return this.openUntil;
 	}
 
-	// User info and query string may carry secrets; the message only names where the
-	// request was going.
-	private static String withoutSecrets(URI uri) {
-		String port = (uri.getPort() != -1) ? ":" + uri.getPort() : "";
+	/** The longest target a message shows, escapes included. */
+	static final int MAX_TARGET = 300;
+
+	/**
+	 * Where a request was going, as a message shows it: scheme, host (with a port off the
+	 * scheme's default, as the host's breaker is named) and path; escaped and at most
+	 * {@value #MAX_TARGET} characters. User info and the query string may carry secrets,
+	 * and the path is whatever a client sent through, so neither goes in raw.
+	 */
+	static String target(URI uri) {
+		String host = HostBreakers.hostKey(uri);
 		String path = (uri.getRawPath() != null) ? uri.getRawPath() : "";
-		return uri.getScheme() + "://" + uri.getHost() + port + path;
+		return BreakerNames.printable(uri.getScheme() + "://" + ((host != null) ? host : "") + path, MAX_TARGET);
 	}
 
 }

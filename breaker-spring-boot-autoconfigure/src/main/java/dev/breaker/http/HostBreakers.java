@@ -70,18 +70,54 @@ public final class HostBreakers {
 	/**
 	 * The host key of a request URI: the lower-cased host, with {@code :port} when the
 	 * port is not the scheme's default; {@code null} for a URI without a host.
+	 *
+	 * <p>
+	 * A host {@code java.net.URI} does not read as a server's name (one holding
+	 * {@code _}, as Docker Compose service names do) is taken from the authority as
+	 * {@code java.net.URL} and the HTTP clients read it: what follows the last {@code @},
+	 * and a trailing {@code :port}. Such a request reaches its host, so it is guarded as
+	 * any other.
 	 */
-	public static String hostKey(URI uri) {
+	public static @Nullable String hostKey(URI uri) {
 		String host = uri.getHost();
+		int port = uri.getPort();
 		if (host == null) {
-			return null;
+			String authority = uri.getRawAuthority();
+			if (authority == null) {
+				return null;
+			}
+			host = authority.substring(authority.lastIndexOf('@') + 1);
+			int colon = host.lastIndexOf(':');
+			if (colon >= 0) {
+				if (!isPort(host, colon + 1)) {
+					return null; // no client sends to it
+				}
+				port = (colon + 1 < host.length()) ? Integer.parseInt(host, colon + 1, host.length(), 10) : -1;
+				host = host.substring(0, colon);
+			}
+			if (host.isEmpty() || host.indexOf(':') >= 0) {
+				return null;
+			}
 		}
 		host = host.toLowerCase(Locale.ROOT);
-		int port = uri.getPort();
 		if (port == -1 || port == defaultPort(uri.getScheme())) {
 			return host;
 		}
 		return host + ":" + port;
+	}
+
+	/** Whether {@code text} from {@code start} is a port: no digits, or up to five. */
+	private static boolean isPort(String text, int start) {
+		int digits = text.length() - start;
+		if (digits > 5) {
+			return false;
+		}
+		for (int i = start; i < text.length(); i++) {
+			if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static int defaultPort(String scheme) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.ReleaseOnce;
 import dev.breaker.observation.CallObserver;
@@ -119,7 +120,8 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			Exception notSlept = sleep(pause);
 			if (notSlept != null) {
 				attempts.notMade();
-				String retry = attempts.retries() + " of " + request.getMethod() + " " + request.getURI().getRawPath();
+				String retry = attempts.retries() + " of " + request.getMethod() + " " + BreakerNames
+					.printable(String.valueOf(request.getURI().getRawPath()), BreakerRejectedException.MAX_TARGET);
 				throw new IOException((notSlept instanceof InterruptedException) ? "interrupted before retry " + retry
 						: "retry " + retry + " not made: its pause was refused", notSlept);
 			}

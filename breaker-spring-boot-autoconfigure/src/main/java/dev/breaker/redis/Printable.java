@@ -23,24 +23,11 @@ final class Printable {
 	}
 
 	/**
-	 * At most {@code max} characters, escaped as {@link BreakerNames#printable} escapes
-	 * (control, format and separator characters, unpaired surrogates); a text that had to
-	 * be cut ends with an ellipsis. Only the first {@code max} characters are looked at.
+	 * At most {@code max} characters, escaped and cut as
+	 * {@link BreakerNames#printable(String, int)} does; {@code null} is the empty text.
 	 */
 	static String of(String text, int max) {
-		if (text == null) {
-			return "";
-		}
-		boolean cut = text.length() > max;
-		String out = BreakerNames.printable(cut ? text.substring(0, max) : text);
-		if (!cut && out.length() <= max) {
-			return out;
-		}
-		int end = max - 1;
-		if (Character.isHighSurrogate(out.charAt(end - 1))) {
-			end--;
-		}
-		return out.substring(0, end) + '…';
+		return (text != null) ? BreakerNames.printable(text, max) : "";
 	}
 
 }

@@ -27,6 +27,30 @@ class HostBreakersTests {
 	}
 
 	@Test
+	void aHostThatJavaNetUriReadsAsNoServerHasTheKeyItsClientSendsTo() {
+		// java.net.URI refuses '_' in a server's name (getHost() is null); URL and
+		// HttpURLConnection, Reactor Netty and Apache's client send to such a host
+		assertThat(HostBreakers.hostKey(URI.create("http://payments_api:8080/charge"))).isEqualTo("payments_api:8080");
+		assertThat(HostBreakers.hostKey(URI.create("http://Payments_API/charge"))).isEqualTo("payments_api");
+		assertThat(HostBreakers.hostKey(URI.create("https://payments_api:443/"))).isEqualTo("payments_api");
+		assertThat(HostBreakers.hostKey(URI.create("http://payments_api:/"))).isEqualTo("payments_api");
+		assertThat(HostBreakers.hostKey(URI.create("http://user:secret@payments_api:8080/")))
+			.isEqualTo("payments_api:8080");
+		assertThat(HostBreakers.hostKey(URI.create("http://a@b@payments_api/"))).isEqualTo("payments_api");
+	}
+
+	@Test
+	void anAuthorityWithNoHostHasNoKey() {
+		assertThat(HostBreakers.hostKey(URI.create("http://user@:8080/"))).isNull();
+		assertThat(HostBreakers.hostKey(URI.create("http://:8080/"))).isNull();
+		assertThat(HostBreakers.hostKey(URI.create("file:///etc/passwd"))).isNull();
+		assertThat(HostBreakers.hostKey(URI.create("mailto:ops@acme.com"))).isNull();
+		// no client sends to these: a port that is not a number, two colons
+		assertThat(HostBreakers.hostKey(URI.create("http://payments_api:http/"))).isNull();
+		assertThat(HostBreakers.hostKey(URI.create("http://payments_api:1:2/"))).isNull();
+	}
+
+	@Test
 	void uriWithoutHostHasNoKey() {
 		assertThat(HostBreakers.hostKey(URI.create("/relative/path"))).isNull();
 	}

@@ -160,6 +160,23 @@ class HttpBreakerInterceptorTests {
 	}
 
 	@Test
+	void theRetryAnInterruptedPauseNamesShowsItsPathEscapedAndCut() {
+		HttpBreakerInterceptor retrying = retryingOnce();
+		URI hostile = URI.create("https://api.acme.com/\u202e" + "x".repeat(100_000));
+		try {
+			assertThatExceptionOfType(IOException.class)
+				.isThrownBy(() -> retrying.intercept(new MockClientHttpRequest(HttpMethod.GET, hostile), new byte[0],
+						execution(new MockClientHttpResponse(new byte[0], 503))))
+				.withMessageStartingWith("interrupted before retry 1 of GET /\\u202exxx")
+				.withMessageEndingWith("x…")
+				.satisfies((ex) -> assertThat(ex.getMessage()).hasSizeLessThan(400));
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
 	void aPauseInterruptedAfterAnAnswerEndsTheRequestNamingTheRetryAndKeepsTheInterrupt() {
 		HttpBreakerInterceptor retrying = retryingOnce();
 		try {

@@ -2,6 +2,9 @@ package dev.breaker.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.URI;
 import java.net.SocketTimeoutException;
 import java.net.URLEncoder;
@@ -28,6 +31,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
@@ -235,6 +239,28 @@ class RestClientBreakerTests {
 			}
 			Throwable thrown = send(client, refusing);
 			assertThat(thrown).isInstanceOf(BreakerRejectedException.class);
+		});
+	}
+
+	@Test
+	void aHostThatJavaNetUriReadsAsNoServerIsGuardedAsAnyOther() {
+		// Docker Compose service names hold '_': java.net.URI has no host for them,
+		// though
+		// HttpURLConnection sends to them. The loopback server stands for the service, as
+		// the proxy every request to it goes through.
+		URI service = URI.create("http://payments_api:8080/status/503");
+		this.runner.run((context) -> {
+			SimpleClientHttpRequestFactory viaLoopback = new SimpleClientHttpRequestFactory();
+			viaLoopback.setProxy(new Proxy(Proxy.Type.HTTP,
+					new InetSocketAddress(InetAddress.getLoopbackAddress(), this.server.uri("/").getPort())));
+			RestClient client = context.getBean(RestClient.Builder.class).requestFactory(viaLoopback).build();
+			for (int i = 0; i < TRIP_AFTER; i++) {
+				assertThat(send(client, service)).isInstanceOf(HttpServerErrorException.class);
+			}
+			assertThat(send(client, service)).as("a request once the service failed %d times", TRIP_AFTER)
+				.isInstanceOf(BreakerRejectedException.class);
+			assertThat(this.server.requests()).isEqualTo(TRIP_AFTER);
+			assertThat(context.getBean(BreakerRegistry.class).find("http:payments_api:8080")).isPresent();
 		});
 	}
 

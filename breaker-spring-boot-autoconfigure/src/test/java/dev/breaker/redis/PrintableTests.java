@@ -41,4 +41,9 @@ class PrintableTests {
 		assertThat(Printable.of(null, 10)).isEmpty();
 	}
 
+	@Test
+	void aCutNeverFallsInsideAnEscape() {
+		assertThat(Printable.of("x".repeat(196) + "\u001b" + "tail", 200)).isEqualTo("x".repeat(196) + "…");
+	}
+
 }

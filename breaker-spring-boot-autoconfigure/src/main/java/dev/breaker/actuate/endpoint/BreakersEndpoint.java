@@ -215,12 +215,11 @@ public class BreakersEndpoint {
 	}
 
 	/**
-	 * Text a client sent, as an answer or a log line may show it: printable, and cut
-	 * after 200 characters.
+	 * Text a client sent, as an answer or a log line may show it: printable, and at most
+	 * 200 characters ({@link BreakerNames#printable(String, int)}).
 	 */
 	static String shown(String text) {
-		String printable = BreakerNames.printable(text);
-		return (printable.length() <= MAX_SHOWN) ? printable : printable.substring(0, MAX_SHOWN) + "…";
+		return BreakerNames.printable(text, MAX_SHOWN);
 	}
 
 }

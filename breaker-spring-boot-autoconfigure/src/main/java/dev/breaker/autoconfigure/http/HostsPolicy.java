@@ -1,5 +1,7 @@
 package dev.breaker.autoconfigure.http;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -22,6 +24,7 @@ import dev.breaker.core.Ticker;
 import dev.breaker.http.HostBreakers;
 import dev.breaker.http.HttpClassifier;
 import dev.breaker.http.HttpRetryPolicy;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -36,6 +39,9 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 final class HostsPolicy {
 
 	private static final String PREFIX = "breaker.http";
+
+	/** A scheme without a default port, so that a {@code :port} stays in a key. */
+	private static final String HOST_ONLY_SCHEME = "host";
 
 	private final BreakerRegistry.Children children;
 
@@ -87,10 +93,41 @@ final class HostsPolicy {
 	}
 
 	/**
-	 * The key of the breaker of a host configured under {@code breaker.http.instances}.
+	 * The key of the breaker of a host configured under {@code breaker.http.instances}:
+	 * the key its requests' breaker has ({@link HostBreakers#hostKey(URI)}), or start-up
+	 * stops naming the property. A key no request can have would be bound and validated,
+	 * and never used.
 	 */
 	private static String key(String host, HttpBreakerProperties http) {
-		return ChildKeys.of(host.toLowerCase(Locale.ROOT), http.getMaxKeyLength());
+		String requestKey = requestKey(host);
+		if (requestKey == null || !requestKey.equals(host.toLowerCase(Locale.ROOT))) {
+			throw new InvalidBreakerPropertyException(path(host), host,
+					"a host as requests name it, with :port off the scheme's default port "
+							+ "(api.acme.com, api.acme.com:8443)");
+		}
+		if (requestKey.endsWith(":80") || requestKey.endsWith(":443")) {
+			throw new InvalidBreakerPropertyException(path(host), host,
+					"the host without the scheme's default port (:80 for http, :443 for https), "
+							+ "as its requests' breaker is named");
+		}
+		return ChildKeys.of(requestKey, http.getMaxKeyLength());
+	}
+
+	/**
+	 * The key of a request to {@code host}, read as a request's authority under a scheme
+	 * with no default port; {@code null} if it is no host, or more than one.
+	 */
+	private static @Nullable String requestKey(String host) {
+		URI uri;
+		try {
+			uri = new URI(HOST_ONLY_SCHEME + "://" + host + "/");
+		}
+		catch (URISyntaxException notAHost) {
+			return null;
+		}
+		boolean hostOnly = "/".equals(uri.getRawPath()) && uri.getRawQuery() == null && uri.getRawFragment() == null
+				&& uri.getRawUserInfo() == null;
+		return hostOnly ? HostBreakers.hostKey(uri) : null;
 	}
 
 	/**

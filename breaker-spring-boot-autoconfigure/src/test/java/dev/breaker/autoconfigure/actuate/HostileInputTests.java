@@ -180,6 +180,21 @@ class HostileInputTests extends RunningActuator {
 	}
 
 	@Test
+	void theCutNameInAnErrorNeverEndsInHalfACharacterOrHalfAnEscape() {
+		// the 200-character cut falls inside an emoji (a surrogate pair), then inside an
+		// escape (ESC printed as \u001b)
+		Actuator.Response emoji = this.actuator.get("breakers/" + "a".repeat(199) + "%F0%9F%98%80" + "b".repeat(50));
+		Actuator.Response escape = this.actuator.get("breakers/" + "a".repeat(197) + "%1B" + "b".repeat(50));
+
+		String cutAtEmoji = emoji.json().get("error").asString();
+		assertThat(cutAtEmoji.chars().filter((c) -> Character.isSurrogate((char) c)))
+			.as("surrogates in %s", cutAtEmoji.substring(cutAtEmoji.length() - 8))
+			.isEmpty();
+		assertThat(cutAtEmoji).endsWith("a".repeat(199) + "…'");
+		assertThat(escape.json().get("error").asString()).endsWith("a".repeat(197) + "…'");
+	}
+
+	@Test
 	void aChildIsFoundByItsKeyAsTheUserSentIt() {
 		this.http.get("/recommendations/crlf%0D%0AFAKE");
 		this.registry.find("recommendations:crlf\r\nFAKE").orElseThrow().forceOpen();
