@@ -3,9 +3,10 @@ package dev.breaker.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A group breaker that trips on breadth reopens from half-open only on failed probes from
@@ -73,42 +74,28 @@ class HalfOpenBreadthTests {
 		assertThat(this.fixture.transitions).extracting(Transition::to).containsExactly(State.CLOSED);
 	}
 
-	@Test
-	void failedProbesFromAsManyTenantsAsTheMinimumReopenTheGroupOnce() {
-		BreakerRegistry registry = halfOpenGroup(3);
+	/**
+	 * The failed probes of {@code halfOpen} (tenants' keys, {@code -} for a call made on
+	 * the group itself) leave the group half-open; one more, of {@code last}, reopens it,
+	 * once, for {@code reason}.
+	 */
+	@ParameterizedTest(name = "min-failing {0}: {1}, then {2}")
+	@CsvSource(delimiter = '|',
+			value = { "3 | a a b b | c    | 5 of 5 probes failed, from at least 3 tenants",
+					"2 | a b     | a    | 3 of 3 probes failed, from at least 2 tenants",
+					"5 | a b     | c    | 3 of 3 probes failed, from at least 3 tenants",
+					"3 | - - a a | b    | 5 of 5 probes failed, from at least 3 tenants" })
+	void reopensOnFailuresToReopenFailedProbesFromAsManyTenantsAsTheMinimumOrFailuresToReopenIfFewer(int minFailing,
+			String halfOpen, String last, String reason) {
+		BreakerRegistry registry = halfOpenGroup(minFailing);
 		Breaker group = registry.breaker("recommendations");
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "a"), 2);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "b"), 2);
-		assertThat(group.state()).as("four failed probes from two tenants").isEqualTo(State.HALF_OPEN);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "c"), 1);
-		assertThat(group.state()).as("and one from a third").isEqualTo(State.OPEN);
-		assertThat(this.fixture.transitions).hasSize(1);
-		assertThat(this.fixture.transitions.get(0).reason()).isEqualTo("5 of 5 probes failed, from at least 3 tenants");
-	}
-
-	@Test
-	void needsAsManyFailedProbesAsFailuresToReopenAndAsManyTenantsAsTheMinimumWhenThatIsFewer() {
-		BreakerRegistry registry = halfOpenGroup(2);
-		Breaker group = registry.breaker("recommendations");
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "a"), 1);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "b"), 1);
-		assertThat(group.state()).as("two failed probes, from two tenants: fewer than failures-to-reopen")
-			.isEqualTo(State.HALF_OPEN);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "a"), 1);
-		assertThat(group.state()).as("a third failed probe, from a tenant counted already").isEqualTo(State.OPEN);
-	}
-
-	@Test
-	void needsNoMoreTenantsThanFailuresToReopen() {
-		// min-failing 5 > failures-to-reopen 3: three failed probes from three tenants
-		BreakerRegistry registry = halfOpenGroup(5);
-		Breaker group = registry.breaker("recommendations");
-		for (String tenant : List.of("a", "b")) {
-			probe(Outcome.FAILURE, registry.breaker("recommendations", tenant), 1);
+		for (String tenant : halfOpen.split(" ")) {
+			probe(Outcome.FAILURE, tenant.equals("-") ? group : registry.breaker("recommendations", tenant), 1);
 		}
-		assertThat(group.state()).isEqualTo(State.HALF_OPEN);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "c"), 1);
-		assertThat(group.state()).isEqualTo(State.OPEN);
+		assertThat(group.state()).as("after the failed probes of %s", halfOpen).isEqualTo(State.HALF_OPEN);
+		probe(Outcome.FAILURE, registry.breaker("recommendations", last), 1);
+		assertThat(group.state()).as("and one of %s", last).isEqualTo(State.OPEN);
+		assertThat(this.fixture.transitions).singleElement().extracting(Transition::reason).isEqualTo(reason);
 	}
 
 	@Test
@@ -121,34 +108,18 @@ class HalfOpenBreadthTests {
 		assertThat(registry.breaker("recommendations").state()).isEqualTo(State.HALF_OPEN);
 	}
 
-	@Test
-	void callsMadeOnTheGroupItselfReopenItAsBefore() {
-		// without a tenant, as in CLOSED: failures from no child at all are broad
-		BreakerRegistry registry = halfOpenGroup(3);
+	/**
+	 * As before the breadth rule: calls made on a group that trips on breadth without a
+	 * tenant (as in CLOSED, failures from no child at all are broad), and one tenant's
+	 * calls on a group that does not trip on breadth.
+	 */
+	@ParameterizedTest(name = "min-failing {0}, failed probes of ''{1}''")
+	@CsvSource({ "3, ''", "1, loud" })
+	void threeFailedProbesReopenAsBeforeTheGroupItselfsOrAnyTenantsOfAGroupNotTrippingOnBreadth(int minFailing,
+			String tenant) {
+		BreakerRegistry registry = halfOpenGroup(minFailing);
 		Breaker group = registry.breaker("recommendations");
-		probe(Outcome.FAILURE, group, 3);
-		assertThat(group.state()).isEqualTo(State.OPEN);
-		assertThat(this.fixture.transitions).singleElement()
-			.extracting(Transition::reason)
-			.isEqualTo("3 of 3 probes failed");
-	}
-
-	@Test
-	void callsMadeOnTheGroupItselfCountAsOneTenantBesideTheTenants() {
-		BreakerRegistry registry = halfOpenGroup(3);
-		Breaker group = registry.breaker("recommendations");
-		probe(Outcome.FAILURE, group, 2);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "loud"), 2);
-		assertThat(group.state()).as("failed probes from the group itself and one tenant").isEqualTo(State.HALF_OPEN);
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "b"), 1);
-		assertThat(group.state()).isEqualTo(State.OPEN);
-	}
-
-	@Test
-	void aGroupThatDoesNotTripOnBreadthReopensOnAnyThreeFailedProbesAsBefore() {
-		BreakerRegistry registry = halfOpenGroup(1);
-		Breaker group = registry.breaker("recommendations");
-		probe(Outcome.FAILURE, registry.breaker("recommendations", "loud"), 3);
+		probe(Outcome.FAILURE, tenant.isEmpty() ? group : registry.breaker("recommendations", tenant), 3);
 		assertThat(group.state()).isEqualTo(State.OPEN);
 		assertThat(this.fixture.transitions).singleElement()
 			.extracting(Transition::reason)
