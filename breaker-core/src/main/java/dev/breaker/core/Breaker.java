@@ -440,6 +440,9 @@ public final class Breaker {
 			verdicts.afterCall(closed, outcome, slow, now);
 		}
 		else if (own instanceof HalfOpenState halfOpen) {
+			if (minFailingChildren > 0) {
+				halfOpen.from(ticket, child);
+			}
 			verdicts.afterProbe(halfOpen, ticket, outcome, slow, now);
 		}
 	}
@@ -653,6 +656,14 @@ public final class Breaker {
 	 */
 	TenantBreadth newBreadth() {
 		return minFailingChildren > 0 ? new TenantBreadth(minFailingChildren, config) : null;
+	}
+
+	/**
+	 * 0 unless this group trips on breadth: the children whose failures it takes (its
+	 * half-open probes' too, see HalfOpenState).
+	 */
+	int minFailingChildren() {
+		return minFailingChildren;
 	}
 
 	/** How far each CLOSED state's era of the window is ahead of the previous state's. */

@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 /**
  * The per-key children of one group: at most maxEntries (least recently used evicted),
- * idle ones expire.
+ * idle ones expire; a child under an operator's override is kept until it is reset.
  */
 final class ChildBreakers {
 
@@ -23,6 +23,18 @@ final class ChildBreakers {
 	 * not count as a use (find(), an operator's or the fleet's look at a child) goes
 	 * through a plain index of the same entries, since a get on an access-ordered map
 	 * relinks the entry as used.
+	 *
+	 * Pinned: a child whose state is an operator's override (FORCED_OPEN or DISABLED,
+	 * made on this replica or, in fleet mode, on a peer) is neither expired nor evicted,
+	 * so the next lookup finds the operator's decision instead of a fresh CLOSED child;
+	 * it is unpinned by the override that ends it (a reset, back to CLOSED), and then
+	 * expires or is evicted as any other. Pinned children count toward maxEntries, so
+	 * memory stays bounded: when every child kept is pinned, the child made for a new key
+	 * is the one evicted, at once (it serves the call that asked for it, consulting its
+	 * parent as any child, and a later call gets another). Pinning is read from the
+	 * child's state, one volatile read, on the slow path only (touch() is unchanged):
+	 * expiry and the eviction pick step over pinned children, which cost a scan each
+	 * time, as many as the operator pinned.
 	 */
 
 	private final BreakerRegistry.Children policy;
@@ -80,7 +92,7 @@ final class ChildBreakers {
 			expire(now, removedOut);
 			Entry entry = entries.get(key);
 			if (entry != null) {
-				if (now - entry.lastUsed < idleNanos) {
+				if (now - entry.lastUsed < idleNanos || pinned(entry)) {
 					entry.lastUsed = now;
 					return entry.breaker;
 				}
@@ -95,8 +107,12 @@ final class ChildBreakers {
 			index.put(key, created);
 			createdOut.add(breaker);
 			if (entries.size() > policy.maxEntries()) {
+				// the least recently used child not pinned: at worst the one just made
 				Iterator<Map.Entry<String, Entry>> eldest = entries.entrySet().iterator();
 				Map.Entry<String, Entry> evicted = eldest.next();
+				while (pinned(evicted.getValue()) && eldest.hasNext()) {
+					evicted = eldest.next();
+				}
 				removed(evicted.getValue().breaker, removedOut);
 				eldest.remove();
 				index.remove(evicted.getKey());
@@ -113,7 +129,7 @@ final class ChildBreakers {
 		long now = ticker.nanos();
 		synchronized (entries) {
 			Entry entry = index.get(key);
-			return entry == null || now - entry.lastUsed >= idleNanos ? null : entry.breaker;
+			return entry == null || now - entry.lastUsed >= idleNanos && !pinned(entry) ? null : entry.breaker;
 		}
 	}
 
@@ -132,10 +148,19 @@ final class ChildBreakers {
 			if (now - eldest.getValue().lastUsed < idleNanos) {
 				return;
 			}
+			if (pinned(eldest.getValue())) {
+				continue;
+			}
 			removed(eldest.getValue().breaker, removedOut);
 			it.remove();
 			index.remove(eldest.getKey());
 		}
+	}
+
+	/** Whether the child is under an operator's override, which must not be forgotten. */
+	private static boolean pinned(Entry entry) {
+		State state = entry.breaker.currentState();
+		return state == State.FORCED_OPEN || state == State.DISABLED;
 	}
 
 	private static void removed(Breaker breaker, List<Breaker> removedOut) {

@@ -21,6 +21,15 @@ final class HalfOpenState extends BreakerState {
 	 * the lock and makes the transition after releasing it, so no listener ever runs
 	 * while it is held. Once a verdict is given, later probes of this state give none and
 	 * count nowhere: exactly one thread attempts each exit.
+	 *
+	 * Breadth: in a group that trips on breadth, a failed probe reopens the group only
+	 * once failuresToReopen probes failed and they came from `need` = min(minFailing,
+	 * failuresToReopen) distinct children (TenantBreadth's 24-bit ids; a call on the
+	 * group itself, without a tenant, counts as one), or from no child at all (as CLOSED
+	 * trips on failures from no child). The releasing child tags its probe's slot just
+	 * before the verdict ({@link #from}); the distinct ids are kept in `need` words,
+	 * under the same lock, so none is lost or counted twice. A loud tenant's failed
+	 * probes still count toward its own breaker, which its calls go through first.
 	 */
 
 	enum Verdict {
@@ -46,6 +55,24 @@ final class HalfOpenState extends BreakerState {
 	private final long maxWaitNanos;
 
 	private final Ticket[] probes;
+
+	/**
+	 * Per slot: the id of the child whose call holds it (breadth only, else null).
+	 */
+	private final long[] from;
+
+	/**
+	 * The distinct ids of this episode's failed probes, the first {@code failingIds}
+	 * words (breadth only, else null).
+	 */
+	private final long[] failedIds;
+
+	private int failingIds;
+
+	/**
+	 * Whether a failed probe of this episode came from a child (not the group itself).
+	 */
+	private boolean childFailed;
 
 	private final long[] startedAt;
 
@@ -95,6 +122,9 @@ final class HalfOpenState extends BreakerState {
 		this.probes = new Ticket[maxProbes];
 		this.startedAt = new long[maxProbes];
 		this.busy = new boolean[maxProbes];
+		int minFailing = owner.minFailingChildren();
+		this.from = minFailing > 0 ? new long[maxProbes] : null;
+		this.failedIds = minFailing > 0 ? new long[Math.min(minFailing, failuresToReopen)] : null;
 		for (int i = 0; i < maxProbes; i++) {
 			probes[i] = new Ticket(owner, this, true, null, 0, i);
 		}
@@ -113,10 +143,23 @@ final class HalfOpenState extends BreakerState {
 				busy[i] = true;
 				startedAt[i] = now;
 				inFlight++;
+				if (from != null) {
+					from[i] = TenantBreadth.ANONYMOUS;
+				}
 				return probes[i];
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Tags {@code probe}, about to be released, as the call of {@code child} (null: the
+	 * group itself); only for a group that trips on breadth.
+	 */
+	synchronized void from(Ticket probe, Breaker child) {
+		if (from != null && probe.slot >= 0 && busy[probe.slot]) {
+			from[probe.slot] = child == null ? TenantBreadth.ANONYMOUS : TenantBreadth.id(child.key());
+		}
 	}
 
 	/** Gives back a probe slot whose call never ran. */
@@ -153,6 +196,7 @@ final class HalfOpenState extends BreakerState {
 			return Verdict.NONE;
 		}
 		boolean late = !decided && overdue(now); // judged with this probe still in flight
+		long id = from != null ? from[probe.slot] : 0;
 		free(probe);
 		if (late) {
 			decide(mover.reopen(this, now, wallNow, expiredReason));
@@ -171,12 +215,36 @@ final class HalfOpenState extends BreakerState {
 		}
 		else {
 			failures++;
-			if (failures >= failuresToReopen) {
-				decide(mover.reopen(this, now, wallNow, failures + " of " + (successes + failures) + " probes failed"));
+			String breadth = failedFrom(id);
+			if (failures >= failuresToReopen && breadth != null) {
+				decide(mover.reopen(this, now, wallNow,
+						failures + " of " + (successes + failures) + " probes failed" + breadth));
 				return Verdict.REOPEN;
 			}
 		}
 		return Verdict.COUNTED;
+	}
+
+	/**
+	 * Counts a failed probe of child {@code id}: null while the failed probes are not
+	 * broad enough to reopen, else what the reason adds ("" when breadth does not apply).
+	 */
+	private String failedFrom(long id) {
+		if (failedIds == null) {
+			return "";
+		}
+		childFailed |= id != TenantBreadth.ANONYMOUS;
+		boolean known = false;
+		for (int i = 0; i < failingIds && !known; i++) {
+			known = failedIds[i] == id;
+		}
+		if (!known && failingIds < failedIds.length) {
+			failedIds[failingIds++] = id;
+		}
+		if (!childFailed) {
+			return "";
+		}
+		return failingIds >= failedIds.length ? ", from at least " + failingIds + " tenants" : null;
 	}
 
 	private void decide(Move m) {

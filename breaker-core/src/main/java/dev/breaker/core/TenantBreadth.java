@@ -52,7 +52,7 @@ final class TenantBreadth {
 
 	private static final long EPOCH_MASK = (1L << 40) - 1;
 
-	private static final long ANONYMOUS = 1;
+	static final long ANONYMOUS = 1;
 
 	private static final long VERSION_MASK = (1L << 22) - 1;
 

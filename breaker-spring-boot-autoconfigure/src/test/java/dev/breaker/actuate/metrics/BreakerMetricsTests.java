@@ -388,19 +388,18 @@ class BreakerMetricsTests {
 
 	/**
 	 * A transition heard just before the child's removal registers its unusual counter
-	 * (to FORCED_OPEN, made on first use) while the removal runs: the counter must not
-	 * outlive the child.
+	 * (to HALF_OPEN, made on first use; not FORCED_OPEN, which pins the child) while the
+	 * removal runs: the counter must not outlive the child.
 	 */
 	@Test
 	void aTransitionRacingTheChildsRemovalLeavesNoTransitionCounterBehind() throws Exception {
 		CountDownLatch registering = new CountDownLatch(1);
 		CountDownLatch goOn = new CountDownLatch(1);
 		SimpleMeterRegistry slow = blockingOnce(
-				(id) -> "user-1".equals(id.getTag("tenant")) && "FORCED_OPEN".equals(id.getTag("to")), registering,
-				goOn);
+				(id) -> "user-1".equals(id.getTag("tenant")) && "HALF_OPEN".equals(id.getTag("to")), registering, goOn);
 		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(slow);
 		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
-		evictUser1While(user1::forceOpen, registering, goOn);
+		evictUser1While(user1::halfOpen, registering, goOn);
 
 		assertThat(this.breakers.find("recommendations:user-1")).isEmpty();
 		assertThat(slow.getMeters()).filteredOn((meter) -> "user-1".equals(meter.getId().getTag("tenant")))
@@ -518,7 +517,7 @@ class BreakerMetricsTests {
 		this.registry.config().meterFilter(new MeterFilter() {
 			@Override
 			public Meter.Id map(Meter.Id id) {
-				if ("user-1".equals(id.getTag("tenant")) && "FORCED_OPEN".equals(id.getTag("to"))
+				if ("user-1".equals(id.getTag("tenant")) && "HALF_OPEN".equals(id.getTag("to"))
 						&& !once.getAndSet(true)) {
 					inFilter.countDown();
 					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -536,7 +535,7 @@ class BreakerMetricsTests {
 		});
 		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
 		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
-		Thread forcer = new Thread(user1::forceOpen, "forcer");
+		Thread forcer = new Thread(user1::halfOpen, "forcer");
 		forcer.setDaemon(true);
 		forcer.start();
 		assertThat(inFilter.await(30, TimeUnit.SECONDS)).isTrue();
