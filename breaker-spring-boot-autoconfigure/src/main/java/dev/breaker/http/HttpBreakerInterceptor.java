@@ -115,7 +115,13 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			if (pause == null) {
 				return guarded;
 			}
-			guarded.close(); // its permit released with the status's outcome
+			try {
+				guarded.close(); // its permit released with the status's outcome
+			}
+			catch (RuntimeException | Error closeFailed) {
+				attempts.notMade(); // the retry is not made: the caller gets why
+				throw closeFailed;
+			}
 			Exception notSlept = sleep(pause);
 			if (notSlept != null) {
 				attempts.notMade();
