@@ -36,8 +36,7 @@ public interface DelayScheduler {
 	 * At most one of {@code task} and {@code dropped} runs, and neither once the handle
 	 * is cancelled first. A scheduler that cannot take the task at all throws, as
 	 * {@link #schedule(Duration, Runnable)} does, and runs neither. {@code dropped} may
-	 * run on the thread that closes the scheduler, before this method returns on another
-	 * one.
+	 * run on another thread before this method returns.
 	 *
 	 * <p>
 	 * The default schedules {@code task} alone and never runs {@code dropped}: right for

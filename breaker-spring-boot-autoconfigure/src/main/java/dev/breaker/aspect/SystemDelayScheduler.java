@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * {@link #close()} drops the tasks still pending; those scheduled with a {@code dropped}
  * callback ({@link #schedule(Duration, Runnable, Runnable)}: the retries' pauses) have it
- * run, on the closing thread, so that their calls end.
+ * run, on a daemon thread the close starts for them, so that their calls end.
  */
 public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable {
 
@@ -76,8 +76,9 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 
 	/**
 	 * Also watches the task until it runs: if this scheduler is closed first, the task is
-	 * dropped and {@code dropped} runs (on the closing thread, or on this one if the
-	 * close came as the task was taken).
+	 * dropped and {@code dropped} runs (on a thread the close starts, on the timer's if
+	 * the close came as the delay ended, or on this one if it came as the task was
+	 * taken).
 	 */
 	@Override
 	public Future<?> schedule(Duration delay, Runnable task, Runnable dropped) {
@@ -104,8 +105,16 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		this.closed = true;
 		this.timer.shutdownNow();
 		this.workers.shutdownNow();
-		for (Pause pause : this.pending) {
-			pause.drop();
+		if (!this.pending.isEmpty()) {
+			// their calls end on a thread of their own: the closing thread (which may
+			// hold the context's shutdown lock) never runs the calls' fallbacks, and a
+			// fallback that hangs never holds the close
+			Thread ending = daemon("breaker-dropped-pauses").newThread(() -> {
+				for (Pause pause : this.pending) {
+					pause.drop();
+				}
+			});
+			ending.start();
 		}
 	}
 

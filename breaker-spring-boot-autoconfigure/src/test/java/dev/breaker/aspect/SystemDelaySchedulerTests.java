@@ -110,16 +110,24 @@ class SystemDelaySchedulerTests {
 	}
 
 	@Test
-	void closingRunsTheDroppedCallbackOfAPendingTaskOnceAndNeverTheTask() {
+	void closingRunsTheDroppedCallbackOfAPendingTaskOnceOffTheClosingThreadAndNeverTheTask() throws Exception {
 		AtomicInteger ran = new AtomicInteger();
 		AtomicInteger dropped = new AtomicInteger();
+		CountDownLatch ended = new CountDownLatch(1);
+		AtomicReference<Thread> thread = new AtomicReference<>();
 		SystemDelayScheduler delays = DelayScheduler.system();
-		Future<?> pause = delays.schedule(Duration.ofHours(1), ran::incrementAndGet, dropped::incrementAndGet);
+		Future<?> pause = delays.schedule(Duration.ofHours(1), ran::incrementAndGet, () -> {
+			thread.set(Thread.currentThread());
+			dropped.incrementAndGet();
+			ended.countDown();
+		});
 		delays.close();
 		delays.close();
+		assertThat(ended.await(10, TimeUnit.SECONDS)).as("the dropped callback ran").isTrue();
+		assertThat(thread.get()).as("the dropped callback's thread").isNotSameAs(Thread.currentThread());
+		assertThat(pause.cancel(false)).as("cancelled after it was dropped").isFalse();
 		assertThat(dropped).as("dropped callbacks run").hasValue(1);
 		assertThat(ran).as("tasks run").hasValue(0);
-		assertThat(pause.cancel(false)).as("cancelled after it was dropped").isFalse();
 	}
 
 	@Test
@@ -132,7 +140,13 @@ class SystemDelaySchedulerTests {
 		Future<?> cancelled = delays.schedule(Duration.ofHours(1), () -> {
 		}, dropped::incrementAndGet);
 		assertThat(cancelled.cancel(false)).isTrue();
+		CountDownLatch pending = new CountDownLatch(1);
+		delays.schedule(Duration.ofHours(1), () -> {
+		}, pending::countDown);
 		delays.close();
+		// the close dropped what was pending (the cancelled pause, if at all, on the same
+		// thread)
+		assertThat(pending.await(10, TimeUnit.SECONDS)).as("the pending pause, dropped").isTrue();
 		assertThat(dropped).as("dropped callbacks run").hasValue(0);
 	}
 
@@ -147,17 +161,18 @@ class SystemDelaySchedulerTests {
 	}
 
 	@Test
-	void aDroppedCallbackThatThrowsLeavesTheOtherPausesToEnd() {
-		AtomicInteger dropped = new AtomicInteger();
+	void aDroppedCallbackThatThrowsLeavesTheOtherPausesToEnd() throws Exception {
+		CountDownLatch dropped = new CountDownLatch(2);
 		SystemDelayScheduler delays = DelayScheduler.system();
-		delays.schedule(Duration.ofHours(1), () -> {
-		}, () -> {
-			throw new IllegalStateException("boom");
-		});
-		delays.schedule(Duration.ofHours(1), () -> {
-		}, dropped::incrementAndGet);
+		for (int i = 0; i < 2; i++) {
+			delays.schedule(Duration.ofHours(1), () -> {
+			}, () -> {
+				dropped.countDown();
+				throw new IllegalStateException("boom");
+			});
+		}
 		delays.close();
-		assertThat(dropped).hasValue(1);
+		assertThat(dropped.await(10, TimeUnit.SECONDS)).as("both dropped callbacks ran").isTrue();
 	}
 
 	@Test

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The real scheduler ({@link DelayScheduler#system()}), closed with the context that
  * declares it, that lets a test wait until it took a retry's pause (a pause with a
- * dropped callback).
+ * dropped callback). For calls that schedule their pauses: it does not sleep.
  */
 public final class WatchedScheduler implements DelayScheduler, AutoCloseable {
 
@@ -17,8 +17,8 @@ public final class WatchedScheduler implements DelayScheduler, AutoCloseable {
 	private final CountDownLatch taken = new CountDownLatch(1);
 
 	@Override
-	public void sleep(Duration pause) throws InterruptedException {
-		this.delegate.sleep(pause);
+	public void sleep(Duration pause) {
+		throw new UnsupportedOperationException("the calls watched schedule their pauses");
 	}
 
 	@Override
