@@ -138,16 +138,11 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 			attempts.notMade();
 			return last;
 		}
-		// the answer is released now, whatever its subscriber does: a cancel can come
-		// before the answer that granted the retry (in flight as it came), and this
-		// pause is then cancelled as it is subscribed, before it would subscribe to the
-		// release (the connection held for good)
-		Sinks.Empty<Void> released = Sinks.empty();
-		discarded.subscribe(null, released::tryEmitError, released::tryEmitEmpty);
-		// the pause's own cancel gives the grant back too: such a cancel finds no grant
-		// to take (the grant is taken once, whichever cancel comes first)
-		return released.asMono()
-			.then(ended.asMono())
+		// the pause's own cancel gives the grant back too: a cancel can come before the
+		// answer that granted it (in flight as it came) and find no grant to take, and
+		// this pause is then cancelled as it is subscribed (the grant is taken once,
+		// whichever cancel comes first)
+		return discarded.then(ended.asMono())
 			.doOnCancel(() -> notMade(attempts, timer))
 			.doOnError((error) -> notMade(attempts, timer))
 			.flatMap((slept) -> {
