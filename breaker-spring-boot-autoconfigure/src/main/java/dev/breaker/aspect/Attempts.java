@@ -261,6 +261,14 @@ final class Attempts extends GrantedRetry {
 	}
 
 	/**
+	 * The pause before the retry was not waited: {@code delays}' sleep threw
+	 * {@code failure}, which is logged ({@link #stop()} follows).
+	 */
+	void sleepFailed(DelayScheduler delays, Throwable failure) {
+		pauseFailed(this.breaker, delays, failure);
+	}
+
+	/**
 	 * The caller gave up: the permit held (if any) is recorded as {@link Outcome#IGNORED}
 	 * (the dependency did not fail; a half-open probe is never held forever). No further
 	 * attempt may follow.

@@ -25,6 +25,33 @@ public interface DelayScheduler {
 	Future<?> schedule(Duration delay, Runnable task);
 
 	/**
+	 * Run a task once the delay has passed, as {@link #schedule(Duration, Runnable)}, and
+	 * run {@code dropped} instead if the scheduler takes the task but will never run it:
+	 * it was closed while the delay was pending (the default scheduler closes with its
+	 * application context). The retries' pauses are scheduled this way, so that a call
+	 * paused for a retry when the context closes ends, with its last attempt, rather than
+	 * waiting for ever.
+	 *
+	 * <p>
+	 * At most one of {@code task} and {@code dropped} runs, and neither once the handle
+	 * is cancelled first. A scheduler that cannot take the task at all throws, as
+	 * {@link #schedule(Duration, Runnable)} does, and runs neither. {@code dropped} may
+	 * run on another thread before this method returns.
+	 *
+	 * <p>
+	 * The default schedules {@code task} alone and never runs {@code dropped}: right for
+	 * a scheduler that runs every task it took (a test's, or one never closed); one that
+	 * may drop tasks it took should override it.
+	 * @param delay how long from now
+	 * @param task what to run
+	 * @param dropped what to run if the scheduler drops the task (closed before it ran)
+	 * @return a handle to cancel the task
+	 */
+	default Future<?> schedule(Duration delay, Runnable task, Runnable dropped) {
+		return schedule(delay, task);
+	}
+
+	/**
 	 * The real clock: {@link Thread#sleep} and one daemon timer thread handing tasks to
 	 * daemon workers of its own (never the common fork-join pool, which the application's
 	 * own tasks may hold).

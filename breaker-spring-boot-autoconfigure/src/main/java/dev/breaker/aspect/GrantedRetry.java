@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerNames;
 
 /**
  * The retry a retry loop's budget granted ({@link Breaker#grantRetry}), kept until it is
@@ -21,6 +22,9 @@ import dev.breaker.core.Breaker;
 public abstract class GrantedRetry {
 
 	private static final VarHandle GRANT;
+
+	/** Where a pause that failed is told: named after the scheduler that failed it. */
+	private static final System.Logger PAUSES = System.getLogger(DelayScheduler.class.getName());
 
 	/** No retry granted, or the one granted already taken. */
 	private static final long NONE = -1;
@@ -76,6 +80,23 @@ public abstract class GrantedRetry {
 	 */
 	protected final void returnRetry(Breaker breaker, boolean attemptRecorded) {
 		giveBack(breaker, takeRetry(), attemptRecorded);
+	}
+
+	/**
+	 * Logs, as a warning, that the pause before a granted retry was not waited because
+	 * {@code delays}' sleep threw {@code failure} (an interrupted sleep is not a
+	 * failure): once per failed pause, naming the breaker, the scheduler's class and the
+	 * exception, its message escaped and cut to 200 characters. The retry is then not
+	 * made; the caller's call ends as when the pause is refused.
+	 * @param breaker the breaker whose retry it was
+	 * @param delays the scheduler whose sleep threw
+	 * @param failure what it threw
+	 */
+	protected static void pauseFailed(Breaker breaker, DelayScheduler delays, Throwable failure) {
+		PAUSES.log(System.Logger.Level.WARNING,
+				"breaker '" + BreakerNames.printable(breaker.name()) + "': retry not made, the sleep of "
+						+ BreakerNames.printable(delays.getClass().getName()) + " threw " + failure.getClass().getName()
+						+ ": " + DiscardedValues.bounded(failure.getMessage()));
 	}
 
 	/**

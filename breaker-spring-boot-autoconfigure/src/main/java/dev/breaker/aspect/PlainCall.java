@@ -69,7 +69,7 @@ final class PlainCall {
 			if (pause == null) {
 				return finish(method, invocation, result, error, attempts.fallsBack());
 			}
-			if (!sleep(method, pause)) {
+			if (!sleep(method, attempts, pause)) {
 				attempts.stop();
 				return finish(method, invocation, result, error, attempts.fallsBack());
 			}
@@ -79,9 +79,10 @@ final class PlainCall {
 	/**
 	 * Blocks for the pause before the next attempt.
 	 * @return {@code false} when the thread was interrupted (the interrupt is kept) or
-	 * the scheduler refused the pause (closed with its context): no more attempts
+	 * the scheduler's sleep threw (refused the pause, closed with its context, or failed:
+	 * logged): no more attempts
 	 */
-	private static boolean sleep(GuardedMethod method, Duration pause) {
+	private static boolean sleep(GuardedMethod method, Attempts attempts, Duration pause) {
 		try {
 			method.delays().sleep(pause);
 			return true;
@@ -90,7 +91,11 @@ final class PlainCall {
 			Thread.currentThread().interrupt();
 			return false;
 		}
-		catch (RuntimeException refused) {
+		catch (VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable failed) {
+			attempts.sleepFailed(method.delays(), failed);
 			return false;
 		}
 	}

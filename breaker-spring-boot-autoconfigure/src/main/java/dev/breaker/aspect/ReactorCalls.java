@@ -51,7 +51,7 @@ final class ReactorCalls {
 							: monoResult(method, invocation, attempts, value, error);
 				}
 				Object retried = attempts.handOff();
-				return delay(method.delays(), pause, () -> attempts.discard(retried)).materialize()
+				return retryPause(method.delays(), pause, () -> attempts.discard(retried)).materialize()
 					.flatMap((paused) -> {
 						if (paused.isOnError()) {
 							// a scheduler closed with its context refused the pause: the
@@ -62,6 +62,17 @@ final class ReactorCalls {
 								return Mono.empty();
 							}
 							return attempts.gaveUp(value) ? Mono.empty()
+									: monoResult(method, invocation, attempts, value, error);
+						}
+						if (DROPPED.equals(paused.get())) {
+							// taken, then dropped by a scheduler closed with its context:
+							// the call ends with this attempt too, but a per-call
+							// response retried was freed as the pause was taken
+							if (!attempts.stop()) {
+								return Mono.empty();
+							}
+							return (retried != null)
+									? monoResult(method, invocation, attempts, null, new DroppedPause(method.name()))
 									: monoResult(method, invocation, attempts, value, error);
 						}
 						return monoAttempt(method, invocation, attempts);
@@ -109,9 +120,10 @@ final class ReactorCalls {
 						return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 					}
 					// a Flux's failed attempt has no value to free
-					return delay(method.delays(), pause, NOTHING).materialize().flatMapMany((paused) -> {
-						if (paused.isOnError()) {
-							// the scheduler refused the pause: this attempt ends it
+					return retryPause(method.delays(), pause, NOTHING).materialize().flatMapMany((paused) -> {
+						if (paused.isOnError() || DROPPED.equals(paused.get())) {
+							// the scheduler refused the pause, or dropped it (closed with
+							// its context): this attempt ends it
 							if (!attempts.stop()) {
 								return Flux.empty();
 							}
@@ -143,7 +155,7 @@ final class ReactorCalls {
 		// a scheduler that refuses the timeout (closed with its context) leaves the
 		// attempt
 		// without one, as for a CompletionStage, rather than failing it
-		Mono<Object> expiry = delay(method.delays(), timeout, NOTHING).onErrorResume((refused) -> Mono.never())
+		Mono<Object> expiry = delay(method.delays(), timeout).onErrorResume((refused) -> Mono.never())
 			.then(Mono.error(() -> CallPolicy.timedOut(method.name(), timeout)));
 		return source.takeUntilOther(expiry);
 	}
@@ -152,12 +164,27 @@ final class ReactorCalls {
 	};
 
 	/**
-	 * A delay on the interceptor's scheduler, so tests control it; {@code scheduled} runs
-	 * once the scheduler took it, on the subscribing thread.
+	 * A delay on the interceptor's scheduler, so tests control it.
 	 */
-	private static Mono<Long> delay(DelayScheduler delays, Duration pause, Runnable scheduled) {
+	private static Mono<Long> delay(DelayScheduler delays, Duration pause) {
 		return Mono.create((sink) -> {
 			Future<?> task = delays.schedule(pause, () -> sink.success(0L));
+			sink.onCancel(() -> task.cancel(false));
+		});
+	}
+
+	/** What {@link #retryPause} emits when the scheduler dropped the pause it took. */
+	private static final Boolean DROPPED = Boolean.FALSE;
+
+	/**
+	 * The pause before a retry on the interceptor's scheduler: emits {@code true} when it
+	 * ended, {@link #DROPPED} when the scheduler took it but dropped it (closed with its
+	 * context), an error when it refused it; {@code scheduled} runs once the scheduler
+	 * took it, on the subscribing thread.
+	 */
+	private static Mono<Boolean> retryPause(DelayScheduler delays, Duration pause, Runnable scheduled) {
+		return Mono.create((sink) -> {
+			Future<?> task = delays.schedule(pause, () -> sink.success(Boolean.TRUE), () -> sink.success(DROPPED));
 			sink.onCancel(() -> task.cancel(false));
 			scheduled.run();
 		});

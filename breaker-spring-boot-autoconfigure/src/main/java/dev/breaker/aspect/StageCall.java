@@ -169,7 +169,8 @@ final class StageCall {
 		if (pause != null) {
 			Object retried = this.attempts.handOff();
 			try {
-				this.pause = this.method.delays().schedule(pause, this::attempt);
+				this.pause = this.method.delays()
+					.schedule(pause, this::attempt, () -> dropped(retried != null, value, error));
 			}
 			catch (RuntimeException refused) {
 				// a scheduler closed with its context: the call ends with this attempt,
@@ -191,6 +192,24 @@ final class StageCall {
 		}
 		if (!this.attempts.gaveUp(value)) {
 			deliver(value, error);
+		}
+	}
+
+	/**
+	 * The scheduler took the pause but dropped it (closed with its context before it
+	 * ended): the call ends with this attempt, as when the pause is refused up front,
+	 * unless the caller gave up meanwhile. A per-call response retried was freed when the
+	 * pause was taken, so it cannot be delivered: the call ends with {@link DroppedPause}
+	 * instead (its fallbacks, when the attempt's outcome falls back).
+	 */
+	private void dropped(boolean freed, Object value, Throwable error) {
+		if (this.attempts.stop()) {
+			if (freed) {
+				deliver(null, new DroppedPause(this.method.name()));
+			}
+			else {
+				deliver(value, error);
+			}
 		}
 	}
 

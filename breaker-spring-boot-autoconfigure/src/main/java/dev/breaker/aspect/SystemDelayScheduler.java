@@ -1,20 +1,33 @@
 package dev.breaker.aspect;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The real {@link DelayScheduler}: sleeps with {@link TimeUnit#sleep}, schedules on one
  * daemon timer thread and runs the tasks on daemon workers of its own, so a slow retry
  * never holds the timer, and an application whose own tasks hold the common fork-join
  * pool (calls to the very dependency that hangs) never holds its timeouts.
+ *
+ * <p>
+ * {@link #close()} drops the tasks still pending; those scheduled with a {@code dropped}
+ * callback ({@link #schedule(Duration, Runnable, Runnable)}: the retries' pauses) have it
+ * run, on a daemon thread the close starts for them, so that their calls end.
  */
 public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable {
+
+	private static final System.Logger LOG = System.getLogger(SystemDelayScheduler.class.getName());
 
 	/**
 	 * Workers at most: timeouts and retries run the guarded method's continuations, which
@@ -26,6 +39,14 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 	private final ScheduledThreadPoolExecutor timer;
 
 	private final ThreadPoolExecutor workers;
+
+	/**
+	 * The pauses taken with a dropped callback that have neither run nor been dropped.
+	 */
+	private final Set<Pause> pending = ConcurrentHashMap.newKeySet();
+
+	/** Set before the executors are shut down, so that no pause is left behind. */
+	private volatile boolean closed;
 
 	SystemDelayScheduler() {
 		this.timer = new ScheduledThreadPoolExecutor(1, daemon("breaker-timer"));
@@ -53,10 +74,124 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		return this.timer.schedule(() -> this.workers.execute(task), delay.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
+	/**
+	 * Also watches the task until it runs: if this scheduler is closed first, the task is
+	 * dropped and {@code dropped} runs (on a thread the close starts, on the timer's if
+	 * the close came as the delay ended, or on this one if it came as the task was
+	 * taken).
+	 */
+	@Override
+	public Future<?> schedule(Duration delay, Runnable task, Runnable dropped) {
+		Pause pause = new Pause(task, dropped);
+		this.pending.add(pause);
+		try {
+			pause.timed = this.timer.schedule(pause::handOver, delay.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException refused) {
+			if (pause.abandon(refused)) {
+				throw refused; // refused up front: neither task nor dropped runs
+			}
+			return pause; // a close that came first dropped it
+		}
+		if (this.closed) {
+			// the close may have drained the timer before the task reached it
+			pause.drop();
+		}
+		return pause;
+	}
+
 	@Override
 	public void close() {
+		this.closed = true;
 		this.timer.shutdownNow();
 		this.workers.shutdownNow();
+		if (!this.pending.isEmpty()) {
+			// their calls end on a thread of their own: the closing thread (which may
+			// hold the context's shutdown lock) never runs the calls' fallbacks, and a
+			// fallback that hangs never holds the close
+			Thread ending = daemon("breaker-dropped-pauses").newThread(() -> {
+				for (Pause pause : this.pending) {
+					pause.drop();
+				}
+			});
+			ending.start();
+		}
+	}
+
+	/**
+	 * A task scheduled with a dropped callback: it runs, is dropped, or is cancelled,
+	 * whichever comes first (the future is completed by the one that wins), and leaves
+	 * {@link #pending} then.
+	 */
+	private final class Pause extends CompletableFuture<Void> implements Runnable {
+
+		private final Runnable task;
+
+		private final Runnable dropped;
+
+		/** The timer's task that hands this one to a worker, once scheduled. */
+		volatile @Nullable Future<?> timed;
+
+		Pause(Runnable task, Runnable dropped) {
+			this.task = task;
+			this.dropped = dropped;
+		}
+
+		/** On the timer, once the delay passed. */
+		void handOver() {
+			try {
+				SystemDelayScheduler.this.workers.execute(this);
+			}
+			catch (RejectedExecutionException closing) {
+				drop();
+			}
+		}
+
+		/** On a worker. */
+		@Override
+		public void run() {
+			if (complete(null)) {
+				SystemDelayScheduler.this.pending.remove(this);
+				this.task.run();
+			}
+		}
+
+		/** The scheduler closed before the task ran: {@code dropped} runs instead. */
+		void drop() {
+			if (completeExceptionally(new RejectedExecutionException("scheduler closed before the delay ended"))) {
+				SystemDelayScheduler.this.pending.remove(this);
+				try {
+					this.dropped.run();
+				}
+				catch (RuntimeException ex) {
+					// the other pauses still end
+					LOG.log(System.Logger.Level.WARNING,
+							"a retry's pause dropped by a closing scheduler could not end its call: "
+									+ ex.getClass().getName() + ": " + DiscardedValues.bounded(ex.getMessage()));
+				}
+			}
+		}
+
+		/** The timer refused the task: whether it is this refusal that ends it. */
+		boolean abandon(RejectedExecutionException refused) {
+			boolean abandoned = completeExceptionally(refused);
+			SystemDelayScheduler.this.pending.remove(this);
+			return abandoned;
+		}
+
+		@Override
+		public boolean cancel(boolean mayInterruptIfRunning) {
+			boolean cancelled = super.cancel(mayInterruptIfRunning);
+			if (cancelled) {
+				SystemDelayScheduler.this.pending.remove(this);
+				Future<?> timed = this.timed;
+				if (timed != null) {
+					timed.cancel(false);
+				}
+			}
+			return cancelled;
+		}
+
 	}
 
 	/**
@@ -82,6 +217,11 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		@Override
 		public Future<?> schedule(Duration delay, Runnable task) {
 			return this.delegate.schedule(delay, task);
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task, Runnable dropped) {
+			return this.delegate.schedule(delay, task, dropped);
 		}
 
 		@Override

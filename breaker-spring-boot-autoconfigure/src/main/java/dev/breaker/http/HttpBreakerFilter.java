@@ -105,13 +105,14 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 				if (answer.error() != null) {
 					Duration pause = attempts.afterFailure(answer.error(), body.replayable());
 					Mono<ClientResponse> last = Mono.error(answer.error());
-					return (pause != null) ? retry(attempts, pause, Mono.empty(), last, again) : last;
+					return (pause != null) ? retry(attempts, pause, Mono.empty(), last, last, again) : last;
 				}
 				ClientResponse response = answer.response();
 				Duration pause = attempts.afterAnswer(response.statusCode().value(), response.headers().asHttpHeaders(),
 						body.replayable());
 				Mono<ClientResponse> last = Mono.just(response);
-				return (pause != null) ? retry(attempts, pause, response.releaseBody(), last, again) : last;
+				return (pause != null) ? retry(attempts, pause, response.releaseBody(), last,
+						Mono.fromSupplier(() -> withoutBody(response)), again) : last;
 			});
 	}
 
@@ -119,15 +120,19 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	 * The pause before a granted retry, then {@code again}. The pause is scheduled before
 	 * the last answer is {@code discarded}: when the scheduler refuses it (closed with
 	 * its context) the retry is not made, and the request ends with {@code last} as if no
-	 * retry were allowed. A pause that fails later (the answer's body not released) or is
-	 * cancelled is not made either, and leaves the timer.
+	 * retry were allowed. When the scheduler took the pause but drops it (closed with its
+	 * context while it is pending) the retry is not made either, and the request ends
+	 * with {@code afterDrop}: the last error, or the last answer without its body
+	 * (released as the pause began). A pause that fails later (the answer's body not
+	 * released) or is cancelled is not made either, and leaves the timer.
 	 */
 	private Mono<ClientResponse> retry(HttpRetryLoop.Attempts attempts, Duration pause, Mono<Void> discarded,
-			Mono<ClientResponse> last, Mono<ClientResponse> again) {
-		Sinks.Empty<Void> ended = Sinks.empty();
+			Mono<ClientResponse> last, Mono<ClientResponse> afterDrop, Mono<ClientResponse> again) {
+		Sinks.One<Boolean> ended = Sinks.one();
 		Future<?> timer;
 		try {
-			timer = this.loop.delays().schedule(pause, ended::tryEmitEmpty);
+			timer = this.loop.delays()
+				.schedule(pause, () -> ended.tryEmitValue(Boolean.TRUE), () -> ended.tryEmitValue(Boolean.FALSE));
 		}
 		catch (RuntimeException refused) {
 			attempts.notMade();
@@ -140,7 +145,25 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 		return discarded.then(ended.asMono())
 			.doOnCancel(() -> notMade(attempts, timer))
 			.doOnError((error) -> notMade(attempts, timer))
-			.then(again);
+			.flatMap((slept) -> {
+				if (slept) {
+					return again;
+				}
+				attempts.notMade();
+				return afterDrop;
+			});
+	}
+
+	/**
+	 * The status, headers and cookies of an answer whose body was released, with an empty
+	 * body.
+	 */
+	private static ClientResponse withoutBody(ClientResponse response) {
+		return ClientResponse.create(response.statusCode(), response.strategies())
+			.headers((headers) -> headers.addAll(response.headers().asHttpHeaders()))
+			.cookies((cookies) -> cookies.addAll(response.cookies()))
+			.request(response.request())
+			.build();
 	}
 
 	/** A retry whose pause will not end: off the timer, its grant given back. */

@@ -93,7 +93,7 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 				attempt.release(attempts.judge(ex));
 				Duration pause = attempts.afterFailure(ex, true);
 				if (pause != null) {
-					if (sleep(pause) == null) {
+					if (sleep(attempts, pause) == null) {
 						continue;
 					}
 					attempts.notMade();
@@ -116,8 +116,14 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			if (pause == null) {
 				return guarded;
 			}
-			guarded.close(); // its permit released with the status's outcome
-			Exception notSlept = sleep(pause);
+			try {
+				guarded.close(); // its permit released with the status's outcome
+			}
+			catch (RuntimeException | Error closeFailed) {
+				attempts.notMade(); // the retry is not made: the caller gets why
+				throw closeFailed;
+			}
+			Throwable notSlept = sleep(attempts, pause);
 			if (notSlept != null) {
 				attempts.notMade();
 				String retry = attempts.retries() + " of " + request.getMethod() + " " + BreakerNames
@@ -131,9 +137,10 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 	/**
 	 * Sleeps the pause before a retry.
 	 * @return {@code null}, or why it was not slept: the thread interrupted (the
-	 * interrupt is kept), or the scheduler refused it (closed with its context)
+	 * interrupt is kept), or the scheduler's sleep threw (refused the pause, closed with
+	 * its context, or failed: logged)
 	 */
-	private @Nullable Exception sleep(Duration pause) {
+	private @Nullable Throwable sleep(HttpRetryLoop.Attempts attempts, Duration pause) {
 		try {
 			this.loop.delays().sleep(pause);
 			return null;
@@ -142,8 +149,12 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 			Thread.currentThread().interrupt();
 			return ex;
 		}
-		catch (RuntimeException refused) {
-			return refused;
+		catch (VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable failed) {
+			attempts.sleepFailed(failed);
+			return failed;
 		}
 	}
 

@@ -214,6 +214,14 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		}
 
 		/**
+		 * The pause before the retry was not waited: the scheduler's sleep threw
+		 * {@code failure}, which is logged ({@link #notMade()} follows).
+		 */
+		void sleepFailed(Throwable failure) {
+			pauseFailed(this.breaker, HttpRetryLoop.this.delays, failure);
+		}
+
+		/**
 		 * The retry that {@link #afterFailure} or {@link #afterAnswer} granted will not
 		 * be made (its pause was interrupted, refused or cancelled): it goes back to the
 		 * budget, once.

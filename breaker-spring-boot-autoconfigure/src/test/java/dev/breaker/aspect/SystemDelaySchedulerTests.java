@@ -6,7 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class SystemDelaySchedulerTests {
 
@@ -104,6 +107,72 @@ class SystemDelaySchedulerTests {
 			assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(cancelledRan.getCount()).isEqualTo(1);
 		}
+	}
+
+	@Test
+	void closingRunsTheDroppedCallbackOfAPendingTaskOnceOffTheClosingThreadAndNeverTheTask() throws Exception {
+		AtomicInteger ran = new AtomicInteger();
+		AtomicInteger dropped = new AtomicInteger();
+		CountDownLatch ended = new CountDownLatch(1);
+		AtomicReference<Thread> thread = new AtomicReference<>();
+		SystemDelayScheduler delays = DelayScheduler.system();
+		Future<?> pause = delays.schedule(Duration.ofHours(1), ran::incrementAndGet, () -> {
+			thread.set(Thread.currentThread());
+			dropped.incrementAndGet();
+			ended.countDown();
+		});
+		delays.close();
+		delays.close();
+		assertThat(ended.await(10, TimeUnit.SECONDS)).as("the dropped callback ran").isTrue();
+		assertThat(thread.get()).as("the dropped callback's thread").isNotSameAs(Thread.currentThread());
+		assertThat(pause.cancel(false)).as("cancelled after it was dropped").isFalse();
+		assertThat(dropped).as("dropped callbacks run").hasValue(1);
+		assertThat(ran).as("tasks run").hasValue(0);
+	}
+
+	@Test
+	void closingRunsNoDroppedCallbackForATaskCancelledOrAlreadyRun() throws Exception {
+		AtomicInteger dropped = new AtomicInteger();
+		CountDownLatch ran = new CountDownLatch(1);
+		SystemDelayScheduler delays = DelayScheduler.system();
+		delays.schedule(Duration.ofMillis(1), ran::countDown, dropped::incrementAndGet);
+		assertThat(ran.await(10, TimeUnit.SECONDS)).as("the task ran").isTrue();
+		Future<?> cancelled = delays.schedule(Duration.ofHours(1), () -> {
+		}, dropped::incrementAndGet);
+		assertThat(cancelled.cancel(false)).isTrue();
+		CountDownLatch pending = new CountDownLatch(1);
+		delays.schedule(Duration.ofHours(1), () -> {
+		}, pending::countDown);
+		delays.close();
+		// the close dropped what was pending (the cancelled pause, if at all, on the same
+		// thread)
+		assertThat(pending.await(10, TimeUnit.SECONDS)).as("the pending pause, dropped").isTrue();
+		assertThat(dropped).as("dropped callbacks run").hasValue(0);
+	}
+
+	@Test
+	void aClosedSchedulerRefusesATaskUpFrontAndRunsNeitherItNorItsDroppedCallback() {
+		AtomicInteger calls = new AtomicInteger();
+		SystemDelayScheduler delays = DelayScheduler.system();
+		delays.close();
+		assertThatExceptionOfType(RejectedExecutionException.class)
+			.isThrownBy(() -> delays.schedule(Duration.ofMillis(1), calls::incrementAndGet, calls::incrementAndGet));
+		assertThat(calls).hasValue(0);
+	}
+
+	@Test
+	void aDroppedCallbackThatThrowsLeavesTheOtherPausesToEnd() throws Exception {
+		CountDownLatch dropped = new CountDownLatch(2);
+		SystemDelayScheduler delays = DelayScheduler.system();
+		for (int i = 0; i < 2; i++) {
+			delays.schedule(Duration.ofHours(1), () -> {
+			}, () -> {
+				dropped.countDown();
+				throw new IllegalStateException("boom");
+			});
+		}
+		delays.close();
+		assertThat(dropped.await(10, TimeUnit.SECONDS)).as("both dropped callbacks ran").isTrue();
 	}
 
 	@Test
