@@ -55,6 +55,10 @@ final class TransitionLog {
 		listeners.add(listener);
 	}
 
+	boolean unlisten(Consumer<Transition> listener) {
+		return listeners.remove(listener);
+	}
+
 	/**
 	 * Whether this thread is delivering the transition into {@code state} right now (from
 	 * inside its listeners).
