@@ -67,6 +67,11 @@ final class TransitionLog {
 		return DELIVERY.get().entered == state;
 	}
 
+	/** Whether this thread is delivering a transition right now (inside a listener). */
+	static boolean delivering() {
+		return DELIVERY.get().running;
+	}
+
 	/**
 	 * Records a published transition and runs the listeners on this thread (after the
 	 * running delivery, if any).
