@@ -256,7 +256,9 @@ final class BreakerMeters {
 	}
 
 	/**
-	 * Closes these meters without having made any (a job): the breaker is gone already.
+	 * Closes these meters (a job): no meter is made after it and the breaker is no longer
+	 * heard. Alone, for meters never registered (the breaker is gone already, or was seen
+	 * twice); {@link #remove()} does it too.
 	 */
 	void close() {
 		this.phase = CLOSED;
