@@ -605,6 +605,15 @@ public final class Breaker {
 	}
 
 	/**
+	 * Removes a listener registered with {@link #onTransition} (the same object); a
+	 * delivery already running may still tell it once.
+	 * @return whether it was registered
+	 */
+	public boolean removeTransitionListener(Consumer<Transition> listener) {
+		return log.unlisten(Objects.requireNonNull(listener, "listener"));
+	}
+
+	/**
 	 * An operator's override with the caller's own reason (fleet mode says where it came
 	 * from and how far it reaches); {@code remote} when an operator made it on a peer
 	 * replica. Otherwise as {@link #reset()}, {@link #forceOpen()}, {@link #disable()}

@@ -15,7 +15,8 @@ final class Overrides {
 
 	/**
 	 * Operator: move to {@code to} (reason "operator"); repeating FORCED_OPEN or DISABLED
-	 * is no transition.
+	 * is no transition, and neither is a reset of a CLOSED breaker asked from inside a
+	 * transition listener.
 	 */
 	static void operator(Breaker breaker, State to) {
 		operator(breaker, to, "operator", false);
@@ -34,6 +35,12 @@ final class Overrides {
 			if (s.state == to && TransitionLog.delivering(s)) {
 				// a listener asking for the state it is being told about: already there,
 				// so a listener that resets (or probes) on every transition terminates
+				return;
+			}
+			if (s.state == State.CLOSED && to == State.CLOSED && TransitionLog.delivering()) {
+				// a listener resetting a breaker that is closed already (its own or
+				// another): no transition, so listeners resetting each other's breaker
+				// end
 				return;
 			}
 			long now = breaker.now();

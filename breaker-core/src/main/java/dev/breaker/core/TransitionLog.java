@@ -55,12 +55,21 @@ final class TransitionLog {
 		listeners.add(listener);
 	}
 
+	boolean unlisten(Consumer<Transition> listener) {
+		return listeners.remove(listener);
+	}
+
 	/**
 	 * Whether this thread is delivering the transition into {@code state} right now (from
 	 * inside its listeners).
 	 */
 	static boolean delivering(BreakerState state) {
 		return DELIVERY.get().entered == state;
+	}
+
+	/** Whether this thread is delivering a transition right now (inside a listener). */
+	static boolean delivering() {
+		return DELIVERY.get().running;
 	}
 
 	/**

@@ -82,6 +82,38 @@ class ListenerIsolationTests {
 		assertThat(seen).extracting(Transition::to).containsExactly(State.OPEN, State.CLOSED);
 	}
 
+	/**
+	 * Two listeners that reset each other's breaker on every transition: a reset asked
+	 * from inside a listener of a breaker already CLOSED is no transition, so they end;
+	 * the resets that close a breaker still happen, one event each, in order.
+	 */
+	@Test
+	void twoListenersResettingEachOthersBreakerTerminate() {
+		Breaker payments = Breaker.of("payments", fixture.config().consecutiveFailures(1).build());
+		Breaker shipping = Breaker.of("shipping", fixture.config().consecutiveFailures(1).build());
+		List<String> seen = new ArrayList<>();
+		payments.onTransition(t -> {
+			seen.add(t.breaker() + " " + t.from() + "->" + t.to());
+			if (seen.size() < 100) {
+				shipping.reset();
+			}
+		});
+		shipping.onTransition(t -> {
+			seen.add(t.breaker() + " " + t.from() + "->" + t.to());
+			if (seen.size() < 100) {
+				payments.reset();
+			}
+		});
+		Fixture.fail(shipping, 1);
+		Fixture.fail(payments, 1);
+		payments.reset();
+
+		assertThat(seen).containsExactly("shipping CLOSED->OPEN", "payments CLOSED->OPEN", "shipping OPEN->CLOSED",
+				"payments OPEN->CLOSED", "payments CLOSED->CLOSED");
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(shipping.state()).isEqualTo(State.CLOSED);
+	}
+
 	@Test
 	void aListenerStartingProbesOnEveryTransitionTerminates() {
 		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));

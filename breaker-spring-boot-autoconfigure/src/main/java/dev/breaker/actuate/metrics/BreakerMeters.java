@@ -4,10 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Predicate;
+import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
@@ -17,9 +20,12 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerNames;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.State;
 import dev.breaker.core.Transition;
@@ -49,6 +55,8 @@ final class BreakerMeters {
 	private static final State[][] USUAL_TRANSITIONS = { { State.CLOSED, State.OPEN }, { State.OPEN, State.HALF_OPEN },
 			{ State.HALF_OPEN, State.OPEN }, { State.HALF_OPEN, State.CLOSED } };
 
+	private static final Log logger = LogFactory.getLog(BreakerMetrics.class);
+
 	private static final long NOT_OPEN = Long.MIN_VALUE;
 
 	private static final int STATES = State.values().length;
@@ -63,44 +71,46 @@ final class BreakerMeters {
 	private final Tags tags;
 
 	/**
-	 * The binding's lock, the one lock of the metrics: it guards {@link #meters},
-	 * {@link #closed} and every meter made, on first use too, so that none is made after
-	 * {@link #remove()}. One lock for adding, removing and first use, so no two paths
-	 * take two of them in opposite orders (Micrometer runs user code, filters and
-	 * listeners, inside a registration: one that creates or evicts a measured breaker
-	 * takes this lock again, on the same thread). Taken on a transition only when its
-	 * meter is not made yet (a transition a breaker makes on its own during the
-	 * registration, an operator's first override), never on a call.
+	 * Runs a job with the binding's other jobs, one at a time, in the order they came:
+	 * every registration and removal of these meters is such a job, so none of them ever
+	 * races another or runs inside another (see {@link BreakerMetrics}).
 	 */
-	private final Object lock;
+	private final Consumer<Runnable> jobs;
 
-	/**
-	 * Whether a namesake re-created after this breaker's removal has meters: their ids
-	 * are this breaker's, so a meter Micrometer handed back after the removal may be the
-	 * namesake's and is not removed.
-	 */
-	private final Predicate<BreakerMeters> namesakeMeasured;
+	/** This meters' listener on the breaker, removed with them. */
+	private final Consumer<Transition> listener = this::heard;
 
+	/** The meters made; touched by jobs only. */
 	private final List<Meter> meters = new ArrayList<>();
 
-	/** Set by {@link #remove()}: no meter is made or kept after it. */
-	private boolean closed;
+	/** {@link #PENDING}, then {@link #LIVE}, then {@link #CLOSED}; set by jobs only. */
+	private volatile int phase = PENDING;
+
+	private static final int PENDING = 0;
+
+	private static final int LIVE = 1;
+
+	private static final int CLOSED = 2;
 
 	private final AtomicReferenceArray<Counter> transitions = new AtomicReferenceArray<>(STATES * STATES);
+
+	/** Transitions heard whose counter was not made yet: counted by the next job. */
+	private final AtomicLongArray uncounted = new AtomicLongArray(STATES * STATES);
 
 	/** {@link #now()} when the current open episode began, or {@link #NOT_OPEN}. */
 	private final AtomicLong openSince = new AtomicLong(NOT_OPEN);
 
 	private volatile @Nullable Timer openEpisodes;
 
-	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags, Object lock,
-			Predicate<BreakerMeters> namesakeMeasured) {
+	/** Open episodes (nanoseconds) that ended before their timer was made. */
+	private final Queue<Long> unrecordedEpisodes = new ConcurrentLinkedQueue<>();
+
+	BreakerMeters(Breaker breaker, MeterRegistry registry, Tags tags, Consumer<Runnable> jobs) {
 		this.breaker = breaker;
 		this.origin = breaker.nanos();
 		this.registry = registry;
 		this.tags = tags;
-		this.lock = lock;
-		this.namesakeMeasured = namesakeMeasured;
+		this.jobs = jobs;
 	}
 
 	Breaker breaker() {
@@ -108,20 +118,21 @@ final class BreakerMeters {
 	}
 
 	/**
-	 * Registers every meter; called once, under the lock, after the transition listener
-	 * is attached, so that a transition made during the registration is counted.
-	 * Transitions may be reported before and while this runs: every meter
-	 * {@link #onTransition} uses is made on first use. A removal heard meanwhile (on this
-	 * thread: the lock is re-entrant) stops it, and the meter being registered then is
-	 * removed too.
+	 * Starts hearing the breaker's transitions; called before the job that registers
+	 * these meters is queued, so that a transition heard before the job runs is counted
+	 * by it.
 	 */
-	void register() {
-		synchronized (this.lock) {
-			registerEach();
-		}
+	void listen() {
+		this.breaker.onTransition(this.listener);
 	}
 
-	private void registerEach() {
+	/**
+	 * Registers every meter (a job). A transition heard before or while this runs is
+	 * counted once: on a meter made already, or on the counter this makes for it, here or
+	 * in a job after it.
+	 */
+	void register() {
+		this.phase = LIVE;
 		startEpisodeIfOpen();
 		for (State state : State.values()) {
 			gauge("breaker.state", "1 for the breaker's current state, 0 for the others",
@@ -163,24 +174,95 @@ final class BreakerMeters {
 		for (State[] transition : USUAL_TRANSITIONS) {
 			transitionCounter(transition[0], transition[1]);
 		}
+		countHeard();
 	}
 
-	/** Counts a transition and opens or closes the open episode it starts or ends. */
-	void onTransition(Transition transition) {
-		Counter counter = transitionCounter(transition.from(), transition.to());
+	/**
+	 * Counts a transition and opens or closes the open episode it starts or ends, on the
+	 * thread that made it: a meter made already is updated here (no lock, no Micrometer
+	 * lookup), the rest is left to a job.
+	 */
+	private void heard(Transition transition) {
+		if (this.phase == CLOSED) {
+			return;
+		}
+		try {
+			count(transition);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not record transition " + transition.from() + " -> " + transition.to() + " of breaker '"
+					+ BreakerNames.printable(transition.breaker()) + "'", ex);
+		}
+	}
+
+	private void count(Transition transition) {
+		boolean later = false;
+		int index = index(transition.from(), transition.to());
+		Counter counter = this.transitions.get(index);
 		if (counter != null) {
 			counter.increment();
+		}
+		else {
+			this.uncounted.incrementAndGet(index);
+			later = true;
 		}
 		if (isOpenEpisode(transition.to())) {
 			this.openSince.compareAndSet(NOT_OPEN, now());
 		}
 		else {
 			long since = this.openSince.getAndSet(NOT_OPEN);
-			Timer episodes = openEpisodes();
-			if (since != NOT_OPEN && episodes != null) {
-				episodes.record(Math.max(0, now() - since), TimeUnit.NANOSECONDS);
+			if (since != NOT_OPEN) {
+				long nanos = Math.max(0, now() - since);
+				Timer episodes = this.openEpisodes;
+				if (episodes != null) {
+					episodes.record(nanos, TimeUnit.NANOSECONDS);
+				}
+				else {
+					this.unrecordedEpisodes.add(nanos);
+					later = true;
+				}
 			}
 		}
+		// while PENDING, the registering job (queued after this listener was added)
+		// counts it; read after the count was left, so that job or this one sees it
+		if (later && this.phase == LIVE) {
+			this.jobs.accept(this::countHeard);
+		}
+	}
+
+	/**
+	 * Counts the transitions and open episodes heard before their meter was made (a job),
+	 * each once.
+	 */
+	private void countHeard() {
+		if (this.phase != LIVE) {
+			return;
+		}
+		for (int index = 0; index < STATES * STATES; index++) {
+			if (this.uncounted.get(index) != 0) {
+				Counter counter = transitionCounter(State.values()[index / STATES], State.values()[index % STATES]);
+				long count = this.uncounted.getAndSet(index, 0);
+				if (counter != null) {
+					counter.increment(count);
+				}
+			}
+		}
+		for (Long nanos = this.unrecordedEpisodes.poll(); nanos != null; nanos = this.unrecordedEpisodes.poll()) {
+			Timer episodes = openEpisodes();
+			if (episodes != null) {
+				episodes.record(nanos, TimeUnit.NANOSECONDS);
+			}
+		}
+	}
+
+	/**
+	 * Closes these meters (a job): no meter is made after it and the breaker is no longer
+	 * heard. Alone, for meters never registered (the breaker is gone already, or was seen
+	 * twice); {@link #remove()} does it too.
+	 */
+	void close() {
+		this.phase = CLOSED;
+		this.breaker.removeTransitionListener(this.listener);
 	}
 
 	/**
@@ -199,31 +281,29 @@ final class BreakerMeters {
 	}
 
 	/**
-	 * Removes every meter of this breaker from the registry, each even when the registry
-	 * refused another.
+	 * Removes every meter of this breaker from the registry (a job), each even when the
+	 * registry refused another, and stops hearing the breaker.
 	 * @throws RuntimeException the first refusal, once every meter was tried
 	 */
 	void remove() {
-		synchronized (this.lock) {
-			RuntimeException refused = null;
-			for (Meter meter : this.meters) {
-				try {
-					this.registry.remove(meter);
+		close();
+		RuntimeException refused = null;
+		for (Meter meter : this.meters) {
+			try {
+				this.registry.remove(meter);
+			}
+			catch (RuntimeException ex) {
+				if (refused == null) {
+					refused = ex;
 				}
-				catch (RuntimeException ex) {
-					if (refused == null) {
-						refused = ex;
-					}
-					else {
-						refused.addSuppressed(ex);
-					}
+				else {
+					refused.addSuppressed(ex);
 				}
 			}
-			this.meters.clear();
-			this.closed = true;
-			if (refused != null) {
-				throw refused;
-			}
+		}
+		this.meters.clear();
+		if (refused != null) {
+			throw refused;
 		}
 	}
 
@@ -252,61 +332,47 @@ final class BreakerMeters {
 		return nanos / 1e9;
 	}
 
-	/**
-	 * The counter of one transition, made on first use; {@code null} once the meters are
-	 * removed, so that a transition heard just before the removal makes no counter that
-	 * outlives it.
-	 */
-	private @Nullable Counter transitionCounter(State from, State to) {
-		int index = from.ordinal() * STATES + to.ordinal();
-		Counter counter = this.transitions.get(index);
-		if (counter != null) {
-			return counter;
-		}
-		synchronized (this.lock) {
-			counter = this.transitions.get(index);
-			if (counter == null && !this.closed) {
-				counter = keep(Counter.builder("breaker.transitions")
-					.description("State transitions")
-					.tags(this.tags)
-					.tag("from", from.name())
-					.tag("to", to.name())
-					.register(this.registry));
-				if (counter != null) {
-					this.transitions.set(index, counter);
-				}
-			}
-			return counter;
-		}
+	private static int index(State from, State to) {
+		return from.ordinal() * STATES + to.ordinal();
 	}
 
 	/**
-	 * The open-episode timer, made on first use; {@code null} once the meters are
-	 * removed.
+	 * The counter of one transition, made on first use (by a job); {@code null} unless
+	 * the meters are live.
+	 */
+	private @Nullable Counter transitionCounter(State from, State to) {
+		int index = index(from, to);
+		Counter counter = this.transitions.get(index);
+		if (counter == null && this.phase == LIVE) {
+			counter = keep(Counter.builder("breaker.transitions")
+				.description("State transitions")
+				.tags(this.tags)
+				.tag("from", from.name())
+				.tag("to", to.name())
+				.register(this.registry));
+			this.transitions.set(index, counter);
+		}
+		return counter;
+	}
+
+	/**
+	 * The open-episode timer, made on first use (by a job); {@code null} unless the
+	 * meters are live.
 	 */
 	private @Nullable Timer openEpisodes() {
 		Timer timer = this.openEpisodes;
-		if (timer != null) {
-			return timer;
+		if (timer == null && this.phase == LIVE) {
+			timer = keep(Timer.builder("breaker.open")
+				.description("Time from a trip until the breaker closed again, one sample per open episode")
+				.serviceLevelObjectives(OPEN_EPISODE_BUCKETS)
+				.tags(this.tags)
+				.register(this.registry));
+			this.openEpisodes = timer;
 		}
-		synchronized (this.lock) {
-			timer = this.openEpisodes;
-			if (timer == null && !this.closed) {
-				timer = keep(Timer.builder("breaker.open")
-					.description("Time from a trip until the breaker closed again, one sample per open episode")
-					.serviceLevelObjectives(OPEN_EPISODE_BUCKETS)
-					.tags(this.tags)
-					.register(this.registry));
-				this.openEpisodes = timer;
-			}
-			return timer;
-		}
+		return timer;
 	}
 
 	private void gauge(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {
-		if (this.closed) {
-			return;
-		}
 		keep(Gauge.builder(name, this.breaker, value)
 			.description(description)
 			.tags(this.tags.and(extra))
@@ -315,9 +381,6 @@ final class BreakerMeters {
 	}
 
 	private void secondsGauge(String name, String description, ToDoubleFunction<Breaker> value) {
-		if (this.closed) {
-			return;
-		}
 		keep(Gauge.builder(name, this.breaker, value)
 			.description(description)
 			.baseUnit("seconds")
@@ -327,27 +390,14 @@ final class BreakerMeters {
 	}
 
 	private void functionCounter(String name, String description, ToDoubleFunction<Breaker> value, Tags extra) {
-		if (this.closed) {
-			return;
-		}
 		keep(FunctionCounter.builder(name, this.breaker, value)
 			.description(description)
 			.tags(this.tags.and(extra))
 			.register(this.registry));
 	}
 
-	/**
-	 * Keeps a meter just registered, under the lock; or, if the breaker was removed while
-	 * it was registered (by user code inside the registration), removes it again and
-	 * keeps nothing.
-	 */
-	private <M extends Meter> @Nullable M keep(M meter) {
-		if (this.closed) {
-			if (!this.namesakeMeasured.test(this)) {
-				this.registry.remove(meter);
-			}
-			return null;
-		}
+	/** Keeps a meter just registered, for {@link #remove()}. */
+	private <M extends Meter> M keep(M meter) {
 		this.meters.add(meter);
 		return meter;
 	}

@@ -1,7 +1,10 @@
 package dev.breaker.actuate.metrics;
 
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -13,7 +16,6 @@ import dev.breaker.actuate.BreakerTree;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerNames;
 import dev.breaker.core.BreakerRegistry;
-import dev.breaker.core.Transition;
 import dev.breaker.http.HostBreakers;
 
 /**
@@ -79,18 +81,23 @@ public class BreakerMetrics implements MeterBinder {
 		private final Map<String, BreakerMeters> meters = new ConcurrentHashMap<>();
 
 		/**
-		 * One breaker's meters are added, made on first use and removed one at a time
-		 * (the one lock of the metrics: {@link BreakerMeters} takes this one, and
-		 * Micrometer is called under no other lock of ours): a child evicted while its
-		 * meters were being registered would otherwise lose only those registered so far,
-		 * and the rest (gauges holding the dead breaker) would stay for its re-created
-		 * namesake to read. The registry marks a child removed before its removal is
-		 * heard, so an add that comes second sees it and adds nothing. Taken when a
-		 * measured breaker is created or removed only: a call that creates a child (a new
-		 * tenant with tenant tags on, a new host) waits for it, a call that finds its
-		 * breaker never does; a transition waits only when its meter is not made yet.
+		 * Every registration, removal and first-use meter is a job, run one at a time in
+		 * the order they came, by whichever thread finds none running: the one that
+		 * queued it, or the one running jobs then, right after. No thread ever waits for
+		 * another here, so Micrometer's own lock (it runs filters and meter listeners,
+		 * user code, under it) is never held by one thread waiting for breaker while
+		 * another holds breaker's side and waits for Micrometer: a callback that creates
+		 * or evicts a measured breaker, or waits for a caller who does, only queues a
+		 * job. A removal queued during a registration (a filter evicting the child) runs
+		 * after it and removes all of it, and a namesake re-created there registers after
+		 * that. A call that finds its breaker never comes here; a call that creates a
+		 * child (a new tenant with tenant tags on, a new host) queues its job and runs
+		 * the jobs if nobody is.
 		 */
-		private final Object lock = new Object();
+		private final Queue<Runnable> jobs = new ConcurrentLinkedQueue<>();
+
+		/** Whether a thread is running the jobs. */
+		private final AtomicBoolean running = new AtomicBoolean();
 
 		Binding(MeterRegistry registry) {
 			this.registry = registry;
@@ -100,17 +107,42 @@ public class BreakerMetrics implements MeterBinder {
 			if (!measured(breaker)) {
 				return;
 			}
-			synchronized (this.lock) {
-				addMeters(breaker);
-			}
+			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker), this::run);
+			// Listen first: a transition made before or while the meters are registered
+			// is counted by the registration's job.
+			added.listen();
+			run(() -> addMeters(added));
 		}
 
 		void remove(Breaker breaker) {
-			if (!measured(breaker)) {
-				return;
+			if (measured(breaker)) {
+				run(() -> removeMeters(breaker));
 			}
-			synchronized (this.lock) {
-				removeMeters(breaker);
+		}
+
+		/** Queues a job and runs the jobs unless a thread is running them. */
+		private void run(Runnable job) {
+			this.jobs.add(job);
+			// checked again after letting go: a job queued while the last one ran, and
+			// not run by its own thread (this one was running), is run now
+			while (!this.jobs.isEmpty() && this.running.compareAndSet(false, true)) {
+				try {
+					for (Runnable next = this.jobs.poll(); next != null; next = this.jobs.poll()) {
+						runOne(next);
+					}
+				}
+				finally {
+					this.running.set(false);
+				}
+			}
+		}
+
+		private void runOne(Runnable job) {
+			try {
+				job.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not update the meters of the breakers", ex);
 			}
 		}
 
@@ -119,82 +151,54 @@ public class BreakerMetrics implements MeterBinder {
 			return !isTenantChild(breaker) || BreakerMetrics.this.tenantTags;
 		}
 
-		private void addMeters(Breaker breaker) {
-			if (breaker.removed()) {
-				return;
-			}
-			BreakerMeters added = new BreakerMeters(breaker, this.registry, tags(breaker), this.lock,
-					this::namesakeMeasured);
-			BreakerMeters existing = this.meters.putIfAbsent(breaker.name(), added);
-			if (existing != null && existing.breaker() == breaker) {
+		private void addMeters(BreakerMeters added) {
+			Breaker breaker = added.breaker();
+			BreakerMeters existing = this.meters.get(breaker.name());
+			if (breaker.removed() || (existing != null && existing.breaker() == breaker)) {
+				// gone already (its removal came first, or comes next and finds nothing),
+				// or seen twice (created while the binding walked the registry)
+				added.close();
 				return;
 			}
 			if (existing != null) {
 				// The registry replaced a breaker whose removal we have not heard yet:
 				// its meters go first, as its removal would take them.
-				try {
-					existing.remove();
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name())
-							+ "' it replaces", ex);
-				}
-				this.meters.put(breaker.name(), added);
+				removeQuietly(existing, "it replaces");
 			}
+			this.meters.put(breaker.name(), added);
 			try {
-				// Listen first: a transition made while the meters are registered is
-				// counted (the meters it needs are made on first use, under the lock).
-				breaker.onTransition((transition) -> onTransition(added, transition));
 				added.register();
 			}
 			catch (RuntimeException ex) {
 				this.meters.remove(breaker.name(), added);
-				added.remove();
+				removeQuietly(added, "whose meters could not be registered");
 				logger.warn("Could not register the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
 						ex);
 			}
 		}
 
 		/**
-		 * Removes the meters from the registry, then the entry from the map (under the
-		 * lock, so a breaker re-created under the same name adds its meters after: of the
-		 * same ids, they would otherwise be removed as the old ones, or be the old ones,
-		 * which Micrometer hands back for an id still registered).
+		 * Removes the meters from the registry and the entry from the map; a breaker
+		 * re-created under the same name registers its meters (of the same ids) in a job
+		 * after this one.
 		 */
 		private void removeMeters(Breaker breaker) {
 			BreakerMeters removed = this.meters.get(breaker.name());
 			if (removed == null || removed.breaker() != breaker) {
 				return;
 			}
+			this.meters.remove(breaker.name(), removed);
+			removeQuietly(removed, "");
+		}
+
+		private void removeQuietly(BreakerMeters removed, String which) {
 			try {
 				removed.remove();
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Could not remove the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
+				logger.warn("Could not remove the meters of breaker '"
+						+ BreakerNames.printable(removed.breaker().name()) + "'" + (which.isEmpty() ? "" : " " + which),
 						ex);
-			}
-			this.meters.remove(breaker.name(), removed);
-		}
-
-		/**
-		 * Whether a breaker re-created under the name of {@code meters}' breaker has
-		 * meters of its own (of the same ids).
-		 */
-		private boolean namesakeMeasured(BreakerMeters meters) {
-			BreakerMeters current = this.meters.get(meters.breaker().name());
-			return current != null && current != meters;
-		}
-
-		private void onTransition(BreakerMeters meters, Transition transition) {
-			if (this.meters.get(transition.breaker()) != meters) {
-				return;
-			}
-			try {
-				meters.onTransition(transition);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not record transition " + transition.from() + " -> " + transition.to()
-						+ " of breaker '" + BreakerNames.printable(transition.breaker()) + "'", ex);
 			}
 		}
 

@@ -6,8 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -557,6 +559,169 @@ class BreakerMetricsTests {
 			.extracting((meter) -> meter.getId().getName())
 			.as("meters of the evicted user-1")
 			.isEmpty();
+	}
+
+	/**
+	 * Micrometer runs meter-added listeners under its own lock. One of them (user code)
+	 * creates a tenant while another thread is registering a tenant's meters and waits
+	 * for that lock: neither may wait for the other.
+	 */
+	@Test
+	void aRegistryCallbackCreatingATenantWhileAnotherThreadRegistersMetersDoesNotDeadlock() throws Exception {
+		CountDownLatch inListener = new CountDownLatch(1);
+		AtomicReference<@Nullable Thread> creatingRef = new AtomicReference<>();
+		AtomicBoolean once = new AtomicBoolean();
+		this.registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				// user-1's first meter is registered once the other thread holds
+				// Micrometer's lock
+				if ("user-1".equals(id.getTag("tenant")) && !once.getAndSet(true)) {
+					await(inListener);
+				}
+				return id;
+			}
+		});
+		this.registry.config().onMeterAdded((meter) -> {
+			if ("app.requests".equals(meter.getId().getName())) {
+				inListener.countDown();
+				awaitBlocked(creatingRef.get());
+				this.breakers.breaker("recommendations", "user-2");
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		Thread creating = daemon("creating user-1", () -> this.breakers.breaker("recommendations", "user-1"));
+		creatingRef.set(creating);
+		creating.start();
+		Thread counting = daemon("registering an app meter", () -> this.registry.counter("app.requests"));
+		counting.start();
+		counting.join(20_000);
+		creating.join(20_000);
+
+		assertThat(java.lang.management.ManagementFactory.getThreadMXBean().findDeadlockedThreads())
+			.as("deadlocked threads")
+			.isNull();
+		assertThat(creating.isAlive() || counting.isAlive()).as("a thread stuck").isFalse();
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-1", "user-2");
+	}
+
+	/**
+	 * A meter-added listener (user code, under Micrometer's lock) waits for another
+	 * caller whose call creates a tenant: that caller is not held up by the registration
+	 * the listener is part of.
+	 */
+	@Test
+	void aMeterAddedListenerWaitingForACallerThatCreatesATenantHoldsNeitherUp() {
+		AtomicBoolean once = new AtomicBoolean();
+		AtomicBoolean otherDone = new AtomicBoolean();
+		this.registry.config().onMeterAdded((meter) -> {
+			if ("user-1".equals(meter.getId().getTag("tenant")) && !once.getAndSet(true)) {
+				Thread caller = daemon("a caller of user-2", () -> this.breakers.breaker("recommendations", "user-2"));
+				caller.start();
+				try {
+					caller.join(10_000);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				otherDone.set(!caller.isAlive());
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		this.breakers.breaker("recommendations", "user-1");
+
+		assertThat(otherDone).as("the other caller done while the listener waited").isTrue();
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-1", "user-2");
+	}
+
+	/**
+	 * A meter-added listener (user code) evicts the child whose meter is being added and
+	 * re-creates it: the namesake's gauges read the namesake, not the dead breaker.
+	 */
+	@Test
+	void aNamesakeReCreatedInsideAMeterAddedListenerHasGaugesOfItsOwn() {
+		AtomicBoolean once = new AtomicBoolean();
+		this.registry.config().onMeterAdded((meter) -> {
+			if ("user-1".equals(meter.getId().getTag("tenant")) && "breaker.state".equals(meter.getId().getName())
+					&& "FORCED_OPEN".equals(meter.getId().getTag("state")) && !once.getAndSet(true)) {
+				this.breakers.breaker("recommendations", "user-2");
+				this.breakers.breaker("recommendations", "user-3");
+				this.breakers.breaker("recommendations", "user-1");
+			}
+		});
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
+		Breaker first = this.breakers.breaker("recommendations", "user-1");
+		Breaker namesake = this.breakers.find("recommendations:user-1").orElseThrow();
+		assertThat(namesake).isNotSameAs(first);
+		namesake.forceOpen();
+
+		assertThat(this.registry.find("breaker.state")
+			.tags("name", "recommendations", "tenant", "user-1", "state", "FORCED_OPEN")
+			.gauges()).extracting(Gauge::value).as("the namesake's FORCED_OPEN gauge").containsExactly(1.0);
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("tenant"))
+			.containsExactlyInAnyOrder("user-3", "user-1");
+	}
+
+	/**
+	 * The registry refuses a breaker's meters: nothing of the failed registration stays,
+	 * its transition listener on the breaker included.
+	 */
+	@Test
+	void aRegistrationTheRegistryRefusesLeavesNoTransitionListenerOnTheBreaker() throws Exception {
+		Breaker payments = this.breakers.breaker("payments");
+		int before = transitionListeners(payments);
+		MeterRegistry failing = new SimpleMeterRegistry() {
+			@Override
+			protected <T> Gauge newGauge(Meter.Id id, @Nullable T obj, ToDoubleFunction<T> valueFunction) {
+				throw new IllegalStateException("registry is broken");
+			}
+		};
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), false).bindTo(failing);
+
+		assertThat(failing.getMeters()).as("meters of payments").isEmpty();
+		assertThat(transitionListeners(payments)).as("transition listeners of payments").isEqualTo(before);
+		assertThat(payments.call(() -> "ok")).isEqualTo("ok");
+		assertThatNoException().isThrownBy(() -> failTimes(payments, 3));
+		assertThat(payments.state()).hasToString("OPEN");
+	}
+
+	/** How many transition listeners the breaker has (the engine shows no count). */
+	private static int transitionListeners(Breaker breaker) throws ReflectiveOperationException {
+		java.lang.reflect.Field log = Breaker.class.getDeclaredField("log");
+		log.setAccessible(true);
+		Object transitions = log.get(breaker);
+		java.lang.reflect.Field listeners = transitions.getClass().getDeclaredField("listeners");
+		listeners.setAccessible(true);
+		return ((java.util.List<?>) listeners.get(transitions)).size();
+	}
+
+	private static Thread daemon(String name, Runnable action) {
+		Thread thread = new Thread(action, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Waits (at most 30 s) until {@code thread} is blocked on a monitor, or done. */
+	private static void awaitBlocked(@Nullable Thread thread) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (thread != null && thread.isAlive() && thread.getState() != Thread.State.BLOCKED
+				&& System.nanoTime() - deadline < 0) {
+			Thread.onSpinWait();
+		}
 	}
 
 	/**
