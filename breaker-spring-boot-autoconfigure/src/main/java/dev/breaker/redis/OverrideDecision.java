@@ -99,6 +99,23 @@ final class OverrideDecision {
 		return source;
 	}
 
+	/**
+	 * The announcement of this replica's operator's last fleet-wide override, this one's
+	 * or an earlier one's (null: none).
+	 */
+	@Nullable FleetMessage lastOwn() {
+		return lastOwn;
+	}
+
+	/**
+	 * This decision with {@code fresh}, the same override announced again (newly issued:
+	 * Redis refused the one before), as its announcement: its echo is then this replica's
+	 * own last one. The same decision, made when it was.
+	 */
+	OverrideDecision reissued(FleetMessage fresh) {
+		return new OverrideDecision(source, state, reason, remote, sequence, fresh, fresh);
+	}
+
 	/** The fleet sync's counter when it was made. */
 	long sequence() {
 		return sequence;
