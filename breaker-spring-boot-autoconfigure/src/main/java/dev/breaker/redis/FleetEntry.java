@@ -253,9 +253,10 @@ final class FleetEntry {
 	 * operator's reset reached the others while this replica was deaf. Returns the
 	 * decision that ended it, for the caller to settle on the breaker, or null when it
 	 * ended none: an operator's override decided meanwhile, even one not yet in this
-	 * mirror, stands. {@code sequence} (the fleet sync's counter, an atomic increment) is
-	 * called under the lock, only when it may end one, so the number is taken in the
-	 * order of the change.
+	 * mirror, stands, and so does one on this replica only decided after the fleet-wide
+	 * one (the mirror's override ends, the breaker is left alone). {@code sequence} (the
+	 * fleet sync's counter, an atomic increment) is called under the lock, only when it
+	 * may end one, so the number is taken in the order of the change.
 	 */
 	synchronized @Nullable OverrideDecision endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
 		OverrideDecision seen = decided.get();
@@ -263,12 +264,20 @@ final class FleetEntry {
 			return null;
 		}
 		long number = sequence.getAsLong();
+		FleetMessage ended = new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
+				override.replica(), -1, "", "");
+		if (seen.replicaOnly()) {
+			// this replica's operator overrode it here only, after the fleet-wide one:
+			// the
+			// fleet's ends, the breaker stays in the later decision
+			overridden(ended, number);
+			return null;
+		}
 		OverrideDecision end = OverrideDecision.unheardEnd(number).after(seen);
 		if (!decided.compareAndSet(seen, end)) {
 			return null;
 		}
-		overridden(new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
-				override.replica(), -1, "", ""), number);
+		overridden(ended, number);
 		return end;
 	}
 

@@ -113,7 +113,14 @@ final class OverrideDecision {
 	 * own last one. The same decision, made when it was.
 	 */
 	OverrideDecision reissued(FleetMessage fresh) {
-		return new OverrideDecision(source, state, reason, remote, sequence, fresh, fresh);
+		// its own announcement stays as it was (null for an override on this replica
+		// only, made after the refused one): only what its echo is compared with changes
+		return new OverrideDecision(source, state, reason, remote, sequence, announcement, fresh);
+	}
+
+	/** Whether it is this replica's operator's override on this replica only. */
+	boolean replicaOnly() {
+		return source == Source.OPERATOR && announcement == null;
 	}
 
 	/** The fleet sync's counter when it was made. */
