@@ -16,6 +16,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 
+import dev.breaker.actuate.endpoint.FleetSharedState;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
@@ -24,6 +25,7 @@ import dev.breaker.core.Ticker;
 import io.lettuce.core.KillArgs;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -117,6 +119,11 @@ class RefusedOverrideTests {
 			.until(() -> sync.view("payments").untold() != null);
 		assertThat(sync.view("payments").untold().state()).isEqualTo(State.CLOSED);
 		assertThat(sync.view("payments").untold().error()).contains("READONLY");
+		// and as the breakers endpoint shows it
+		assertThat(new FleetSharedState(sync).breaker("payments").get("untold"))
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("state", "CLOSED")
+			.hasEntrySatisfying("error", error -> assertThat(error.toString()).contains("READONLY"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> log().contains(NOT_TAKEN + "CLOSED"));
 
 		takeWrites();
@@ -127,6 +134,7 @@ class RefusedOverrideTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").override() == null);
 		assertThat(payments.state()).isEqualTo(State.CLOSED);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() == null);
+		assertThat(new FleetSharedState(sync).breaker("payments")).containsEntry("untold", null);
 		BreakerRegistry later = registry();
 		try (FleetSync startedLater = replica.redis.join(later, "c", 1)) {
 			assertThat(later.breaker("payments").state()).isEqualTo(State.CLOSED);
