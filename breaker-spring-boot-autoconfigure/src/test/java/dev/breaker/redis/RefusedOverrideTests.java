@@ -48,6 +48,12 @@ class RefusedOverrideTests {
 	@AutoClose
 	private FleetSync peer;
 
+	/** This replica's breaker "payments", once {@link #withPeer} started both. */
+	private Breaker payments;
+
+	/** The peer's breaker "payments". */
+	private Breaker there;
+
 	/** The fleet's log lines, as formatted (the fleet logs through System.Logger). */
 	private final List<String> logged = new CopyOnWriteArrayList<>();
 
@@ -90,10 +96,7 @@ class RefusedOverrideTests {
 	@Test
 	void aResetRedisRefusedReachesTheFleetOnceRedisTakesWritesThoughTheForcedOpenBeforeItIsHeardBackLater()
 			throws Exception {
-		FleetSync sync = replica.started();
-		peer = replica.redis.join(peers, "b", 1);
-		Breaker payments = replica.registry.breaker("payments");
-		Breaker there = peers.breaker("payments");
+		FleetSync sync = withPeer();
 		List<String> heard = replica.admin.listen(replica.settings.channel());
 		CountDownLatch first = new CountDownLatch(1);
 		CountDownLatch second = new CountDownLatch(1);
@@ -152,10 +155,7 @@ class RefusedOverrideTests {
 	@Test
 	void aReconnectReadFindingTheReplicasOwnOlderOverrideStoredLeavesTheRefusedResetStandingAndTellsIt()
 			throws Exception {
-		FleetSync sync = replica.started();
-		peer = replica.redis.join(peers, "b", 1);
-		Breaker payments = replica.registry.breaker("payments");
-		Breaker there = peers.breaker("payments");
+		FleetSync sync = withPeer();
 		sync.override(payments, State.FORCED_OPEN, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> there.state() == State.FORCED_OPEN);
 		refuseWrites();
@@ -184,22 +184,21 @@ class RefusedOverrideTests {
 	 */
 	@Test
 	void aRefusedOverrideIsNotSentAgainOverAPeersLaterDecisionHeardHere() throws Exception {
-		FleetSync sync = replica.started();
-		peer = replica.redis.join(peers, "b", 1);
+		FleetSync sync = withPeer();
 		String name = "pay\nments\u001b[31m".translateEscapes();
-		Breaker payments = replica.registry.breaker(name);
-		Breaker there = peers.breaker(name);
+		Breaker hostile = replica.registry.breaker(name);
+		Breaker hostileThere = peers.breaker(name);
 		List<String> heard = replica.admin.listen(replica.settings.channel());
 		refuseWrites();
-		sync.override(payments, State.FORCED_OPEN, true);
+		sync.override(hostile, State.FORCED_OPEN, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view(name).untold() != null);
-		assertThat(payments.state()).isEqualTo(State.FORCED_OPEN);
+		assertThat(hostile.state()).isEqualTo(State.FORCED_OPEN);
 		AtomicInteger pauses = new AtomicInteger();
 		sync.overrides().beforeResend(breaker -> pauses.incrementAndGet());
 
 		assertThat(replica.peerOverride(name, State.CLOSED)).isPositive();
 
-		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.CLOSED);
+		await().atMost(Duration.ofSeconds(10)).until(() -> hostile.state() == State.CLOSED);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view(name).untold() == null);
 		assertThat(log()).contains("the override FORCED_OPEN of breaker 'pay\\nments\\u001b[31m'")
 			.contains("was never told to the fleet")
@@ -213,8 +212,8 @@ class RefusedOverrideTests {
 		replica.peerOverride("ledger", State.CLOSED);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("ledger").replica().equals("checkout-2"));
 		assertThat(heard).noneMatch(message -> FleetMessage.decode(message).replica().equals(sync.replicaId()));
-		assertThat(there.state()).isEqualTo(State.CLOSED);
-		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(hostileThere.state()).isEqualTo(State.CLOSED);
+		assertThat(hostile.state()).isEqualTo(State.CLOSED);
 	}
 
 	/**
@@ -224,10 +223,7 @@ class RefusedOverrideTests {
 	 */
 	@Test
 	void anOperatorsNextDecisionLandingAsARefusedOneIsAboutToBeSentAgainIsTheOneTheFleetEndsIn() throws Exception {
-		FleetSync sync = replica.started();
-		peer = replica.redis.join(peers, "b", 1);
-		Breaker payments = replica.registry.breaker("payments");
-		Breaker there = peers.breaker("payments");
+		FleetSync sync = withPeer();
 		List<String> heard = replica.admin.listen(replica.settings.channel());
 		refuseWrites();
 		sync.override(payments, State.FORCED_OPEN, true);
@@ -255,6 +251,18 @@ class RefusedOverrideTests {
 		assertThat(there.state()).isEqualTo(State.DISABLED);
 		assertThat(payments.state()).isEqualTo(State.DISABLED);
 		assertThat(sync.view("payments").untold()).isNull();
+	}
+
+	/**
+	 * Starts this replica ("a") and its peer ("b", on {@link #peers}), both quorum 1,
+	 * each with its breaker "payments"; returns this replica's fleet sync.
+	 */
+	private FleetSync withPeer() throws InterruptedException {
+		FleetSync sync = replica.started();
+		peer = replica.redis.join(peers, "b", 1);
+		payments = replica.registry.breaker("payments");
+		there = peers.breaker("payments");
+		return sync;
 	}
 
 	/** A primary a failover demoted answers every write with READONLY. */
