@@ -20,9 +20,12 @@ import dev.breaker.core.State;
  * none)
  * @param override an operator's override in force here, fleet-wide or on this replica
  * only; {@code null} when none
+ * @param untold this replica's operator's latest fleet-wide override, which Redis did not
+ * take (it refused it, or did not answer): the fleet was not told; {@code null} when none
  */
 public record FleetBreakerView(String breaker, boolean storeUp, long generation, boolean fleetOpen,
-		long remainingMillis, String replica, String reason, int probeSlots, String episode, Override override) {
+		long remainingMillis, String replica, String reason, int probeSlots, String episode, Override override,
+		Untold untold) {
 
 	/** How far an operator's override reaches. */
 	public enum Scope {
@@ -42,5 +45,16 @@ public record FleetBreakerView(String breaker, boolean storeUp, long generation,
 	 * @param replica the replica whose operator made it
 	 */
 	public record Override(State state, Scope scope, String replica) {
+	}
+
+	/**
+	 * An operator's fleet-wide override made here that the fleet was not told: Redis did
+	 * not take it. While Redis answers and refuses writes it is sent again (until it is
+	 * taken, or a later decision supersedes it).
+	 *
+	 * @param state the override (FORCED_OPEN, DISABLED or CLOSED)
+	 * @param error why Redis did not take it, escaped and at most 200 characters
+	 */
+	public record Untold(State state, String error) {
 	}
 }

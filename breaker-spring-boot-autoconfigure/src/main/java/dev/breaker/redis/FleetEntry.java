@@ -90,6 +90,21 @@ final class FleetEntry {
 	/** This replica's own announcement heard back on the channel last (null: none). */
 	private @Nullable FleetMessage heardBack;
 
+	/**
+	 * The announcement of this replica's operator's fleet-wide override that Redis did
+	 * not take (refused, not answered), while it is the latest decision here; null: none.
+	 */
+	private @Nullable FleetMessage untold;
+
+	/** The sequence number of the untold override's decision. */
+	private long untoldSince;
+
+	/** Why Redis did not take it (escaped, at most 200 characters). */
+	private String untoldError = "";
+
+	/** The sequence number of the last peer's announcement heard on the channel. */
+	private long peerHeardAt;
+
 	// ---- the fleet's state ----
 
 	/**
@@ -238,9 +253,10 @@ final class FleetEntry {
 	 * operator's reset reached the others while this replica was deaf. Returns the
 	 * decision that ended it, for the caller to settle on the breaker, or null when it
 	 * ended none: an operator's override decided meanwhile, even one not yet in this
-	 * mirror, stands. {@code sequence} (the fleet sync's counter, an atomic increment) is
-	 * called under the lock, only when it may end one, so the number is taken in the
-	 * order of the change.
+	 * mirror, stands, and so does one on this replica only decided after the fleet-wide
+	 * one (the mirror's override ends, the breaker is left alone). {@code sequence} (the
+	 * fleet sync's counter, an atomic increment) is called under the lock, only when it
+	 * may end one, so the number is taken in the order of the change.
 	 */
 	synchronized @Nullable OverrideDecision endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
 		OverrideDecision seen = decided.get();
@@ -248,12 +264,20 @@ final class FleetEntry {
 			return null;
 		}
 		long number = sequence.getAsLong();
+		FleetMessage ended = new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
+				override.replica(), -1, "", "");
+		if (seen.replicaOnly()) {
+			// this replica's operator overrode it here only, after the fleet-wide one:
+			// the
+			// fleet's ends, the breaker stays in the later decision
+			overridden(ended, number);
+			return null;
+		}
 		OverrideDecision end = OverrideDecision.unheardEnd(number).after(seen);
 		if (!decided.compareAndSet(seen, end)) {
 			return null;
 		}
-		overridden(new FleetMessage(FleetMessage.Kind.OVERRIDE, override.breaker(), "", 0, State.CLOSED,
-				override.replica(), -1, "", ""), number);
+		overridden(ended, number);
 		return end;
 	}
 
@@ -286,6 +310,108 @@ final class FleetEntry {
 		return decided.compareAndSet(latest, made) ? made : null;
 	}
 
+	// ---- this replica's operator's overrides Redis did not take ----
+
+	/**
+	 * A peer's announcement was heard on the channel: the fleet moved on, so an override
+	 * decided here before it and not yet taken by Redis is no longer this replica's to
+	 * tell ({@link #supersededUntold}).
+	 */
+	synchronized void heardFromPeer(long sequence) {
+		peerHeardAt = Math.max(peerHeardAt, sequence);
+	}
+
+	/**
+	 * Redis did not take {@code announcement}, decided at {@code since}: kept, to be
+	 * shown and told again, when it is still the latest decision here and no peer's
+	 * announcement was heard since it was decided. Returns whether it is kept.
+	 */
+	synchronized boolean untold(FleetMessage announcement, long since, String error) {
+		if (!stillLatest(announcement, since)) {
+			return false;
+		}
+		untold = announcement;
+		untoldSince = since;
+		untoldError = Printable.of(error, Printable.REASON);
+		return true;
+	}
+
+	/** The sequence number of the untold override's decision. */
+	synchronized long untoldSince() {
+		return untoldSince;
+	}
+
+	/** Redis took {@code announcement} (it answered, or published it): told. */
+	synchronized boolean told(FleetMessage announcement) {
+		if (announcement.equals(untold)) {
+			untold = null;
+			untoldError = "";
+			return true;
+		}
+		return false;
+	}
+
+	/**
+	 * The override Redis did not take, while it is still to be told (null: none, or it
+	 * was superseded).
+	 */
+	synchronized @Nullable FleetMessage untold() {
+		return untold;
+	}
+
+	/**
+	 * Drops the untold override if a later decision (a peer's, heard or read; the
+	 * reconnect read's end of it; this replica's operator's next fleet-wide one) or a
+	 * peer's announcement came after it; returns it when another replica's decision
+	 * superseded it, so the caller can say the fleet was never told, or null.
+	 */
+	synchronized @Nullable FleetMessage supersededUntold() {
+		FleetMessage was = untold;
+		if (was == null || stillLatest(was, untoldSince)) {
+			return null;
+		}
+		untold = null;
+		untoldError = "";
+		OverrideDecision latest = decided.get();
+		boolean ownNext = latest.source() == OverrideDecision.Source.OPERATOR && !was.equals(latest.lastOwn());
+		return ownNext ? null : was;
+	}
+
+	/**
+	 * Makes {@code fresh} (the untold override announced anew) the announcement of the
+	 * latest decision, if {@code untold} is still to be told; returns whether it did. The
+	 * caller holds the entry's lock (as an operator's decision does) and queues its
+	 * publish in the same step.
+	 */
+	synchronized boolean reissue(FleetMessage stillUntold, FleetMessage fresh) {
+		OverrideDecision latest = decided.get();
+		if (!stillUntold.equals(untold) || !stillLatest(stillUntold, untoldSince)
+				|| !decided.compareAndSet(latest, latest.reissued(fresh))) {
+			return false;
+		}
+		untold = fresh;
+		return true;
+	}
+
+	/**
+	 * Whether a stored override, this replica's own, is older than the latest decision
+	 * here, which Redis has not taken yet: the read must not apply it over that one.
+	 */
+	synchronized boolean ownOlderThanUntold(FleetMessage stored, String replicaId) {
+		return untold != null && stored.replica().equals(replicaId) && !stored.equals(untold)
+				&& stillLatest(untold, untoldSince);
+	}
+
+	/**
+	 * Whether {@code announcement} is the latest decision's own announcement, made by
+	 * this replica's operator, with no peer's announcement heard since {@code since}.
+	 */
+	private boolean stillLatest(FleetMessage announcement, long since) {
+		OverrideDecision latest = decided.get();
+		return latest.source() == OverrideDecision.Source.OPERATOR && announcement.equals(latest.lastOwn())
+				&& peerHeardAt <= since;
+	}
+
 	/**
 	 * What this replica knows of the breaker's fleet-wide state, read at once.
 	 * @param stateHere the state of this replica's breaker of that name (null: none)
@@ -301,8 +427,10 @@ final class FleetEntry {
 		else if (localOverride != null && localOverride == stateHere) {
 			shown = new FleetBreakerView.Override(localOverride, FleetBreakerView.Scope.REPLICA, replicaId);
 		}
+		FleetBreakerView.Untold notTold = (untold != null) ? new FleetBreakerView.Untold(untold.override(), untoldError)
+				: null;
 		return new FleetBreakerView(breaker, storeUp, applied, remaining > 0, remaining, replica, reason,
-				tie.isEmpty() ? -1 : grant, tie, shown);
+				tie.isEmpty() ? -1 : grant, tie, shown, notTold);
 	}
 
 	synchronized void localOverride(State state) {

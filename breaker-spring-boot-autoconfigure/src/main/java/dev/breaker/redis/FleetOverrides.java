@@ -1,15 +1,38 @@
 package dev.breaker.redis;
 
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import io.lettuce.core.RedisCommandExecutionException;
 
 /**
  * An operator's override in fleet mode: applied on this replica at once, and for the
  * whole fleet announced and (for FORCED_OPEN and DISABLED) stored, so replicas started
  * later honour it too. With the replica scope it stays on this replica. HALF_OPEN ("probe
  * now") is always this replica's only: probes are shared out by the fleet anyway.
+ *
+ * <p>
+ * An override Redis does not take (it refuses the write: READONLY, NOREPLICAS, OOM,
+ * CLUSTERDOWN; or it does not answer) is logged at WARN and shown in the breaker's fleet
+ * state ({@link FleetBreakerView#untold()}) until it is taken or superseded. When Redis
+ * answered and refused, it is announced again (newly issued, so signing accepts it) one
+ * reconnect interval later, then two, four, at most eight apart, as long as it is still
+ * the latest decision here and no peer's announcement was heard since it was made: a
+ * later decision, a peer's or this operator's next, is never overruled by an old one sent
+ * again.
  */
 final class FleetOverrides {
+
+	private static final System.Logger LOG = System.getLogger(FleetSync.class.getName());
+
+	/** A refused override is sent again at most {@code 2^3} reconnect intervals apart. */
+	private static final int MOST_DOUBLINGS = 3;
 
 	/**
 	 * Set while an override is being applied here, so the transition it causes is not
@@ -18,6 +41,17 @@ final class FleetOverrides {
 	private static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> false);
 
 	private final FleetSync sync;
+
+	/**
+	 * How many times in a row Redis refused each breaker's override (sync thread only).
+	 */
+	private final Map<String, Integer> refusedInARow = new HashMap<>();
+
+	/** The breakers whose refused override is to be sent again (sync thread only). */
+	private final Set<String> resendPending = new HashSet<>();
+
+	private volatile Consumer<Breaker> beforeResend = breaker -> {
+	};
 
 	FleetOverrides(FleetSync sync) {
 		this.sync = sync;
@@ -81,14 +115,16 @@ final class FleetOverrides {
 			synchronized (entry) {
 				decided = entry.decide(OverrideDecision.operator(state, reason, sync.nextSequence(), announcement));
 				if (announcement != null) {
-					entry.overridden(announcement, sync.nextSequence());
-					entry.publishes()
-						.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
-								() -> sync.store().override(announcement));
+					long since = sync.nextSequence();
+					entry.overridden(announcement, since);
+					publish(entry, announcement, since);
 				}
 			}
 			// outside any lock: the breaker runs its listeners, which may override again
 			OverrideDecision.settle(breaker, entry, decided);
+			if (announcement != null) {
+				superseded(entry);
+			}
 		}
 		if (state == State.CLOSED || state == State.HALF_OPEN) {
 			entry.localOverride(null);
@@ -105,6 +141,147 @@ final class FleetOverrides {
 		if (state == State.CLOSED) {
 			entry.untie();
 		}
+	}
+
+	/**
+	 * Queues the publish of {@code announcement}, decided at {@code since}; what Redis
+	 * answers is handled on the sync thread. Called under the entry's lock: it only hands
+	 * work on.
+	 */
+	private void publish(FleetEntry entry, FleetMessage announcement, long since) {
+		entry.publishes()
+			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
+					() -> sync.store().override(announcement).whenComplete((done, error) -> sync.thread().submit(() -> {
+						if (error == null) {
+							taken(entry, announcement);
+						}
+						else {
+							notTaken(entry, announcement, since, error);
+						}
+					})));
+	}
+
+	/** Redis took the override (sync thread). */
+	private void taken(FleetEntry entry, FleetMessage announcement) {
+		String name = announcement.breaker();
+		boolean wasRefused = refusedInARow.remove(name) != null;
+		if (entry.told(announcement) && wasRefused) {
+			LOG.log(System.Logger.Level.INFO,
+					"breaker fleet, replica {0}: Redis took the override {1} of breaker ''{2}'' on every replica "
+							+ "it refused before; the fleet is told",
+					sync.replicaId(), announcement.override(), Printable.of(name, Printable.NAME));
+		}
+	}
+
+	/**
+	 * Redis did not take the override (sync thread): kept and logged while it is the
+	 * latest decision here, and, when Redis answered and refused it, sent again later.
+	 */
+	private void notTaken(FleetEntry entry, FleetMessage announcement, long since, Throwable error) {
+		String name = announcement.breaker();
+		boolean refused = StoreConnection.unwrap(error) instanceof RedisCommandExecutionException;
+		boolean first = !announcement.equals(entry.untold());
+		if (!entry.untold(announcement, since, RedisBreakerStore.message(error))) {
+			refusedInARow.remove(name);
+			return; // a later decision was made, or the fleet moved on: nothing to tell
+		}
+		if (first && !refusedInARow.containsKey(name)) {
+			LOG.log(System.Logger.Level.WARNING,
+					"breaker fleet, replica {0}: Redis did not take the override {1} of breaker ''{2}'' on every "
+							+ "replica ({3}); it stands here, the fleet was not told{4}",
+					sync.replicaId(), announcement.override(), Printable.of(name, Printable.NAME),
+					Printable.of(RedisBreakerStore.message(error), Printable.REASON),
+					refused ? "; it is sent again while it is the latest decision, until Redis takes it"
+							: "; the reconnect read decides once Redis answers (make it again then)");
+		}
+		if (!refused) {
+			refusedInARow.remove(name);
+			return;
+		}
+		refusedInARow.merge(name, 1, Integer::sum);
+		scheduleResend(entry, name);
+	}
+
+	/**
+	 * The reconnect read found this replica's own earlier override stored, under the
+	 * later one Redis did not take (refused, or not answered): no other replica decided
+	 * since, so the later one is sent again (sync thread).
+	 */
+	void tellOverOwnOlder(FleetEntry entry, String name) {
+		refusedInARow.putIfAbsent(name, 1);
+		scheduleResend(entry, name);
+	}
+
+	/**
+	 * One pending resend a breaker, however many of its overrides Redis refused: after
+	 * one reconnect interval, then two, four, at most eight (sync thread).
+	 */
+	private void scheduleResend(FleetEntry entry, String name) {
+		if (!resendPending.add(name)) {
+			return;
+		}
+		int refusals = refusedInARow.getOrDefault(name, 1);
+		long pause = sync.settings().reconnectInterval().toMillis() << Math.min(refusals - 1, MOST_DOUBLINGS);
+		sync.thread().schedule(() -> {
+			resendPending.remove(name);
+			resend(entry, name);
+		}, pause);
+	}
+
+	/**
+	 * Sends the untold override again, newly issued, if it is still the latest decision
+	 * here and no peer's announcement was heard since it was made (sync thread); while
+	 * Redis is unreachable, waits for the next pause.
+	 */
+	private void resend(FleetEntry entry, String name) {
+		sync.registry().find(name).ifPresent(beforeResend);
+		superseded(entry);
+		FleetMessage untold = entry.untold();
+		if (untold == null || sync.entries().get(name) != entry) {
+			refusedInARow.remove(name);
+			return;
+		}
+		if (!sync.status().up()) {
+			// Redis went away after it refused: the reconnect read leaves the untold
+			// override alone (its own older one stored is not applied over it); try again
+			scheduleResend(entry, name);
+			return;
+		}
+		FleetMessage fresh = sync.trust()
+			.issue(FleetMessage.Kind.OVERRIDE, name, "", 0, untold.override(), sync.replicaId(), untold.reason());
+		synchronized (entry) {
+			// as an operator's decision: checked, made the latest's announcement and
+			// queued in one step, so its publish keeps the order of the decisions here
+			if (!entry.reissue(untold, fresh)) {
+				refusedInARow.remove(name);
+				return;
+			}
+			publish(entry, fresh, entry.untoldSince());
+		}
+	}
+
+	/**
+	 * Drops the entry's untold override if a later decision or a peer's announcement came
+	 * after it, and says so when another replica's decision superseded it (any thread: a
+	 * resend still pending finds nothing to send).
+	 */
+	void superseded(FleetEntry entry) {
+		FleetMessage dropped = entry.supersededUntold();
+		if (dropped != null) {
+			LOG.log(System.Logger.Level.WARNING,
+					"breaker fleet, replica {0}: the override {1} of breaker ''{2}'' on every replica, which Redis "
+							+ "did not take, was never told to the fleet; a later decision of the fleet stands",
+					sync.replicaId(), dropped.override(), Printable.of(dropped.breaker(), Printable.NAME));
+		}
+	}
+
+	/**
+	 * For tests only: runs (on the sync thread) as the pause after a refused override
+	 * ends, before it is checked and sent again, so a test can land a decision exactly
+	 * there.
+	 */
+	void beforeResend(Consumer<Breaker> hook) {
+		beforeResend = hook;
 	}
 
 }

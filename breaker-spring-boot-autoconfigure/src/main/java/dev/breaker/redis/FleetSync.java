@@ -155,7 +155,7 @@ public final class FleetSync implements AutoCloseable {
 	public FleetBreakerView view(String breaker) {
 		FleetEntry entry = entries.get(breaker);
 		if (entry == null) {
-			return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1, "", null);
+			return new FleetBreakerView(breaker, status.up(), 0, false, 0, "", "", -1, "", null, null);
 		}
 		State here = registry.find(breaker).map(Breaker::state).orElse(null);
 		return entry.view(breaker, status.up(), System.nanoTime(), here, replicaId);
@@ -198,6 +198,10 @@ public final class FleetSync implements AutoCloseable {
 
 	FleetPublisher publisher() {
 		return publisher;
+	}
+
+	FleetOverrides overrides() {
+		return overrides;
 	}
 
 	PeerMessages peers() {

@@ -99,6 +99,30 @@ final class OverrideDecision {
 		return source;
 	}
 
+	/**
+	 * The announcement of this replica's operator's last fleet-wide override, this one's
+	 * or an earlier one's (null: none).
+	 */
+	@Nullable FleetMessage lastOwn() {
+		return lastOwn;
+	}
+
+	/**
+	 * This decision with {@code fresh}, the same override announced again (newly issued:
+	 * Redis refused the one before), as its announcement: its echo is then this replica's
+	 * own last one. The same decision, made when it was.
+	 */
+	OverrideDecision reissued(FleetMessage fresh) {
+		// its own announcement stays as it was (null for an override on this replica
+		// only, made after the refused one): only what its echo is compared with changes
+		return new OverrideDecision(source, state, reason, remote, sequence, announcement, fresh);
+	}
+
+	/** Whether it is this replica's operator's override on this replica only. */
+	boolean replicaOnly() {
+		return source == Source.OPERATOR && announcement == null;
+	}
+
 	/** The fleet sync's counter when it was made. */
 	long sequence() {
 		return sequence;

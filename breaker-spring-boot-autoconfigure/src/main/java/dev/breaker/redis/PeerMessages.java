@@ -67,6 +67,15 @@ final class PeerMessages {
 			return; // too many breakers this replica does not have: bounded
 		}
 		boolean own = message.replica().equals(sync.replicaId());
+		if (channel && !own) {
+			// the fleet moved on: an override decided here before it and not taken by
+			// Redis is not told over it
+			entry.heardFromPeer(sequence);
+		}
+		else if (channel && message.kind() == FleetMessage.Kind.OVERRIDE) {
+			// Redis published it: told, even when its reply was lost
+			entry.told(message);
+		}
 		Optional<Breaker> here = found;
 		if (own && channel) {
 			// its breaker took part already; only the mirror learns, in channel order
@@ -77,6 +86,7 @@ final class PeerMessages {
 			case CLOSED -> closed(message, entry, found, own, sequence);
 			case OVERRIDE -> overridden(message, entry, here, own, own && channel, sequence);
 		}
+		sync.overrides().superseded(entry);
 	}
 
 	private void opened(FleetMessage message, FleetEntry entry, Optional<Breaker> found, boolean own, long sequence,

@@ -131,6 +131,12 @@ final class Reconciler {
 					if (override != null && sync.trust().acceptStored(override)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
+						if (entry != null && entry.ownOlderThanUntold(override, sync.replicaId())) {
+							// this replica's own earlier override: its operator decided
+							// after
+							// it, and that decision, which Redis refused, is sent again
+							return;
+						}
 						if (entry == null || !entry.changedSince(sent)) {
 							sync.peers().apply(override, sync.nextSequence(), Long.MAX_VALUE, false);
 						}
@@ -164,6 +170,9 @@ final class Reconciler {
 			FleetEntry entry = sync.entries().get(breaker.name());
 			if (entry != null && !pass.overrides.contains(breaker.name())) {
 				endOverrideUnheard(breaker, entry, pass.startedAt);
+			}
+			if (entry != null) {
+				sync.overrides().superseded(entry);
 			}
 			republish(breaker, entry, pass.redisForgot);
 		}

@@ -141,6 +141,34 @@ class ReconnectReadOverrideTests {
 		assertThat(payments.state()).isEqualTo(State.CLOSED);
 	}
 
+	/**
+	 * A peer forced the breaker open on every replica; this replica's operator then
+	 * disabled it on this replica only, while cut off, and the peer's reset went unheard.
+	 * The reconnect read ends the fleet-wide override it no longer finds, but the
+	 * replica-only DISABLED was decided after it, here: it stands (before: the read's end
+	 * closed the breaker over it).
+	 */
+	@Test
+	void aReplicaOnlyOverrideMadeBeforeTheReadUnderAnUnheardFleetWideOneStandsWhenTheReadEndsThatOne()
+			throws Exception {
+		replica.started();
+		Breaker payments = registry.breaker("payments");
+		assertThat(replica.peerOverride("payments", State.FORCED_OPEN)).isPositive();
+		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.FORCED_OPEN);
+		cutOff();
+		sync.override(payments, State.DISABLED, false);
+		assertThat(payments.state()).isEqualTo(State.DISABLED);
+		Instant before = sync.status().lastSync();
+
+		admin.redis().configSet("requirepass", "");
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().lastSync().isAfter(before));
+
+		assertThat(payments.state()).as("the replica-only override decided after the fleet-wide one")
+			.isEqualTo(State.DISABLED);
+		assertThat(sync.view("payments").override())
+			.isEqualTo(new FleetBreakerView.Override(State.DISABLED, FleetBreakerView.Scope.REPLICA, sync.replicaId()));
+	}
+
 	/** Redis keeps its data, but this replica can no longer talk to it. */
 	private void cutOff() {
 		admin.redis().configSet("requirepass", "cut-off");

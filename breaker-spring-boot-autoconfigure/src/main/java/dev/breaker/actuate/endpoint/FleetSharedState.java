@@ -64,6 +64,14 @@ public final class FleetSharedState implements SharedBreakerState {
 			override.put("replica", view.override().replica());
 		}
 		shown.put("override", override);
+		Map<String, Object> untold = null;
+		if (view.untold() != null) {
+			// this replica's operator's fleet-wide override that Redis did not take
+			untold = new LinkedHashMap<>();
+			untold.put("state", view.untold().state().name());
+			untold.put("error", view.untold().error());
+		}
+		shown.put("untold", untold);
 		return shown;
 	}
 
