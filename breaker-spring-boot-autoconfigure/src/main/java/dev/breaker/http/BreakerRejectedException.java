@@ -60,6 +60,8 @@ public class BreakerRejectedException extends RestClientException {
 	static String target(URI uri) {
 		String host = HostBreakers.hostKey(uri);
 		String path = (uri.getRawPath() != null) ? uri.getRawPath() : "";
+		// only what can be shown is copied, however long the path a client sent
+		path = path.substring(0, Math.min(path.length(), MAX_TARGET));
 		return BreakerNames.printable(uri.getScheme() + "://" + ((host != null) ? host : "") + path, MAX_TARGET);
 	}
 

@@ -74,9 +74,9 @@ public final class HostBreakers {
 	 * <p>
 	 * A host {@code java.net.URI} does not read as a server's name (one holding
 	 * {@code _}, as Docker Compose service names do) is taken from the authority as
-	 * {@code java.net.URL} and the HTTP clients read it: what follows the last {@code @},
-	 * and a trailing {@code :port}. Such a request reaches its host, so it is guarded as
-	 * any other.
+	 * {@code java.net.URL} and the HTTP clients read it: what follows the {@code @} (an
+	 * authority with two has no host), and a trailing {@code :port}. Such a request
+	 * reaches its host, so it is guarded as any other.
 	 */
 	public static @Nullable String hostKey(URI uri) {
 		String host = uri.getHost();
@@ -86,7 +86,11 @@ public final class HostBreakers {
 			if (authority == null) {
 				return null;
 			}
-			host = authority.substring(authority.lastIndexOf('@') + 1);
+			int at = authority.indexOf('@');
+			if (at != authority.lastIndexOf('@')) {
+				return null; // java.net.URL reads no host in it
+			}
+			host = authority.substring(at + 1);
 			int colon = host.lastIndexOf(':');
 			if (colon >= 0) {
 				if (!isPort(host, colon + 1)) {

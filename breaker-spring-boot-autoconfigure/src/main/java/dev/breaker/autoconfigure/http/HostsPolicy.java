@@ -43,6 +43,9 @@ final class HostsPolicy {
 	/** A scheme without a default port, so that a {@code :port} stays in a key. */
 	private static final String HOST_ONLY_SCHEME = "host";
 
+	/** The ports a request's breaker leaves out on the scheme they are the default of. */
+	private static final List<String> DEFAULT_PORTS = List.of(":80", ":443");
+
 	private final BreakerRegistry.Children children;
 
 	private final Map<String, BreakerConfig> hostConfigs;
@@ -77,9 +80,19 @@ final class HostsPolicy {
 			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, ex.allowed());
 		}
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
+		Map<String, String> configuredBy = new LinkedHashMap<>();
 		for (String host : http.getInstances().keySet()) {
-			String name = HostBreakers.GROUP + ":" + key(host, http);
-			configs.put(name, BreakerSettings.config(path(host), layered(host, binder), breaker.getDefaults(), ticker));
+			List<String> keys = keys(host, http);
+			for (String key : keys) {
+				String other = configuredBy.putIfAbsent(key, host);
+				if (other != null) {
+					throw new InvalidBreakerPropertyException(path(host), host, "a host no other key names: "
+							+ path(other) + " configures breaker " + HostBreakers.GROUP + ":" + key + " too");
+				}
+			}
+			BreakerConfig config = BreakerSettings.config(path(host), layered(host, binder), breaker.getDefaults(),
+					ticker);
+			keys.forEach((key) -> configs.put(HostBreakers.GROUP + ":" + key, config));
 		}
 		return new HostsPolicy(children, configs);
 	}
@@ -93,24 +106,29 @@ final class HostsPolicy {
 	}
 
 	/**
-	 * The key of the breaker of a host configured under {@code breaker.http.instances}:
-	 * the key its requests' breaker has ({@link HostBreakers#hostKey(URI)}), or start-up
-	 * stops naming the property. A key no request can have would be bound and validated,
-	 * and never used.
+	 * The keys of the breakers a host configured under {@code breaker.http.instances}
+	 * tunes: the key its requests' breaker has ({@link HostBreakers#hostKey(URI)}), or
+	 * start-up stops naming the property (a key no request can have would be bound and
+	 * validated, and never used). A host written with {@code :80} or {@code :443} is read
+	 * both ways: requests on the scheme whose default that port is name their breaker
+	 * without it ({@code https://api.acme.com/}), requests on the other scheme with it
+	 * ({@code http://api.acme.com:443/}).
 	 */
-	private static String key(String host, HttpBreakerProperties http) {
+	private static List<String> keys(String host, HttpBreakerProperties http) {
 		String requestKey = requestKey(host);
 		if (requestKey == null || !requestKey.equals(host.toLowerCase(Locale.ROOT))) {
 			throw new InvalidBreakerPropertyException(path(host), host,
 					"a host as requests name it, with :port off the scheme's default port "
 							+ "(api.acme.com, api.acme.com:8443)");
 		}
-		if (requestKey.endsWith(":80") || requestKey.endsWith(":443")) {
-			throw new InvalidBreakerPropertyException(path(host), host,
-					"the host without the scheme's default port (:80 for http, :443 for https), "
-							+ "as its requests' breaker is named");
+		String key = ChildKeys.of(requestKey, http.getMaxKeyLength());
+		for (String defaultPort : DEFAULT_PORTS) {
+			if (requestKey.endsWith(defaultPort)) {
+				String withoutPort = requestKey.substring(0, requestKey.length() - defaultPort.length());
+				return List.of(ChildKeys.of(withoutPort, http.getMaxKeyLength()), key);
+			}
 		}
-		return ChildKeys.of(requestKey, http.getMaxKeyLength());
+		return List.of(key);
 	}
 
 	/**
@@ -157,15 +175,18 @@ final class HostsPolicy {
 		HttpClassifier classifier = classifier(HttpClassifier.defaults(), http.getStatusOutcomes(),
 				PREFIX + ".status-outcomes");
 		Map<String, HttpClassifier> perHost = new LinkedHashMap<>();
-		http.getInstances()
-			.forEach((host, settings) -> perHost.put(key(host, http),
-					classifier(classifier, settings.getStatusOutcomes(), path(host) + ".status-outcomes")));
+		http.getInstances().forEach((host, settings) -> {
+			HttpClassifier hostClassifier = classifier(classifier, settings.getStatusOutcomes(),
+					path(host) + ".status-outcomes");
+			keys(host, http).forEach((key) -> perHost.put(key, hostClassifier));
+		});
 		HttpBreakerProperties.HttpRetry all = http.getRetry();
 		HttpRetryPolicy retry = retryPolicy(all, null, PREFIX);
 		Map<String, HttpRetryPolicy> retries = new LinkedHashMap<>();
-		http.getInstances()
-			.forEach((host, settings) -> retries.put(key(host, http),
-					retryPolicy(all, settings.getRetry(), path(host))));
+		http.getInstances().forEach((host, settings) -> {
+			HttpRetryPolicy hostRetry = retryPolicy(all, settings.getRetry(), path(host));
+			keys(host, http).forEach((key) -> retries.put(key, hostRetry));
+		});
 		return new HostBreakers(registry, classifier, perHost, retry, retries);
 	}
 

@@ -7,6 +7,7 @@ import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.Outcome;
 import dev.breaker.http.HostBreakers;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,16 +45,31 @@ class HostSettingsKeysTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "api.acme.com:443", "api.acme.com:80", "[::1]:443" })
-	void aHostWrittenWithItsSchemesDefaultPortStopsStartUpSayingToLeaveItOut(String configured) {
-		withHostSettings(configured).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidBreakerPropertyException.class)
-				.hasMessage("Invalid value '" + configured + "' for property 'breaker.http.instances[" + configured
-						+ "]'; allowed: the host without the scheme's default port (:80 for http, :443 for https), "
-						+ "as its requests' breaker is named");
-		});
+	@CsvSource({ "api.acme.com:443, https://api.acme.com/charge", "api.acme.com:443, http://api.acme.com:443/charge",
+			"api.acme.com:80, http://api.acme.com/charge", "api.acme.com:80, https://api.acme.com:80/charge",
+			"[::1]:443, https://[::1]/charge", "[::1]:443, http://[::1]:443/charge" })
+	void aHostWrittenWithADefaultPortTunesTheBreakerOfEitherReading(String configured, String request) {
+		// :443 is https's default, left out of its requests' breaker; on http it is a
+		// port
+		aHostsSettingsAreTheSettingsOfTheBreakerItsRequestsReach(configured, request);
+	}
+
+	@Test
+	void twoKeysTuningOneBreakerStopStartUpNamingBoth() {
+		Map<String, Object> properties = Map.of("breaker.http.instances[api.acme.com].consecutive-failures", "2",
+				"breaker.http.instances[api.acme.com:443].consecutive-failures", "3");
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("application.yml", new java.util.TreeMap<>(properties))))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidBreakerPropertyException.class)
+					.hasMessageContaining("configures breaker http:api.acme.com too")
+					.hasMessageContaining("breaker.http.instances[api.acme.com]")
+					.hasMessageContaining("breaker.http.instances[api.acme.com:443]");
+			});
 	}
 
 	@ParameterizedTest
