@@ -31,65 +31,54 @@ class PinnedChildrenLookupTests {
 
 	@Test
 	void aNewKeysLookupVisitsAFewChildrenWhenEveryChildKeptIsPinned() {
-		ChildBreakers group = new ChildBreakers(new BreakerRegistry.Children(PINNED, Duration.ofMinutes(10), false),
-				this.ticker);
-		for (int i = 0; i < PINNED; i++) {
-			get(group, "p" + i).forceOpen();
-		}
-		long before = group.visited();
-		for (int i = 0; i < LOOKUPS; i++) {
-			get(group, "new-" + i);
-		}
-		assertThat(group.visited() - before)
-			.as("children visited by %d new keys' lookups with %d pinned", LOOKUPS, PINNED)
-			.isLessThanOrEqualTo(PINNED + 4L * LOOKUPS);
+		ChildBreakers group = groupOfPinned(PINNED, Duration.ofMinutes(10));
+		assertNewKeysVisitFewChildren(group, "pinned");
 		assertThat(this.removed).as("each new key's child dropped at once, once").hasSize(LOOKUPS);
-		for (int i = 0; i < PINNED; i++) {
-			assertThat(group.find("p" + i)).as("pinned p" + i).isNotNull();
-		}
 		assertThat(group.all()).hasSize(PINNED);
 	}
 
 	@Test
 	void aNewKeysLookupVisitsAFewChildrenWhenMostChildrenKeptArePinned() {
-		ChildBreakers group = new ChildBreakers(
-				new BreakerRegistry.Children(PINNED + 10, Duration.ofMinutes(10), false), this.ticker);
-		for (int i = 0; i < PINNED; i++) {
-			get(group, "p" + i).forceOpen();
-		}
+		ChildBreakers group = groupOfPinned(PINNED + 10, Duration.ofMinutes(10));
 		for (int i = 0; i < 10; i++) {
 			get(group, "f" + i);
 		}
-		long before = group.visited();
-		for (int i = 0; i < LOOKUPS; i++) {
-			get(group, "new-" + i);
-		}
-		assertThat(group.visited() - before)
-			.as("children visited by %d new keys' lookups with %d pinned", LOOKUPS, PINNED)
-			.isLessThanOrEqualTo(PINNED + 4L * LOOKUPS);
+		assertNewKeysVisitFewChildren(group, "pinned");
 		assertThat(group.all()).hasSize(PINNED + 10);
-		for (int i = 0; i < PINNED; i++) {
-			assertThat(group.find("p" + i)).as("pinned p" + i).isNotNull();
-		}
 	}
 
 	@Test
 	void idlePinnedChildrenCostALookupAFewVisitsAndStay() {
-		ChildBreakers group = new ChildBreakers(new BreakerRegistry.Children(PINNED + 10, Duration.ofMinutes(1), false),
-				this.ticker);
+		ChildBreakers group = groupOfPinned(PINNED + 10, Duration.ofMinutes(1));
+		this.ticker.advance(Duration.ofMinutes(2));
+		assertNewKeysVisitFewChildren(group, "idle, pinned");
+	}
+
+	/**
+	 * A group of at most {@code max} children, the first {@value #PINNED} forced open.
+	 */
+	private ChildBreakers groupOfPinned(int max, Duration idleExpiry) {
+		ChildBreakers group = new ChildBreakers(new BreakerRegistry.Children(max, idleExpiry, false), this.ticker);
 		for (int i = 0; i < PINNED; i++) {
 			get(group, "p" + i).forceOpen();
 		}
-		this.ticker.advance(Duration.ofMinutes(2));
+		return group;
+	}
+
+	/**
+	 * {@value #LOOKUPS} new keys' lookups visit at most 4 children each, plus each pinned
+	 * child once; every pinned child is kept.
+	 */
+	private void assertNewKeysVisitFewChildren(ChildBreakers group, String pinned) {
 		long before = group.visited();
 		for (int i = 0; i < LOOKUPS; i++) {
 			get(group, "new-" + i);
 		}
 		assertThat(group.visited() - before)
-			.as("children visited by %d new keys' lookups with %d idle pinned", LOOKUPS, PINNED)
+			.as("children visited by %d new keys' lookups with %d %s", LOOKUPS, PINNED, pinned)
 			.isLessThanOrEqualTo(PINNED + 4L * LOOKUPS);
 		for (int i = 0; i < PINNED; i++) {
-			assertThat(group.find("p" + i)).as("idle, pinned p" + i).isNotNull();
+			assertThat(group.find("p" + i)).as(pinned + " p" + i).isNotNull();
 		}
 	}
 
