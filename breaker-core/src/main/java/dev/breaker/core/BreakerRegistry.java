@@ -10,7 +10,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Breakers by name, with per-name config, and bounded per-key children (tenants, hosts)
@@ -171,28 +175,68 @@ public final class BreakerRegistry {
 
 	/**
 	 * A breaker by full name, top-level or child; a child also by the key as its user
-	 * sent it (see {@link ChildKeys}).
+	 * sent it (see {@link ChildKeys}). To override a child, use {@link #override}: a
+	 * child found here may be evicted before the override lands.
 	 */
 	public Optional<Breaker> find(String name) {
 		Breaker top = breakers.get(name);
+		return top != null ? Optional.of(top) : Optional.ofNullable(child(name, ChildBreakers::find));
+	}
+
+	/**
+	 * Applies an operator's override to the breaker {@link #find} finds by {@code name}
+	 * and returns what {@code override} returns; empty when there is no such breaker. A
+	 * child is held from the moment it is found until {@code override} returns: neither
+	 * expired nor evicted meanwhile, so an override (FORCED_OPEN and DISABLED then keep
+	 * it until a reset) never lands on a child that other keys' calls dropped and the
+	 * next call would not find. {@code override} runs on the caller's thread with no lock
+	 * held (the breaker's transition listeners run in it) and may use the registry.
+	 */
+	public <T> Optional<T> override(String name, Function<Breaker, ? extends T> override) {
+		Objects.requireNonNull(override, "override");
+		Breaker top = breakers.get(name);
 		if (top != null) {
-			return Optional.of(top);
+			return Optional.ofNullable(override.apply(top));
 		}
+		Held held = child(name, (group, key) -> {
+			ChildBreakers.Entry entry = group.hold(key);
+			return entry == null ? null : new Held(group, entry);
+		});
+		if (held == null) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.ofNullable(override.apply(held.entry().breaker));
+		}
+		finally {
+			held.group().release(held.entry());
+		}
+	}
+
+	/** A child held against eviction while an override is applied to it. */
+	private record Held(ChildBreakers group, ChildBreakers.Entry entry) {
+	}
+
+	/**
+	 * What {@code lookup} answers for the child {@code name} (group, then key as sent or
+	 * as {@link ChildKeys} makes it), or null.
+	 */
+	private <E> @Nullable E child(String name, BiFunction<ChildBreakers, String, @Nullable E> lookup) {
 		for (Map.Entry<String, ChildBreakers> group : children.entrySet()) {
 			String prefix = group.getKey() + ":";
 			if (name.startsWith(prefix)) {
 				String key = name.substring(prefix.length());
-				Breaker child = group.getValue().find(key);
-				if (child == null) {
+				E found = lookup.apply(group.getValue(), key);
+				if (found == null) {
 					int maxKeyLength = childPolicies.getOrDefault(group.getKey(), defaultChildren).maxKeyLength();
-					child = group.getValue().find(ChildKeys.of(key, maxKeyLength));
+					found = lookup.apply(group.getValue(), ChildKeys.of(key, maxKeyLength));
 				}
-				if (child != null) {
-					return Optional.of(child);
+				if (found != null) {
+					return found;
 				}
 			}
 		}
-		return Optional.empty();
+		return null;
 	}
 
 	/** The top-level breakers. */

@@ -25,16 +25,28 @@ final class ChildBreakers {
 	 * relinks the entry as used.
 	 *
 	 * Pinned: a child whose state is an operator's override (FORCED_OPEN or DISABLED,
-	 * made on this replica or, in fleet mode, on a peer) is neither expired nor evicted,
-	 * so the next lookup finds the operator's decision instead of a fresh CLOSED child;
-	 * it is unpinned by the override that ends it (a reset, back to CLOSED), and then
-	 * expires or is evicted as any other. Pinned children count toward maxEntries, so
-	 * memory stays bounded: when every child kept is pinned, the child made for a new key
-	 * is the one evicted, at once (it serves the call that asked for it, consulting its
-	 * parent as any child, and a later call gets another). Pinning is read from the
-	 * child's state, one volatile read, on the slow path only (touch() is unchanged):
-	 * expiry and the eviction pick step over pinned children, which cost a scan each
-	 * time, as many as the operator pinned.
+	 * made on this replica or, in fleet mode, on a peer), or that an operator's override
+	 * is being applied to (held), is neither expired nor evicted, so the next lookup
+	 * finds the operator's decision instead of a fresh CLOSED child; it is unpinned by
+	 * the override that ends it (a reset, back to CLOSED), and then expires or is evicted
+	 * as any other. Pinned children count toward maxEntries, so memory stays bounded:
+	 * when every child kept is pinned, the child made for a new key is the one evicted,
+	 * at once (it serves the call that asked for it, consulting its parent as any child,
+	 * and a later call gets another).
+	 *
+	 * Pinning is read from the child's state, one volatile read, on the slow path only.
+	 * Expiry and the eviction pick, meeting a pinned child at the eldest end, move it out
+	 * of the eviction order into `pinned`, so neither ever steps over it again: a new
+	 * key's lookup looks at O(1) children amortised however many are pinned. Each slow
+	 * lookup looks again at the one longest in `pinned`: still pinned, it goes to the
+	 * back; reset, it returns to the eviction order (or, idle, expires). So a child reset
+	 * is evictable again within as many slow lookups as children are pinned, and is found
+	 * meanwhile (touch() looks in `pinned` after a miss).
+	 *
+	 * Held: an operator's override runs with no lock held (the breaker's transition
+	 * listeners run in it), so "found, then overridden" would race an eviction that read
+	 * the child's state just before the override's CAS. hold() marks the child, under the
+	 * lock, as it is found; the override then lands on a child that stays.
 	 */
 
 	private final BreakerRegistry.Children policy;
@@ -48,12 +60,19 @@ final class ChildBreakers {
 	/** The children's classifier warnings: one limit for the whole group. */
 	final Classification classification;
 
+	/** The children not (known to be) pinned, least recently used first. */
 	private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
 
-	/** The same entries, by key, for reads that leave the eviction order alone. */
+	/** The children found pinned by expiry or eviction, longest there first. */
+	private final LinkedHashMap<String, Entry> pinned = new LinkedHashMap<>();
+
+	/** Every child, by key, for reads that leave the eviction order alone. */
 	private final HashMap<String, Entry> index = new HashMap<>();
 
 	private long lastSweep;
+
+	/** Children looked at by expiry, eviction and the pinned recheck (tests). */
+	private long visited;
 
 	ChildBreakers(BreakerRegistry.Children policy, Ticker ticker) {
 		this.policy = policy;
@@ -76,7 +95,13 @@ final class ChildBreakers {
 				return null;
 			}
 			Entry entry = entries.get(key);
-			if (entry == null || now - entry.lastUsed >= idleNanos) {
+			if (entry == null) {
+				entry = pinned.get(key);
+				if (entry == null) {
+					return null;
+				}
+			}
+			if (now - entry.lastUsed >= idleNanos) {
 				return null;
 			}
 			entry.lastUsed = now;
@@ -90,32 +115,26 @@ final class ChildBreakers {
 		synchronized (entries) {
 			lastSweep = now;
 			expire(now, removedOut);
-			Entry entry = entries.get(key);
+			recheckPinned(now, removedOut);
+			Entry entry = index.get(key);
 			if (entry != null) {
 				if (now - entry.lastUsed < idleNanos || pinned(entry)) {
 					entry.lastUsed = now;
+					if (!entry.setAside) {
+						entries.get(key); // a use: the most recently used
+					}
 					return entry.breaker;
 				}
 				// idle, yet missed by expire(): touch() made it the latest entry used
-				entries.remove(key);
-				index.remove(key);
-				removed(entry.breaker, removedOut);
+				drop(key, entry, removedOut);
 			}
 			Breaker breaker = factory.apply(key);
 			Entry created = new Entry(breaker, now);
 			entries.put(key, created);
 			index.put(key, created);
 			createdOut.add(breaker);
-			if (entries.size() > policy.maxEntries()) {
-				// the least recently used child not pinned: at worst the one just made
-				Iterator<Map.Entry<String, Entry>> eldest = entries.entrySet().iterator();
-				Map.Entry<String, Entry> evicted = eldest.next();
-				while (pinned(evicted.getValue()) && eldest.hasNext()) {
-					evicted = eldest.next();
-				}
-				removed(evicted.getValue().breaker, removedOut);
-				eldest.remove();
-				index.remove(evicted.getKey());
+			if (index.size() > policy.maxEntries()) {
+				evictOne(removedOut);
 			}
 			return breaker;
 		}
@@ -129,36 +148,142 @@ final class ChildBreakers {
 		long now = ticker.nanos();
 		synchronized (entries) {
 			Entry entry = index.get(key);
-			return entry == null || now - entry.lastUsed >= idleNanos && !pinned(entry) ? null : entry.breaker;
+			return findable(entry, now) ? entry.breaker : null;
+		}
+	}
+
+	/**
+	 * As {@link #find}, and holds the child found against expiry and eviction until
+	 * {@link #release}: an operator's override applied in between cannot land on a child
+	 * dropped meanwhile. Null when there is no such child.
+	 */
+	Entry hold(String key) {
+		long now = ticker.nanos();
+		synchronized (entries) {
+			Entry entry = index.get(key);
+			if (!findable(entry, now)) {
+				return null;
+			}
+			entry.holds++;
+			return entry;
+		}
+	}
+
+	/** Ends a {@link #hold}. */
+	void release(Entry entry) {
+		synchronized (entries) {
+			entry.holds--;
 		}
 	}
 
 	List<Breaker> all() {
 		synchronized (entries) {
-			List<Breaker> out = new ArrayList<>(entries.size());
+			List<Breaker> out = new ArrayList<>(index.size());
 			entries.values().forEach(e -> out.add(e.breaker));
+			pinned.values().forEach(e -> out.add(e.breaker));
 			return out;
 		}
+	}
+
+	long visited() {
+		synchronized (entries) {
+			return visited;
+		}
+	}
+
+	private boolean findable(Entry entry, long now) {
+		return entry != null && (now - entry.lastUsed < idleNanos || pinned(entry));
 	}
 
 	private void expire(long now, List<Breaker> removedOut) {
 		Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
 		while (it.hasNext()) {
 			Map.Entry<String, Entry> eldest = it.next();
+			visited++;
 			if (now - eldest.getValue().lastUsed < idleNanos) {
 				return;
 			}
+			it.remove();
 			if (pinned(eldest.getValue())) {
+				setAside(eldest.getKey(), eldest.getValue());
 				continue;
 			}
-			removed(eldest.getValue().breaker, removedOut);
-			it.remove();
 			index.remove(eldest.getKey());
+			removed(eldest.getValue().breaker, removedOut);
 		}
 	}
 
-	/** Whether the child is under an operator's override, which must not be forgotten. */
+	/**
+	 * Evicts the least recently used child not pinned (at worst the one just made),
+	 * setting aside the pinned ones it meets.
+	 */
+	private void evictOne(List<Breaker> removedOut) {
+		Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
+		while (it.hasNext()) {
+			Map.Entry<String, Entry> eldest = it.next();
+			visited++;
+			it.remove();
+			if (pinned(eldest.getValue()) && it.hasNext()) {
+				setAside(eldest.getKey(), eldest.getValue());
+				continue;
+			}
+			index.remove(eldest.getKey());
+			removed(eldest.getValue().breaker, removedOut);
+			return;
+		}
+	}
+
+	/**
+	 * Looks again at the child longest set aside: still pinned, to the back; else back in
+	 * the eviction order, or gone if idle.
+	 */
+	private void recheckPinned(long now, List<Breaker> removedOut) {
+		Iterator<Map.Entry<String, Entry>> it = pinned.entrySet().iterator();
+		if (!it.hasNext()) {
+			return;
+		}
+		Map.Entry<String, Entry> longest = it.next();
+		visited++;
+		String key = longest.getKey();
+		Entry entry = longest.getValue();
+		it.remove();
+		if (pinned(entry)) {
+			pinned.put(key, entry);
+			return;
+		}
+		entry.setAside = false;
+		if (now - entry.lastUsed >= idleNanos) {
+			index.remove(key);
+			removed(entry.breaker, removedOut);
+			return;
+		}
+		entries.put(key, entry);
+	}
+
+	private void setAside(String key, Entry entry) {
+		entry.setAside = true;
+		pinned.put(key, entry);
+	}
+
+	private void drop(String key, Entry entry, List<Breaker> removedOut) {
+		if (entry.setAside) {
+			pinned.remove(key);
+		}
+		else {
+			entries.remove(key);
+		}
+		index.remove(key);
+		removed(entry.breaker, removedOut);
+	}
+
+	/**
+	 * Whether the child is under an operator's override, or one is being applied, which
+	 * must not be forgotten.
+	 */
 	private static boolean pinned(Entry entry) {
+		if (entry.holds > 0) {
+			return true;
+		}
 		State state = entry.breaker.currentState();
 		return state == State.FORCED_OPEN || state == State.DISABLED;
 	}
@@ -168,11 +293,18 @@ final class ChildBreakers {
 		removedOut.add(breaker);
 	}
 
-	private static final class Entry {
+	/** One child, and its place (guarded by the group's lock). */
+	static final class Entry {
 
 		final Breaker breaker;
 
 		long lastUsed;
+
+		/** Overrides being applied to it ({@link #hold}). */
+		int holds;
+
+		/** In {@code pinned} rather than in the eviction order. */
+		boolean setAside;
 
 		Entry(Breaker breaker, long lastUsed) {
 			this.breaker = breaker;

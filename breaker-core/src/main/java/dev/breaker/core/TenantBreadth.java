@@ -2,6 +2,7 @@ package dev.breaker.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.security.SecureRandom;
 
 /**
  * Which children (tenants) the failures in a group breaker's window came from, so that
@@ -39,11 +40,15 @@ final class TenantBreadth {
 	 * 40 bits: an entry untouched for 2^39 buckets (17 years of 1ms buckets) would count
 	 * as fresh again.
 	 *
-	 * Hash collisions: two children with one id count as one. A user cannot spread their
-	 * own failures over several ids (one key, one id) and cannot choose other users' ids,
-	 * so a collision only ever lets the group trip later, when minFailing tenants fail
-	 * and two of them collide (odds ~ minFailing^2 / 2^25), while each tenant's own
-	 * breaker still opens.
+	 * Hash collisions: two children with one id count as one. An id is a seeded 64-bit
+	 * mix of the key's characters (id()), not its String.hashCode (which keys like "Aa"
+	 * and "BB" share by construction), and the seed is drawn at start-up, so a user who
+	 * picks their own key (a username, an org slug) cannot compute one that shares a
+	 * victim's id. A user cannot spread their own failures over several ids either (one
+	 * key, one id), so a collision only ever lets the group trip (or reopen) later, when
+	 * minFailing tenants fail and two of them happen to collide (about minFailing^2 /
+	 * 2^25 for distinct keys), while each tenant's own breaker still opens. The mix reads
+	 * every character of the key (at most maxKeyLength) on each failure it records.
 	 */
 
 	private static final int ID_BITS = 24;
@@ -53,6 +58,11 @@ final class TenantBreadth {
 	private static final long EPOCH_MASK = (1L << 40) - 1;
 
 	static final long ANONYMOUS = 1;
+
+	/**
+	 * Keys' ids differ from process to process: nobody outside can pick a colliding key.
+	 */
+	private static final long SEED = new SecureRandom().nextLong();
 
 	private static final long VERSION_MASK = (1L << 22) - 1;
 
@@ -201,13 +211,24 @@ final class TenantBreadth {
 		return ((epoch - (w >>> ID_BITS)) << ID_BITS) >> ID_BITS;
 	}
 
-	/** A 24-bit id for a key, never 0 (empty) or {@link #ANONYMOUS}. */
+	/**
+	 * A 24-bit id for a key, never 0 (empty) or {@link #ANONYMOUS}: a 64-bit mix of its
+	 * characters, seeded per process, so keys made to share a {@link String#hashCode} (or
+	 * anything else computable without the seed) get unrelated ids. One multiply and
+	 * shift per character, no allocation.
+	 */
 	static long id(String key) {
-		int h = key.hashCode();
-		h ^= h >>> 16;
-		h *= 0x45d9f3b;
-		h ^= h >>> 16;
-		return 2 + Integer.toUnsignedLong(h) % (ID_MASK - 1);
+		long h = SEED ^ key.length();
+		for (int i = 0; i < key.length(); i++) {
+			h = (h ^ key.charAt(i)) * 0x9E3779B97F4A7C15L;
+			h ^= h >>> 29;
+		}
+		h ^= h >>> 33;
+		h *= 0xFF51AFD7ED558CCDL;
+		h ^= h >>> 33;
+		h *= 0xC4CEB9FE1A85EC53L;
+		h ^= h >>> 33;
+		return 2 + Long.remainderUnsigned(h, ID_MASK - 1);
 	}
 
 }

@@ -182,7 +182,7 @@ public class BreakersEndpoint {
 	}
 
 	Optional<SnapshotDescriptor> override(String name, OperatorOverride override, OverrideScope scope) {
-		return this.registry.find(name).map((breaker) -> {
+		return this.registry.override(name, (breaker) -> {
 			boolean fleetWide = scope == OverrideScope.FLEET;
 			boolean shared = this.shared != null && this.shared.override(breaker, override, fleetWide);
 			if (!shared) {
