@@ -17,6 +17,7 @@ import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.ChildFootprint;
 import dev.breaker.core.ChildKeys;
 import dev.breaker.core.InvalidBreakerConfigException;
 import dev.breaker.core.Outcome;
@@ -77,10 +78,21 @@ final class HostsPolicy {
 			throw new InvalidBreakerPropertyException(PREFIX + ".idle-expiry", idleExpiry, ex.allowed());
 		}
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
+		long configuredBytes = 0;
 		for (String host : http.getInstances().keySet()) {
 			String name = HostBreakers.GROUP + ":" + key(host, http);
-			configs.put(name, BreakerSettings.config(path(host), layered(host, binder), breaker.getDefaults(), ticker));
+			BreakerConfig config = BreakerSettings.config(path(host), layered(host, binder), breaker.getDefaults(),
+					ticker);
+			configs.put(name, config);
+			configuredBytes += ChildFootprint.bytes(config, false);
 		}
+		// every other host has the http group's settings, and records its own latency
+		HttpBreakerProperties.Host group = new HttpBreakerProperties.Host();
+		binder.bind(BreakerProperties.path(HostBreakers.GROUP), Bindable.ofInstance(group));
+		BreakerConfig groupConfig = BreakerSettings.config(BreakerProperties.path(HostBreakers.GROUP), group,
+				breaker.getDefaults(), ticker);
+		BreakerSettings.checkChildrenMemory(PREFIX + ".max-hosts", http.getMaxHosts(), groupConfig, false,
+				configs.size(), configuredBytes);
 		return new HostsPolicy(children, configs);
 	}
 
