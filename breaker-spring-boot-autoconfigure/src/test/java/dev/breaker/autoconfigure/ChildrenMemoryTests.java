@@ -1,5 +1,8 @@
 package dev.breaker.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,7 +32,7 @@ class ChildrenMemoryTests {
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, BreakerAutoConfiguration.class));
 
 	@Test
-	void tenThousandTenantsOfATenMinuteWindowOfSecondsStopStartUpNamingTenantsMax() {
+	void tenThousandTenantsOfATenMinuteWindowOfSecondsStopStartUpNamingTenantsMax() throws IOException {
 		this.runner.withPropertyValues("breaker.instances.payments.window=10m", "breaker.instances.payments.bucket=1s")
 			.run((context) -> {
 				InvalidBreakerPropertyException failure = StartupFailure.invalidProperty(context);
@@ -41,6 +44,9 @@ class ChildrenMemoryTests {
 							" MiB for 10000 children, over the 256 MiB the children of one group may take)");
 				// 10,000 children of 117 KB: 1.1 GiB
 				assertThat(failure.getMessage()).contains("1118 MiB for 10000 children");
+				assertThat(Files.readAllLines(Path.of("..", "docs", "configuration.md")))
+					.as("docs/configuration.md quotes the message")
+					.contains(failure.getMessage());
 			});
 	}
 
