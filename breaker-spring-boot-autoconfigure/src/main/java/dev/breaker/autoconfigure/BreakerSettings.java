@@ -9,6 +9,7 @@ import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.ChildFootprint;
 import dev.breaker.core.Numbers;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
@@ -28,6 +29,16 @@ import org.springframework.util.ClassUtils;
  */
 public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children children, CallPolicy callPolicy,
 		OpenHealth healthWhenOpen) {
+
+	/**
+	 * The most bytes the children of one group (the tenants of one breaker name, the
+	 * hosts of the HTTP breakers) may take at their most: 256 MiB. A fixed amount rather
+	 * than a share of the heap, so that whether a configuration starts does not depend on
+	 * the machine's {@code -Xmx}: the defaults take 38 MiB of tenants (10,000 of 3.9 KB)
+	 * and 10 MiB of hosts (1,000 of 10.7 KB), a quarter of a gigabyte is what a service
+	 * can be asked to give one group whose keys its callers choose.
+	 */
+	public static final long CHILDREN_BUDGET_BYTES = 256L * 1024 * 1024;
 
 	/**
 	 * Merges {@code own} over {@code defaults} in one pass and validates the result.
@@ -64,6 +75,41 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 	public static BreakerConfig config(String path, Instance own, @Nullable Instance defaults, Ticker ticker) {
 		return new MergedInstance(path, own, defaults).toConfig(ticker, OutcomeClassifier.defaults(),
 				ClassUtils.getDefaultClassLoader());
+	}
+
+	/**
+	 * Checks that {@code max} children fit in {@link #CHILDREN_BUDGET_BYTES}: the
+	 * children a group's callers can create by their keys must not be able to fill the
+	 * heap.
+	 * @param property the property bounding their count, e.g.
+	 * {@code breaker.instances.payments.tenants.max}
+	 * @param max its value
+	 * @param config the configuration of the children callers' keys create
+	 * @param consultsParent whether those children consult their parent
+	 * @param reservedChildren children with settings of their own (configured hosts),
+	 * counted among {@code max}
+	 * @param reservedBytes the bytes those take
+	 * @throws InvalidBreakerPropertyException naming the property, the value, the
+	 * estimate and the most children allowed
+	 */
+	public static void checkChildrenMemory(String property, int max, BreakerConfig config, boolean consultsParent,
+			int reservedChildren, long reservedBytes) {
+		long perChild = ChildFootprint.bytes(config, consultsParent);
+		long total = reservedBytes + (max - Math.min(reservedChildren, max)) * perChild;
+		if (total <= CHILDREN_BUDGET_BYTES) {
+			return;
+		}
+		long fitting = reservedChildren + Math.max(0, (CHILDREN_BUDGET_BYTES - reservedBytes) / perChild);
+		String window = Numbers.format(config.window()) + " of " + Numbers.format(config.bucket()) + " buckets";
+		throw new InvalidBreakerPropertyException(property, max,
+				"at most " + fitting + " children of this window (" + window + ": about " + perChild
+						+ " bytes a child, " + megabytes(total) + " for " + max + " children, over the "
+						+ megabytes(CHILDREN_BUDGET_BYTES)
+						+ " the children of one group may take), or a coarser bucket or a shorter window");
+	}
+
+	private static String megabytes(long bytes) {
+		return (bytes + (1 << 20) - 1 >> 20) + " MiB";
 	}
 
 	/**

@@ -56,8 +56,8 @@ final class MergedInstance {
 	}
 
 	BreakerSettings merge(Ticker ticker, OutcomeClassifier classifier, ClassLoader classLoader) {
-		return new BreakerSettings(toConfig(ticker, classifier, classLoader), toChildren(), toCallPolicy(),
-				healthWhenOpen());
+		BreakerConfig config = toConfig(ticker, classifier, classLoader);
+		return new BreakerSettings(config, toChildren(config), toCallPolicy(), healthWhenOpen());
 	}
 
 	BreakerConfig toConfig(Ticker ticker, OutcomeClassifier classifier, ClassLoader classLoader) {
@@ -143,7 +143,7 @@ final class MergedInstance {
 		return new RetryPolicy(intervals, jitter, outcomes, recordEachAttempt);
 	}
 
-	private BreakerRegistry.Children toChildren() {
+	private BreakerRegistry.Children toChildren(BreakerConfig config) {
 		int max = this.layers.orDefault(BreakerSetting.TENANTS_MAX);
 		if (max < 1) {
 			throw new InvalidBreakerPropertyException(this.layers.property(BreakerSetting.TENANTS_MAX), max,
@@ -158,6 +158,8 @@ final class MergedInstance {
 				BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN);
 		int maxKeyLength = intIn(BreakerSetting.TENANTS_MAX_KEY_LENGTH, ChildKeys.MIN_MAX_LENGTH,
 				ChildKeys.MAX_MAX_LENGTH);
+		// tenant children consult their parent: the parent records their latency
+		BreakerSettings.checkChildrenMemory(this.layers.property(BreakerSetting.TENANTS_MAX), max, config, true, 0, 0);
 		try {
 			return new BreakerRegistry.Children(max, idleExpiry, true, minFailing, maxKeyLength);
 		}

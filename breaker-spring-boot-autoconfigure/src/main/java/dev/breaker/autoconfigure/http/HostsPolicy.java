@@ -17,6 +17,7 @@ import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.BreakerSetting;
+import dev.breaker.core.ChildFootprint;
 import dev.breaker.core.ChildKeys;
 import dev.breaker.core.InvalidBreakerConfigException;
 import dev.breaker.core.Outcome;
@@ -81,6 +82,7 @@ final class HostsPolicy {
 		}
 		Map<String, BreakerConfig> configs = new LinkedHashMap<>();
 		Map<String, String> configuredBy = new LinkedHashMap<>();
+		long configuredBytes = 0;
 		for (String host : http.getInstances().keySet()) {
 			List<String> keys = keys(host, http);
 			for (String key : keys) {
@@ -93,7 +95,15 @@ final class HostsPolicy {
 			BreakerConfig config = BreakerSettings.config(path(host), layered(host, binder), breaker.getDefaults(),
 					ticker);
 			keys.forEach((key) -> configs.put(HostBreakers.GROUP + ":" + key, config));
+			configuredBytes += keys.size() * ChildFootprint.bytes(config, false);
 		}
+		// every other host has the http group's settings, and records its own latency
+		HttpBreakerProperties.Host group = new HttpBreakerProperties.Host();
+		binder.bind(BreakerProperties.path(HostBreakers.GROUP), Bindable.ofInstance(group));
+		BreakerConfig groupConfig = BreakerSettings.config(BreakerProperties.path(HostBreakers.GROUP), group,
+				breaker.getDefaults(), ticker);
+		BreakerSettings.checkChildrenMemory(PREFIX + ".max-hosts", http.getMaxHosts(), groupConfig, false,
+				configs.size(), configuredBytes);
 		return new HostsPolicy(children, configs);
 	}
 
