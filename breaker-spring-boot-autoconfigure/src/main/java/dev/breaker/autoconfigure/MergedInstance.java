@@ -23,6 +23,7 @@ import dev.breaker.core.Numbers;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.Ticker;
+import dev.breaker.http.HostBreakers;
 
 import org.jspecify.annotations.Nullable;
 
@@ -158,8 +159,13 @@ final class MergedInstance {
 				BreakerRegistry.Children.MAX_MIN_FAILING_CHILDREN);
 		int maxKeyLength = intIn(BreakerSetting.TENANTS_MAX_KEY_LENGTH, ChildKeys.MIN_MAX_LENGTH,
 				ChildKeys.MAX_MAX_LENGTH);
-		// tenant children consult their parent: the parent records their latency
-		BreakerSettings.checkChildrenMemory(this.layers.property(BreakerSetting.TENANTS_MAX), max, config, true, 0, 0);
+		// tenant children consult their parent: the parent records their latency. The
+		// http group's children are hosts, bounded and checked by breaker.http.max-hosts
+		// (HostsPolicy), not by tenants.max
+		if (!this.layers.path().equals(BreakerProperties.path(HostBreakers.GROUP))) {
+			BreakerSettings.checkChildrenMemory(this.layers.property(BreakerSetting.TENANTS_MAX), max, config, true, 0,
+					0);
+		}
 		try {
 			return new BreakerRegistry.Children(max, idleExpiry, true, minFailing, maxKeyLength);
 		}

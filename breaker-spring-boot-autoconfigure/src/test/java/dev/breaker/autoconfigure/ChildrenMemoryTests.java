@@ -103,6 +103,19 @@ class ChildrenMemoryTests {
 	}
 
 	@Test
+	void theHttpGroupsChildrenAreItsHostsCheckedByMaxHostsNotByTenantsMax() {
+		// with the HTTP breakers on, the http group's children are hosts, never tenants
+		HttpClients.restClientRunner("jdk")
+			.withPropertyValues("breaker.instances.http.window=1h", "breaker.instances.http.bucket=1s")
+			.run((context) -> assertThat(StartupFailure.invalidProperty(context).property())
+				.isEqualTo("breaker.http.max-hosts"));
+		HttpClients.restClientRunner("jdk")
+			.withPropertyValues("breaker.instances.http.window=1h", "breaker.instances.http.bucket=1s",
+					"breaker.http.max-hosts=300")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void theDefaultHostsAndOneConfiguredHostOfAnHourOfSecondsStart() {
 		HttpClients.restClientRunner("jdk").run((context) -> assertThat(context).hasNotFailed());
 		// one host's own window counts once, not for every host
