@@ -633,6 +633,15 @@ public final class Breaker {
 	}
 
 	/**
+	 * A reset told to nobody (see Overrides#repeated): {@code to}, a fresh CLOSED state,
+	 * replaces the untouched {@code from}, so calls in flight stop counting; no history,
+	 * no listener.
+	 */
+	boolean restartQuietly(ClosedState from, ClosedState to) {
+		return STATE.compareAndSet(this, from, to);
+	}
+
+	/**
 	 * The one place a state changes: checked against the table, one CAS winner, then
 	 * history and listeners.
 	 */

@@ -15,8 +15,8 @@ final class Overrides {
 
 	/**
 	 * Operator: move to {@code to} (reason "operator"); repeating FORCED_OPEN or DISABLED
-	 * is no transition, and neither is a reset of a CLOSED breaker asked from inside a
-	 * transition listener.
+	 * is no transition, and neither is a reset that would change nothing (see
+	 * {@link #repeated}).
 	 */
 	static void operator(Breaker breaker, State to) {
 		operator(breaker, to, "operator", false);
@@ -37,16 +37,16 @@ final class Overrides {
 				// so a listener that resets (or probes) on every transition terminates
 				return;
 			}
-			if (s.state == State.CLOSED && to == State.CLOSED && TransitionLog.delivering()) {
-				// a listener resetting a breaker that is closed already (its own or
-				// another): no transition, so listeners resetting each other's breaker
-				// end
-				return;
+			if (to == State.CLOSED && s instanceof ClosedState closed && repeated(breaker, closed)) {
+				if (breaker.restartQuietly(closed, restarted(breaker, closed))) {
+					return;
+				}
+				continue;
 			}
 			long now = breaker.now();
 			Instant wallNow = breaker.config().clock().instant();
 			BreakerState next = switch (to) {
-				case CLOSED -> new ClosedState(breaker, s, now, wallNow);
+				case CLOSED -> reset(breaker, s, now, wallNow);
 				case HALF_OPEN -> new HalfOpenState(breaker, s, now, wallNow);
 				case FORCED_OPEN -> new ForcedOpenState(breaker, s, now, wallNow);
 				case DISABLED -> new DisabledState(breaker, s, now, wallNow);
@@ -56,6 +56,49 @@ final class Overrides {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * Whether a reset of {@code closed} is told to nobody: no call was recorded since a
+	 * reset made it (or since the breaker was made), and either that reset found the
+	 * breaker CLOSED already or this thread is delivering a transition (a listener). Such
+	 * a reset still empties the window (it is empty already) and still makes the calls in
+	 * flight stop counting (a fresh CLOSED state replaces this one), but it is no
+	 * transition: so a reset repeated on an untouched breaker tells nobody, and listeners
+	 * resetting each other's breaker end, on this thread or through another.
+	 */
+	private static boolean repeated(Breaker breaker, ClosedState closed) {
+		long mark = closed.finishedAtReset;
+		return mark >= 0 && (closed.resetOfClosed || TransitionLog.delivering()) && finished(breaker) == mark;
+	}
+
+	/**
+	 * The fresh CLOSED state of a reset told to nobody, entered now, with the marks of
+	 * {@code closed}.
+	 */
+	private static ClosedState restarted(Breaker breaker, ClosedState closed) {
+		ClosedState next = new ClosedState(breaker, closed, breaker.now(), breaker.config().clock().instant());
+		next.finishedAtReset = finished(breaker);
+		next.resetOfClosed = closed.resetOfClosed;
+		return next;
+	}
+
+	private static ClosedState reset(Breaker breaker, BreakerState from, long now, Instant wallNow) {
+		// counted before the CAS: a call recorded in between makes the next reset a real
+		// one, never the other way round
+		ClosedState next = new ClosedState(breaker, from, now, wallNow);
+		next.finishedAtReset = finished(breaker);
+		next.resetOfClosed = from.state == State.CLOSED;
+		return next;
+	}
+
+	/** The breaker's finished calls so far (recorded, or stale on release). */
+	private static long finished(Breaker breaker) {
+		long sum = 0;
+		for (Outcome outcome : Outcome.values()) {
+			sum += breaker.totals().calls(outcome);
+		}
+		return sum;
 	}
 
 	/**

@@ -283,16 +283,17 @@ final class BreakerMeters {
 	/**
 	 * Removes every meter of this breaker from the registry (a job), each even when the
 	 * registry refused another, and stops hearing the breaker.
-	 * @throws RuntimeException the first refusal, once every meter was tried
+	 * @throws RuntimeException the first refusal, once every meter was tried (or the
+	 * Error user code threw, after every meter was tried)
 	 */
 	void remove() {
 		close();
-		RuntimeException refused = null;
+		Throwable refused = null;
 		for (Meter meter : this.meters) {
 			try {
 				this.registry.remove(meter);
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
 				if (refused == null) {
 					refused = ex;
 				}
@@ -302,8 +303,11 @@ final class BreakerMeters {
 			}
 		}
 		this.meters.clear();
+		if (refused instanceof Error error) {
+			throw error;
+		}
 		if (refused != null) {
-			throw refused;
+			throw (RuntimeException) refused;
 		}
 	}
 

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.core.Breaker;
@@ -120,29 +121,45 @@ public class BreakerMetrics implements MeterBinder {
 			}
 		}
 
-		/** Queues a job and runs the jobs unless a thread is running them. */
+		/**
+		 * Queues a job and runs the jobs unless a thread is running them. Nothing a job
+		 * throws ends the loop: a job queued by another thread (which returned, since
+		 * this one was running) is never stranded. A VirtualMachineError reaches this
+		 * thread's caller once the queue is empty and the running flag let go.
+		 */
 		private void run(Runnable job) {
 			this.jobs.add(job);
+			VirtualMachineError fatal = null;
 			// checked again after letting go: a job queued while the last one ran, and
 			// not run by its own thread (this one was running), is run now
 			while (!this.jobs.isEmpty() && this.running.compareAndSet(false, true)) {
 				try {
 					for (Runnable next = this.jobs.poll(); next != null; next = this.jobs.poll()) {
-						runOne(next);
+						VirtualMachineError thrown = runOne(next);
+						fatal = (fatal == null) ? thrown : fatal;
 					}
 				}
 				finally {
 					this.running.set(false);
 				}
 			}
+			if (fatal != null) {
+				throw fatal;
+			}
 		}
 
-		private void runOne(Runnable job) {
+		/** Runs a job; returns the VirtualMachineError it threw, if any. */
+		private @Nullable VirtualMachineError runOne(Runnable job) {
 			try {
 				job.run();
+				return null;
 			}
-			catch (RuntimeException ex) {
+			catch (VirtualMachineError ex) {
+				return ex;
+			}
+			catch (Throwable ex) {
 				logger.warn("Could not update the meters of the breakers", ex);
+				return null;
 			}
 		}
 
@@ -169,9 +186,15 @@ public class BreakerMetrics implements MeterBinder {
 			try {
 				added.register();
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				// any Throwable (user code run by Micrometer may throw an Error): no
+				// meters
+				// and no transition listener are left behind
 				this.meters.remove(breaker.name(), added);
 				removeQuietly(added, "whose meters could not be registered");
+				if (ex instanceof VirtualMachineError fatal) {
+					throw fatal;
+				}
 				logger.warn("Could not register the meters of breaker '" + BreakerNames.printable(breaker.name()) + "'",
 						ex);
 			}
@@ -195,7 +218,10 @@ public class BreakerMetrics implements MeterBinder {
 			try {
 				removed.remove();
 			}
-			catch (RuntimeException ex) {
+			catch (VirtualMachineError ex) {
+				throw ex;
+			}
+			catch (Throwable ex) {
 				logger.warn("Could not remove the meters of breaker '"
 						+ BreakerNames.printable(removed.breaker().name()) + "'" + (which.isEmpty() ? "" : " " + which),
 						ex);

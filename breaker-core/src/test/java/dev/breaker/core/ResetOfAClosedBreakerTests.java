@@ -1,0 +1,110 @@
+package dev.breaker.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A reset of a breaker that is CLOSED already: it empties the window whoever asks
+ * (Breaker#reset's contract), and a reset repeated with nothing recorded in between is no
+ * transition, so listeners resetting each other's breaker end on any thread.
+ */
+class ResetOfAClosedBreakerTests {
+
+	private final Fixture fixture = new Fixture();
+
+	@Test
+	void aListenerResettingAnotherClosedBreakerEmptiesItsWindow() {
+		Breaker payments = Breaker.of("payments", fixture.config().consecutiveFailures(1).build());
+		Breaker shipping = Breaker.of("shipping", fixture.config().consecutiveFailures(3).build());
+		payments.onTransition(t -> {
+			if (t.to() == State.OPEN) {
+				shipping.reset();
+			}
+		});
+		Fixture.fail(shipping, 2);
+		Fixture.fail(payments, 1);
+
+		assertThat(payments.state()).isEqualTo(State.OPEN);
+		assertThat(shipping.snapshot().calls()).as("calls in shipping's window after its reset").isZero();
+		Fixture.fail(shipping, 2);
+		assertThat(shipping.state()).as("shipping after two failures since its reset").isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void twoListenersResettingEachOthersBreakerThroughAnotherThreadEnd() throws Exception {
+		Breaker payments = Breaker.of("payments", fixture.config().consecutiveFailures(1).build());
+		Breaker shipping = Breaker.of("shipping", fixture.config().consecutiveFailures(1).build());
+		Queue<Runnable> handedOff = new ArrayDeque<>();
+		payments.onTransition(t -> {
+			synchronized (handedOff) {
+				handedOff.add(shipping::reset);
+			}
+		});
+		shipping.onTransition(t -> {
+			synchronized (handedOff) {
+				handedOff.add(payments::reset);
+			}
+		});
+		Fixture.fail(payments, 1);
+		AtomicInteger ran = new AtomicInteger();
+		Thread worker = new Thread(() -> {
+			while (ran.get() < 10_000) {
+				Runnable next;
+				synchronized (handedOff) {
+					next = handedOff.poll();
+				}
+				if (next == null) {
+					return;
+				}
+				ran.incrementAndGet();
+				next.run();
+			}
+		}, "async listener worker");
+		worker.start();
+		worker.join(60_000);
+
+		assertThat(ran.get()).as("resets handed to the other thread before they ended").isLessThan(10_000);
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(shipping.state()).isEqualTo(State.CLOSED);
+	}
+
+	@Test
+	void aSecondResetInARowOfAClosedBreakerIsNoTransition() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(3));
+		breaker.reset();
+		breaker.reset();
+		breaker.reset();
+
+		assertThat(fixture.transitions).singleElement()
+			.satisfies(t -> assertThat(t.from() + "->" + t.to()).isEqualTo("CLOSED->CLOSED"));
+	}
+
+	@Test
+	void aResetAfterACallWasRecordedIsATransitionAndEmptiesTheWindow() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(3));
+		breaker.reset();
+		Fixture.fail(breaker, 2);
+		breaker.reset();
+		Fixture.fail(breaker, 2);
+
+		assertThat(fixture.transitions).hasSize(2);
+		assertThat(breaker.state()).isEqualTo(State.CLOSED);
+		assertThat(breaker.snapshot().failures()).isEqualTo(2);
+	}
+
+	@Test
+	void aResetOfABreakerThatAResetClosedFromOpenIsATransition() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+		Fixture.fail(breaker, 1);
+		breaker.reset();
+		breaker.reset();
+
+		assertThat(fixture.transitions).extracting(t -> t.from() + "->" + t.to())
+			.containsExactly("CLOSED->OPEN", "OPEN->CLOSED", "CLOSED->CLOSED");
+	}
+
+}
