@@ -133,8 +133,8 @@ final class Reconciler {
 						FleetEntry entry = sync.entries().get(name);
 						if (entry != null && entry.ownOlderThanUntold(override, sync.replicaId())) {
 							// this replica's own earlier override: its operator decided
-							// after
-							// it, and that decision, which Redis refused, is sent again
+							// after it, and that decision, which Redis did not take
+							// (refused, or not answered), is being sent again
 							return;
 						}
 						if (entry == null || !entry.changedSince(sent)) {
