@@ -234,7 +234,7 @@ final class FleetOverrides {
 	/**
 	 * Sends the untold override again, newly issued, if it is still the latest decision
 	 * here and no peer's announcement was heard since it was made (sync thread); while
-	 * Redis is unreachable, waits for the next pause.
+	 * Redis is unreachable or a reconnect read is under way, waits for the next pause.
 	 */
 	private void resend(FleetEntry entry, String name) {
 		sync.registry().find(name).ifPresent(beforeResend);
@@ -244,9 +244,12 @@ final class FleetOverrides {
 			failedInARow.remove(name);
 			return;
 		}
-		if (!sync.status().up()) {
-			// Redis went away (or never answered): the reconnect read leaves the untold
-			// override alone (its own older one stored is not applied over it); try again
+		if (!sync.status().up() || sync.reconciler().reading()) {
+			// Redis went away (or never answered): the reconnect read, once Redis
+			// answers,
+			// decides first (it ends here an override the fleet never heard, or leaves
+			// the
+			// untold one standing over its own older one stored); try again after it
 			scheduleResend(entry, name);
 			return;
 		}

@@ -78,6 +78,14 @@ final class Reconciler {
 	}
 
 	/**
+	 * Whether a read is under way (sync thread): an untold override waits for its end,
+	 * which decides it (the read may end it here, or leave it to be told).
+	 */
+	boolean reading() {
+		return running;
+	}
+
+	/**
 	 * One pass over the keyspace: what it found, and whether Redis forgot everything
 	 * before it.
 	 */
