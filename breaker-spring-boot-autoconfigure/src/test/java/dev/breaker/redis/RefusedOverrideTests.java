@@ -238,20 +238,14 @@ class RefusedOverrideTests {
 	void anOperatorsNextDecisionLandingAsARefusedOneIsAboutToBeSentAgainIsTheOneTheFleetEndsIn() throws Exception {
 		FleetSync sync = withPeer();
 		List<String> heard = replica.admin.listen(replica.settings.channel());
-		refuseWrites();
-		sync.override(payments, State.FORCED_OPEN, true);
-		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
-		AtomicBoolean landed = new AtomicBoolean();
-		sync.overrides().beforeResend(breaker -> {
-			if (breaker == payments && landed.compareAndSet(false, true)) {
-				takeWrites();
-				Thread operator = new Thread(() -> sync.override(payments, State.DISABLED, true), "operator-2");
-				operator.start();
-				await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
-			}
+
+		asTheRefusedForcedOpenIsAboutToBeSentAgain(sync, () -> {
+			takeWrites();
+			Thread operator = new Thread(() -> sync.override(payments, State.DISABLED, true), "operator-2");
+			operator.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
 		});
 
-		await().atMost(Duration.ofSeconds(20)).until(landed::get);
 		await().atMost(Duration.ofSeconds(10)).until(() -> there.state() == State.DISABLED);
 		// a breaker of this replica's, so its entry stays to be looked at
 		replica.registry.breaker("ledger");
@@ -326,28 +320,15 @@ class RefusedOverrideTests {
 	void aPeersLaterDecisionRedisTookIsNotOverruledByARefusedOverrideSentAgainBeforeItIsHeardHere() throws Exception {
 		FleetSync sync = withPeer();
 		List<String> heard = replica.admin.listen(replica.settings.channel());
-		refuseWrites();
-		sync.override(payments, State.FORCED_OPEN, true);
-		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
-		AtomicBoolean landed = new AtomicBoolean();
-		AtomicReference<Throwable> failed = new AtomicReference<>();
-		sync.overrides().beforeResend(breaker -> {
-			if (breaker == payments && landed.compareAndSet(false, true)) {
-				try {
-					takeWrites();
-					peer.override(there, State.DISABLED, true);
-					// Redis took the peer's DISABLED: it published it
-					await().atMost(Duration.ofSeconds(10))
-						.until(() -> heard.stream()
-							.anyMatch(message -> FleetMessage.decode(message).replica().equals(peer.replicaId())));
-				}
-				catch (Throwable e) {
-					failed.set(e);
-				}
-			}
+
+		asTheRefusedForcedOpenIsAboutToBeSentAgain(sync, () -> {
+			takeWrites();
+			peer.override(there, State.DISABLED, true);
+			// Redis took the peer's DISABLED: it published it
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> heard.stream()
+					.anyMatch(message -> FleetMessage.decode(message).replica().equals(peer.replicaId())));
 		});
-		await().atMost(Duration.ofSeconds(20)).until(landed::get);
-		assertThat(failed.get()).isNull();
 
 		await("the peer's later decision stands").during(Duration.ofSeconds(5))
 			.atMost(Duration.ofSeconds(10))
@@ -372,6 +353,31 @@ class RefusedOverrideTests {
 		payments = replica.registry.breaker("payments");
 		there = peers.breaker("payments");
 		return sync;
+	}
+
+	/**
+	 * The operator forces "payments" open fleet-wide while Redis refuses writes; as the
+	 * pause before it is sent again ends (on the sync thread, before it is checked),
+	 * {@code landing} runs once. Returns once it ran, and fails if it did.
+	 */
+	private void asTheRefusedForcedOpenIsAboutToBeSentAgain(FleetSync sync, Runnable landing) {
+		refuseWrites();
+		sync.override(payments, State.FORCED_OPEN, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
+		AtomicBoolean landed = new AtomicBoolean();
+		AtomicReference<Throwable> failed = new AtomicReference<>();
+		sync.overrides().beforeResend(breaker -> {
+			if (breaker == payments && landed.compareAndSet(false, true)) {
+				try {
+					landing.run();
+				}
+				catch (Throwable e) {
+					failed.set(e);
+				}
+			}
+		});
+		await().atMost(Duration.ofSeconds(20)).until(landed::get);
+		assertThat(failed.get()).as("what landed as the pause ended").isNull();
 	}
 
 	/** A primary a failover demoted answers every write with READONLY. */
