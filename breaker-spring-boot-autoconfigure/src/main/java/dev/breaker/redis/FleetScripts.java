@@ -168,10 +168,10 @@ final class FleetScripts {
 	 */
 	static final Script OVERRIDE = Script.of("override", PRELUDE + """
 			hashOrNothing(KEYS[4])
-			local stamp = tonumber(redis.call('HMGET', KEYS[4], 'at')[1]) or 0
-			local decidedAt = tonumber(ARGV[8]) or 0
-			if ARGV[9] == '1' and stamp > decidedAt then return 0 end
-			if decidedAt > stamp then
+			local stamp = tonumber(redis.call('HMGET', KEYS[4], 'at')[1])
+			local decidedAt = tonumber(ARGV[8]) or -1
+			if ARGV[9] == '1' and stamp and stamp > decidedAt then return 0 end
+			if decidedAt >= 0 and (not stamp or decidedAt > stamp) then
 			  redis.call('HSET', KEYS[4], 'at', int(decidedAt))
 			  redis.call('PEXPIRE', KEYS[4], 86400000)
 			end

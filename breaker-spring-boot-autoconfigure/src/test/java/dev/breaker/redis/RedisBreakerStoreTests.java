@@ -300,6 +300,17 @@ class RedisBreakerStoreTests {
 	}
 
 	@Test
+	void anOverrideDecidedBeforeRedisTimeWasKnownIsTakenAgainOnlyWhileNoDecidedTimeIsStored() {
+		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 1_000), -1, true).join()).isTrue();
+		assertThat(admin.redis().exists(keys.decided("quotes"))).isZero();
+
+		store.override(override("quotes", State.DISABLED, "b", 1_000), 1_000, false).join();
+
+		assertThat(store.override(override("quotes", State.CLOSED, "a", 2_000), -1, true).join()).isFalse();
+		assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.DISABLED);
+	}
+
+	@Test
 	void garbageWhereTheDecidedTimeBelongsCountsAsNoDecision() {
 		admin.redis().set(keys.decided("quotes"), "not a hash");
 		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 1_000), 1_000, true).join()).isTrue();
