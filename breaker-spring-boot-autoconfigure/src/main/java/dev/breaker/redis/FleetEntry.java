@@ -99,6 +99,12 @@ final class FleetEntry {
 	/** The sequence number of the untold override's decision. */
 	private long untoldSince;
 
+	/**
+	 * When the untold override was decided, Redis's time as this replica estimated it
+	 * (its first announcement's issue time; -1: unknown).
+	 */
+	private long untoldDecidedAt = -1;
+
 	/** Why Redis did not take it (escaped, at most 200 characters). */
 	private String untoldError = "";
 
@@ -330,6 +336,12 @@ final class FleetEntry {
 		if (!stillLatest(announcement, since)) {
 			return false;
 		}
+		if (!announcement.equals(untold)) {
+			// a decision not yet kept: its own announcement says when it was made (one
+			// sent
+			// again is the untold one, re-issued, and keeps the time it was decided)
+			untoldDecidedAt = announcement.issuedAt();
+		}
 		untold = announcement;
 		untoldSince = since;
 		untoldError = Printable.of(error, Printable.REASON);
@@ -341,7 +353,19 @@ final class FleetEntry {
 		return untoldSince;
 	}
 
-	/** Redis took {@code announcement} (it answered, or published it): told. */
+	/**
+	 * When the untold override was decided: Redis's time as this replica estimated it
+	 * (-1: unknown).
+	 */
+	synchronized long untoldDecidedAt() {
+		return untoldDecidedAt;
+	}
+
+	/**
+	 * Redis took {@code announcement} (it answered, or published it), or it refused it
+	 * sent again as a later decision stands there: no longer to be told. Returns whether
+	 * it was the untold one.
+	 */
 	synchronized boolean told(FleetMessage announcement) {
 		if (announcement.equals(untold)) {
 			untold = null;

@@ -90,6 +90,14 @@ public final class FleetKeys {
 		return tagged(breaker) + OVERRIDE;
 	}
 
+	/**
+	 * When the latest fleet-wide override Redis took was decided (a CLOSED too): an
+	 * override sent again is taken only if it is not older.
+	 */
+	public String decided(String breaker) {
+		return tagged(breaker) + ":decided";
+	}
+
 	/** The fleet window's counts. */
 	public String window(String breaker) {
 		return tagged(breaker) + ":window";

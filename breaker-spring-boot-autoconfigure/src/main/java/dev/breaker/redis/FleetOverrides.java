@@ -4,12 +4,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
-import io.lettuce.core.RedisCommandExecutionException;
 
 /**
  * An operator's override in fleet mode: applied on this replica at once, and for the
@@ -20,12 +18,15 @@ import io.lettuce.core.RedisCommandExecutionException;
  * <p>
  * An override Redis does not take (it refuses the write: READONLY, NOREPLICAS, OOM,
  * CLUSTERDOWN; or it does not answer) is logged at WARN and shown in the breaker's fleet
- * state ({@link FleetBreakerView#untold()}) until it is taken or superseded. When Redis
- * answered and refused, it is announced again (newly issued, so signing accepts it) one
- * reconnect interval later, then two, four, at most eight apart, as long as it is still
- * the latest decision here and no peer's announcement was heard since it was made: a
- * later decision, a peer's or this operator's next, is never overruled by an old one sent
- * again.
+ * state ({@link FleetBreakerView#untold()}) until it is taken or superseded. It is
+ * announced again (newly issued, so signing accepts it) one reconnect interval later,
+ * then two, four, at most eight apart (refused or not answered alike: an unanswered one
+ * is sent again once Redis answers), as long as it is still the latest decision here and
+ * no peer's announcement was heard since it was made. Redis takes one sent again only if
+ * no decision it took was decided after it (the override script compares decision times),
+ * so a later decision, a peer's not yet heard here or this operator's next, is never
+ * overruled by an old one sent again, and one Redis ran though its answer timed out is at
+ * most taken twice, harmlessly, while it is still the latest.
  */
 final class FleetOverrides {
 
@@ -43,11 +44,12 @@ final class FleetOverrides {
 	private final FleetSync sync;
 
 	/**
-	 * How many times in a row Redis refused each breaker's override (sync thread only).
+	 * How many times in a row Redis did not take each breaker's override (sync thread
+	 * only).
 	 */
-	private final Map<String, Integer> refusedInARow = new HashMap<>();
+	private final Map<String, Integer> failedInARow = new HashMap<>();
 
-	/** The breakers whose refused override is to be sent again (sync thread only). */
+	/** The breakers whose untold override is to be sent again (sync thread only). */
 	private final Set<String> resendPending = new HashSet<>();
 
 	private volatile Consumer<Breaker> beforeResend = breaker -> {
@@ -117,7 +119,7 @@ final class FleetOverrides {
 				if (announcement != null) {
 					long since = sync.nextSequence();
 					entry.overridden(announcement, since);
-					publish(entry, announcement, since);
+					publish(entry, announcement, since, announcement.issuedAt(), false);
 				}
 			}
 			// outside any lock: the breaker runs its listeners, which may override again
@@ -144,27 +146,33 @@ final class FleetOverrides {
 	}
 
 	/**
-	 * Queues the publish of {@code announcement}, decided at {@code since}; what Redis
-	 * answers is handled on the sync thread. Called under the entry's lock: it only hands
-	 * work on.
+	 * Queues the publish of {@code announcement}, decided at {@code since} (this
+	 * replica's sequence) and {@code decidedAt} (Redis's time as this replica estimated
+	 * it), and sent {@code again} or not; what Redis answers is handled on the sync
+	 * thread. Called under the entry's lock: it only hands work on.
 	 */
-	private void publish(FleetEntry entry, FleetMessage announcement, long since) {
+	private void publish(FleetEntry entry, FleetMessage announcement, long since, long decidedAt, boolean again) {
 		entry.publishes()
 			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
-					() -> sync.store().override(announcement).whenComplete((done, error) -> sync.thread().submit(() -> {
-						if (error == null) {
-							taken(entry, announcement);
-						}
-						else {
-							notTaken(entry, announcement, since, error);
-						}
-					})));
+					() -> sync.store()
+						.override(announcement, decidedAt, again)
+						.whenComplete((took, error) -> sync.thread().submit(() -> {
+							if (error != null) {
+								notTaken(entry, announcement, since, error);
+							}
+							else if (took) {
+								taken(entry, announcement);
+							}
+							else {
+								outdone(entry, announcement);
+							}
+						})));
 	}
 
 	/** Redis took the override (sync thread). */
 	private void taken(FleetEntry entry, FleetMessage announcement) {
 		String name = announcement.breaker();
-		boolean wasRefused = refusedInARow.remove(name) != null;
+		boolean wasRefused = failedInARow.remove(name) != null;
 		if (entry.told(announcement) && wasRefused) {
 			LOG.log(System.Logger.Level.INFO,
 					"breaker fleet, replica {0}: Redis took the override {1} of breaker ''{2}'' on every replica "
@@ -174,53 +182,48 @@ final class FleetOverrides {
 	}
 
 	/**
-	 * Redis did not take the override (sync thread): kept and logged while it is the
-	 * latest decision here, and, when Redis answered and refused it, sent again later.
+	 * Redis did not take the override sent again: a decision it took was decided after it
+	 * (another replica's, not yet heard here), and stands (sync thread).
+	 */
+	private void outdone(FleetEntry entry, FleetMessage announcement) {
+		failedInARow.remove(announcement.breaker());
+		if (entry.told(announcement)) {
+			neverTold(announcement);
+		}
+	}
+
+	/**
+	 * Redis did not take the override (sync thread): kept, logged and sent again later
+	 * while it is the latest decision here.
 	 */
 	private void notTaken(FleetEntry entry, FleetMessage announcement, long since, Throwable error) {
 		String name = announcement.breaker();
-		boolean refused = StoreConnection.unwrap(error) instanceof RedisCommandExecutionException;
 		boolean first = !announcement.equals(entry.untold());
 		if (!entry.untold(announcement, since, RedisBreakerStore.message(error))) {
-			refusedInARow.remove(name);
+			failedInARow.remove(name);
 			return; // a later decision was made, or the fleet moved on: nothing to tell
 		}
-		if (first && !refusedInARow.containsKey(name)) {
+		if (first && !failedInARow.containsKey(name)) {
 			LOG.log(System.Logger.Level.WARNING,
 					"breaker fleet, replica {0}: Redis did not take the override {1} of breaker ''{2}'' on every "
 							+ "replica ({3}); it stands here, the fleet was not told{4}",
 					sync.replicaId(), announcement.override(), Printable.of(name, Printable.NAME),
 					Printable.of(RedisBreakerStore.message(error), Printable.REASON),
-					refused ? "; it is sent again while it is the latest decision, until Redis takes it"
-							: "; the reconnect read decides once Redis answers (make it again then)");
+					"; it is sent again while it is the latest decision, until Redis takes it");
 		}
-		if (!refused) {
-			refusedInARow.remove(name);
-			return;
-		}
-		refusedInARow.merge(name, 1, Integer::sum);
+		failedInARow.merge(name, 1, Integer::sum);
 		scheduleResend(entry, name);
 	}
 
 	/**
-	 * The reconnect read found this replica's own earlier override stored, under the
-	 * later one Redis did not take (refused, or not answered): no other replica decided
-	 * since, so the later one is sent again (sync thread).
-	 */
-	void tellOverOwnOlder(FleetEntry entry, String name) {
-		refusedInARow.putIfAbsent(name, 1);
-		scheduleResend(entry, name);
-	}
-
-	/**
-	 * One pending resend a breaker, however many of its overrides Redis refused: after
-	 * one reconnect interval, then two, four, at most eight (sync thread).
+	 * One pending resend a breaker, however many of its overrides Redis did not take:
+	 * after one reconnect interval, then two, four, at most eight (sync thread).
 	 */
 	private void scheduleResend(FleetEntry entry, String name) {
 		if (!resendPending.add(name)) {
 			return;
 		}
-		int refusals = refusedInARow.getOrDefault(name, 1);
+		int refusals = failedInARow.getOrDefault(name, 1);
 		long pause = sync.settings().reconnectInterval().toMillis() << Math.min(refusals - 1, MOST_DOUBLINGS);
 		sync.thread().schedule(() -> {
 			resendPending.remove(name);
@@ -231,19 +234,22 @@ final class FleetOverrides {
 	/**
 	 * Sends the untold override again, newly issued, if it is still the latest decision
 	 * here and no peer's announcement was heard since it was made (sync thread); while
-	 * Redis is unreachable, waits for the next pause.
+	 * Redis is unreachable or a reconnect read is under way, waits for the next pause.
 	 */
 	private void resend(FleetEntry entry, String name) {
 		sync.registry().find(name).ifPresent(beforeResend);
 		superseded(entry);
 		FleetMessage untold = entry.untold();
 		if (untold == null || sync.entries().get(name) != entry) {
-			refusedInARow.remove(name);
+			failedInARow.remove(name);
 			return;
 		}
-		if (!sync.status().up()) {
-			// Redis went away after it refused: the reconnect read leaves the untold
-			// override alone (its own older one stored is not applied over it); try again
+		if (!sync.status().up() || sync.reconciler().reading()) {
+			// Redis went away (or never answered): the reconnect read, once Redis
+			// answers,
+			// decides first (it ends here an override the fleet never heard, or leaves
+			// the
+			// untold one standing over its own older one stored); try again after it
 			scheduleResend(entry, name);
 			return;
 		}
@@ -253,10 +259,11 @@ final class FleetOverrides {
 			// as an operator's decision: checked, made the latest's announcement and
 			// queued in one step, so its publish keeps the order of the decisions here
 			if (!entry.reissue(untold, fresh)) {
-				refusedInARow.remove(name);
+				failedInARow.remove(name);
 				return;
 			}
-			publish(entry, fresh, entry.untoldSince());
+			// taken only if no decision Redis took was decided after this one
+			publish(entry, fresh, entry.untoldSince(), entry.untoldDecidedAt(), true);
 		}
 	}
 
@@ -268,11 +275,15 @@ final class FleetOverrides {
 	void superseded(FleetEntry entry) {
 		FleetMessage dropped = entry.supersededUntold();
 		if (dropped != null) {
-			LOG.log(System.Logger.Level.WARNING,
-					"breaker fleet, replica {0}: the override {1} of breaker ''{2}'' on every replica, which Redis "
-							+ "did not take, was never told to the fleet; a later decision of the fleet stands",
-					sync.replicaId(), dropped.override(), Printable.of(dropped.breaker(), Printable.NAME));
+			neverTold(dropped);
 		}
+	}
+
+	private void neverTold(FleetMessage dropped) {
+		LOG.log(System.Logger.Level.WARNING,
+				"breaker fleet, replica {0}: the override {1} of breaker ''{2}'' on every replica, which Redis "
+						+ "did not take, was never told to the fleet; a later decision of the fleet stands",
+				sync.replicaId(), dropped.override(), Printable.of(dropped.breaker(), Printable.NAME));
 	}
 
 	/**

@@ -157,10 +157,24 @@ final class FleetScripts {
 	/**
 	 * An operator's fleet-wide override: FORCED_OPEN and DISABLED stand (for replicas
 	 * started later too) until an operator's CLOSED, which also ends any open episode.
-	 * KEYS: state, votes, override. ARGV: state, replica, reason, issued, sig, channel,
-	 * message.
+	 * The decided hash keeps the latest decision time Redis took (a CLOSED too, which
+	 * leaves no override hash; for a day): an override sent again ({@code ARGV[9]} 1) is
+	 * taken only if no decision Redis took was decided after it, so an old decision sent
+	 * again never overrules a later one. A decision sent for the first time is taken as
+	 * it comes. KEYS: state, votes, override, decided. ARGV: state, replica, reason,
+	 * issued, sig, channel, message, decidedAt (ms, Redis's time as the deciding replica
+	 * estimated it), again (1: sent again). Returns 1 when taken, 0 when a later decision
+	 * stands.
 	 */
 	static final Script OVERRIDE = Script.of("override", PRELUDE + """
+			hashOrNothing(KEYS[4])
+			local stamp = tonumber(redis.call('HMGET', KEYS[4], 'at')[1])
+			local decidedAt = tonumber(ARGV[8]) or -1
+			if ARGV[9] == '1' and stamp and stamp > decidedAt then return 0 end
+			if decidedAt >= 0 and (not stamp or decidedAt > stamp) then
+			  redis.call('HSET', KEYS[4], 'at', int(decidedAt))
+			  redis.call('PEXPIRE', KEYS[4], 86400000)
+			end
 			redis.call('DEL', KEYS[3])
 			if ARGV[1] == 'CLOSED' then
 			  redis.call('DEL', KEYS[1], KEYS[2])

@@ -78,6 +78,14 @@ final class Reconciler {
 	}
 
 	/**
+	 * Whether a read is under way (sync thread): an untold override waits for its end,
+	 * which decides it (the read may end it here, or leave it to be told).
+	 */
+	boolean reading() {
+		return running;
+	}
+
+	/**
 	 * One pass over the keyspace: what it found, and whether Redis forgot everything
 	 * before it.
 	 */
@@ -133,8 +141,8 @@ final class Reconciler {
 						FleetEntry entry = sync.entries().get(name);
 						if (entry != null && entry.ownOlderThanUntold(override, sync.replicaId())) {
 							// this replica's own earlier override: its operator decided
-							// after
-							// it, and that decision, which Redis refused, is sent again
+							// after it, and that decision, which Redis did not take
+							// (refused, or not answered), is being sent again
 							return;
 						}
 						if (entry == null || !entry.changedSince(sent)) {

@@ -138,14 +138,20 @@ public final class RedisBreakerStore implements AutoCloseable {
 	}
 
 	/**
-	 * Stores (or, for CLOSED, clears) an operator's fleet-wide override and announces it.
+	 * Stores (or, for CLOSED, clears) an operator's fleet-wide override decided at
+	 * {@code decidedAt} (Redis's time as this replica estimated it) and announces it;
+	 * completes with whether Redis took it. Sent {@code again}, it is taken only if no
+	 * decision Redis took was decided after it.
 	 */
-	CompletableFuture<Long> override(FleetMessage announcement) {
+	CompletableFuture<Boolean> override(FleetMessage announcement, long decidedAt, boolean again) {
 		String name = announcement.breaker();
-		return connection.run(FleetScripts.OVERRIDE, ScriptOutputType.INTEGER,
-				new String[] { keys.state(name), keys.votes(name), keys.override(name) },
-				announcement.override().name(), announcement.replica(), announcement.reason(),
-				Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode());
+		return connection
+			.<Long>run(FleetScripts.OVERRIDE, ScriptOutputType.INTEGER,
+					new String[] { keys.state(name), keys.votes(name), keys.override(name), keys.decided(name) },
+					announcement.override().name(), announcement.replica(), announcement.reason(),
+					Long.toString(announcement.issuedAt()), announcement.signature(), channel, announcement.encode(),
+					Long.toString(decidedAt), again ? "1" : "0")
+			.thenApply(n -> n != null && n == 1);
 	}
 
 	/**

@@ -20,7 +20,7 @@ class FleetKeysTests {
 	void everyKeyOfOneBreakerIsInOneHashSlot() {
 		for (String name : List.of("payments", "payments:tenant-7", "http:api.acme.com", "odd}name{")) {
 			List<String> all = List.of(keys.state(name), keys.votes(name), keys.probes(name, "e1"), keys.override(name),
-					keys.window(name));
+					keys.decided(name), keys.window(name));
 			assertThat(all.stream().map(SlotHash::getSlot).collect(Collectors.toSet())).as(name).hasSize(1);
 		}
 		assertThat(keys.state("payments")).isEqualTo("breaker:{payments}:open");

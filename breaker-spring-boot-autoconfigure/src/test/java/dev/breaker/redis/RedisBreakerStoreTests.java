@@ -265,6 +265,62 @@ class RedisBreakerStoreTests {
 	}
 
 	@Test
+	void anOverrideSentAgainIsNotTakenOverADecisionRedisTookThatWasDecidedAfterIt() {
+		assertThat(store.override(override("quotes", State.DISABLED, "b", 2_000), 2_000, false).join()).isTrue();
+
+		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 2_500), 1_000, true).join()).isFalse();
+
+		assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.DISABLED);
+		// a reset leaves no override, but when it was decided stays
+		assertThat(store.override(override("quotes", State.CLOSED, "b", 3_000), 3_000, false).join()).isTrue();
+		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 3_500), 2_500, true).join()).isFalse();
+		assertThat(store.readOverride("quotes").join()).isNull();
+		assertThat(admin.redis().pttl(keys.decided("quotes"))).isPositive();
+		await().atMost(Duration.ofSeconds(2))
+			.untilAsserted(() -> assertThat(received).extracting(FleetMessage::override)
+				.containsExactly(State.DISABLED, State.CLOSED));
+	}
+
+	@Test
+	void anOverrideSentAgainIsTakenWhenNothingDecidedAfterItWasTaken() {
+		// this replica's own earlier FORCED_OPEN, then its reset sent again (twice: the
+		// first one Redis ran though its answer timed out)
+		store.override(override("quotes", State.FORCED_OPEN, "a", 1_000), 1_000, false).join();
+
+		assertThat(store.override(override("quotes", State.CLOSED, "a", 2_500), 2_000, true).join()).isTrue();
+		assertThat(store.override(override("quotes", State.CLOSED, "a", 2_600), 2_000, true).join()).isTrue();
+
+		assertThat(store.readOverride("quotes").join()).isNull();
+		// a decision made for the first time is taken as it comes, an older one too
+		assertThat(store.override(override("quotes", State.DISABLED, "b", 1_500), 1_500, false).join()).isTrue();
+		assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.DISABLED);
+		// and it does not make the decided time older: the reset sent again still is not
+		// older than anything taken
+		assertThat(store.override(override("quotes", State.CLOSED, "a", 2_700), 2_000, true).join()).isTrue();
+	}
+
+	@Test
+	void anOverrideDecidedBeforeRedisTimeWasKnownIsTakenAgainOnlyWhileNoDecidedTimeIsStored() {
+		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 1_000), -1, true).join()).isTrue();
+		assertThat(admin.redis().exists(keys.decided("quotes"))).isZero();
+
+		store.override(override("quotes", State.DISABLED, "b", 1_000), 1_000, false).join();
+
+		assertThat(store.override(override("quotes", State.CLOSED, "a", 2_000), -1, true).join()).isFalse();
+		assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.DISABLED);
+	}
+
+	@Test
+	void garbageWhereTheDecidedTimeBelongsCountsAsNoDecision() {
+		admin.redis().set(keys.decided("quotes"), "not a hash");
+		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 1_000), 1_000, true).join()).isTrue();
+
+		admin.redis().hset(keys.decided("quotes"), "at", "not a time");
+		assertThat(store.override(override("quotes", State.DISABLED, "a", 1_000), 500, true).join()).isTrue();
+		assertThat(store.readOverride("quotes").join().override()).isEqualTo(State.DISABLED);
+	}
+
+	@Test
 	void theReconnectReadFindsOpensAndOverridesPageByPage() {
 		for (int i = 0; i < 500; i++) {
 			admin.redis().hset(keys.state("junk-" + i), "x", "1");
@@ -272,7 +328,7 @@ class RedisBreakerStoreTests {
 		store.open(open("payments", "e1", 10_000), null).join();
 		store
 			.override(new FleetMessage(FleetMessage.Kind.OVERRIDE, "quotes", "", 0, State.FORCED_OPEN, "a", 1,
-					"operator", ""))
+					"operator", ""), 1, false)
 			.join();
 
 		List<String> found = new ArrayList<>();
@@ -316,6 +372,10 @@ class RedisBreakerStoreTests {
 		return store.claim("payments", episode, replica, max, want, leaseMillis, 10_000, want + "|", false, List.of())
 			.join()
 			.grant();
+	}
+
+	private static FleetMessage override(String breaker, State state, String replica, long issuedAt) {
+		return new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, replica, issuedAt, "operator", "");
 	}
 
 	private static FleetMessage open(String breaker, String episode, long ttl) {

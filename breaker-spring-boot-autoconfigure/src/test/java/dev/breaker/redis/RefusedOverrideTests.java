@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -78,9 +79,21 @@ class RefusedOverrideTests {
 		fleetLog.addHandler(capture);
 	}
 
+	/** The pid of the Redis process a test froze (0: none). */
+	private volatile long frozen;
+
 	@AfterEach
 	void stopCapturing() {
 		fleetLog.removeHandler(capture);
+	}
+
+	@AfterEach
+	void thaw() {
+		long pid = frozen;
+		if (pid != 0) {
+			RedisAdmin.thaw(pid);
+			frozen = 0;
+		}
 	}
 
 	private String log() {
@@ -225,20 +238,14 @@ class RefusedOverrideTests {
 	void anOperatorsNextDecisionLandingAsARefusedOneIsAboutToBeSentAgainIsTheOneTheFleetEndsIn() throws Exception {
 		FleetSync sync = withPeer();
 		List<String> heard = replica.admin.listen(replica.settings.channel());
-		refuseWrites();
-		sync.override(payments, State.FORCED_OPEN, true);
-		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
-		AtomicBoolean landed = new AtomicBoolean();
-		sync.overrides().beforeResend(breaker -> {
-			if (breaker == payments && landed.compareAndSet(false, true)) {
-				takeWrites();
-				Thread operator = new Thread(() -> sync.override(payments, State.DISABLED, true), "operator-2");
-				operator.start();
-				await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
-			}
+
+		asTheRefusedForcedOpenIsAboutToBeSentAgain(sync, () -> {
+			takeWrites();
+			Thread operator = new Thread(() -> sync.override(payments, State.DISABLED, true), "operator-2");
+			operator.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !operator.isAlive());
 		});
 
-		await().atMost(Duration.ofSeconds(20)).until(landed::get);
 		await().atMost(Duration.ofSeconds(10)).until(() -> there.state() == State.DISABLED);
 		// a breaker of this replica's, so its entry stays to be looked at
 		replica.registry.breaker("ledger");
@@ -254,6 +261,89 @@ class RefusedOverrideTests {
 	}
 
 	/**
+	 * The operator forced the breaker open on every replica (taken), then reset it while
+	 * Redis refused writes; one resend finds Redis hung and times out, which is no
+	 * refusal. Redis answers again (refusing what it had queued) and then takes writes.
+	 * The reset is still the latest decision and nobody decided since: it reaches the
+	 * fleet (before: the resend chain ended at the timeout, the reconnect read skipped
+	 * the own older FORCED_OPEN stored and told nobody, and the fleet stayed
+	 * FORCED_OPEN).
+	 */
+	@Test
+	void aRefusedResetWhoseResendTimedOutReachesTheFleetOnceRedisTakesWrites() throws Exception {
+		FleetSync sync = withPeer();
+		long pid = replica.admin.serverPid();
+		sync.override(payments, State.FORCED_OPEN, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> there.state() == State.FORCED_OPEN);
+		refuseWrites();
+		sync.override(payments, State.CLOSED, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
+		AtomicBoolean hung = new AtomicBoolean();
+		sync.overrides().beforeResend(breaker -> {
+			if (breaker == payments && hung.compareAndSet(false, true)) {
+				RedisAdmin.freeze(pid);
+				frozen = pid;
+			}
+		});
+		await().atMost(Duration.ofSeconds(20)).until(hung::get);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !sync.status().up());
+		Instant before = sync.status().lastSync();
+		thaw();
+		// Redis answers again, and refuses what it had queued (still READONLY)
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().up());
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().lastSync().isAfter(before));
+
+		takeWrites();
+
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		await("the reset reaches the fleet once Redis takes writes").atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(there.state())
+				.as("the peer's breaker; stored override keys %s; untold here %s", replica.admin.keys("*:override"),
+						sync.view("payments").untold())
+				.isEqualTo(State.CLOSED));
+		assertThat(replica.admin.keys("*")).noneMatch(key -> key.endsWith(":override"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() == null);
+		assertThat(payments.state()).isEqualTo(State.CLOSED);
+		assertThat(log().split(NOT_TAKEN, -1)).as("logged once, not at every resend").hasSize(2);
+	}
+
+	/**
+	 * The operator's FORCED_OPEN was refused. Redis takes writes again and the peer's
+	 * operator disables the breaker fleet-wide, which Redis takes and publishes, just as
+	 * this replica's resend pause ends, before this replica heard it (it is queued behind
+	 * the resend on the sync thread). The peer's DISABLED was decided later: Redis does
+	 * not take the old FORCED_OPEN sent again, publishes nothing of this replica's, and
+	 * the fleet, this replica included, ends DISABLED (before: the resend was published
+	 * after the DISABLED and the fleet ended FORCED_OPEN).
+	 */
+	@Test
+	void aPeersLaterDecisionRedisTookIsNotOverruledByARefusedOverrideSentAgainBeforeItIsHeardHere() throws Exception {
+		FleetSync sync = withPeer();
+		List<String> heard = replica.admin.listen(replica.settings.channel());
+
+		asTheRefusedForcedOpenIsAboutToBeSentAgain(sync, () -> {
+			takeWrites();
+			peer.override(there, State.DISABLED, true);
+			// Redis took the peer's DISABLED: it published it
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> heard.stream()
+					.anyMatch(message -> FleetMessage.decode(message).replica().equals(peer.replicaId())));
+		});
+
+		await("the peer's later decision stands").during(Duration.ofSeconds(5))
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(there.state()).as("the peer's breaker; heard on the channel %s", heard)
+				.isEqualTo(State.DISABLED));
+		assertThat(heard).filteredOn(message -> FleetMessage.decode(message).replica().equals(sync.replicaId()))
+			.as("what Redis published of this replica's")
+			.isEmpty();
+		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.DISABLED);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() == null);
+		assertThat(log()).contains("the override FORCED_OPEN of breaker 'payments'")
+			.contains("was never told to the fleet");
+	}
+
+	/**
 	 * Starts this replica ("a") and its peer ("b", on {@link #peers}), both quorum 1,
 	 * each with its breaker "payments"; returns this replica's fleet sync.
 	 */
@@ -263,6 +353,31 @@ class RefusedOverrideTests {
 		payments = replica.registry.breaker("payments");
 		there = peers.breaker("payments");
 		return sync;
+	}
+
+	/**
+	 * The operator forces "payments" open fleet-wide while Redis refuses writes; as the
+	 * pause before it is sent again ends (on the sync thread, before it is checked),
+	 * {@code landing} runs once. Returns once it ran, and fails if it did.
+	 */
+	private void asTheRefusedForcedOpenIsAboutToBeSentAgain(FleetSync sync, Runnable landing) {
+		refuseWrites();
+		sync.override(payments, State.FORCED_OPEN, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
+		AtomicBoolean landed = new AtomicBoolean();
+		AtomicReference<Throwable> failed = new AtomicReference<>();
+		sync.overrides().beforeResend(breaker -> {
+			if (breaker == payments && landed.compareAndSet(false, true)) {
+				try {
+					landing.run();
+				}
+				catch (Throwable e) {
+					failed.set(e);
+				}
+			}
+		});
+		await().atMost(Duration.ofSeconds(20)).until(landed::get);
+		assertThat(failed.get()).as("what landed as the pause ended").isNull();
 	}
 
 	/** A primary a failover demoted answers every write with READONLY. */
