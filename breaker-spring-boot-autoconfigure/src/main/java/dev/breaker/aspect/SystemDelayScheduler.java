@@ -108,13 +108,11 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		this.timer.shutdownNow();
 		this.workers.shutdownNow();
 		if (!this.pending.isEmpty()) {
-			// their calls end on threads of their own: the closing thread (which may hold
-			// the context's shutdown lock) never runs the calls' fallbacks, a fallback
-			// that
-			// hangs never holds the close, and each call ends independently, so one that
-			// hangs holds no other (as many threads at most as pauses pending, which are
-			// bounded by the calls in flight; reused as their callbacks return, ended a
-			// second after)
+			// each call ends on a thread of its own: the closing thread (which may hold
+			// the context's shutdown lock) never runs a fallback, a fallback that hangs
+			// never holds the close, nor any other call (as many threads at most as
+			// pauses pending, bounded by the calls in flight; reused as their callbacks
+			// return, ended a second after)
 			ThreadPoolExecutor ending = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
 					new SynchronousQueue<>(), daemon("breaker-dropped-pause"));
 			try {
