@@ -261,11 +261,11 @@ final class Attempts extends GrantedRetry {
 	}
 
 	/**
-	 * The pause before the retry was not waited: {@code delays}' sleep threw
-	 * {@code failure}, which is logged ({@link #stop()} follows).
+	 * The pause before the retry was not waited: {@code method}'s scheduler's sleep threw
+	 * {@code failure}, which is told ({@link #pauseFailed}; {@link #stop()} follows).
 	 */
-	void sleepFailed(DelayScheduler delays, Throwable failure) {
-		pauseFailed(this.breaker, delays, failure);
+	void sleepFailed(GuardedMethod method, Throwable failure) {
+		pauseFailed(method.pauseFailures(), this.breaker, method.delays(), failure);
 	}
 
 	/**

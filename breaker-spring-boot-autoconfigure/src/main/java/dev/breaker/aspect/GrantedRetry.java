@@ -2,9 +2,12 @@ package dev.breaker.aspect;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerNames;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The retry a retry loop's budget granted ({@link Breaker#grantRetry}), kept until it is
@@ -83,20 +86,63 @@ public abstract class GrantedRetry {
 	}
 
 	/**
-	 * Logs, as a warning, that the pause before a granted retry was not waited because
-	 * {@code delays}' sleep threw {@code failure} (an interrupted sleep is not a
-	 * failure): once per failed pause, naming the breaker, the scheduler's class and the
-	 * exception, its message escaped and cut to 200 characters. The retry is then not
-	 * made; the caller's call ends as when the pause is refused.
+	 * Tells that the pause before a granted retry was not waited because {@code delays}'
+	 * sleep threw {@code failure} (an interrupted sleep is not a failure). A failure is
+	 * logged as a warning naming the breaker, the scheduler's class and the exception,
+	 * all escaped, its message cut to 200 characters, at the pace of {@code failures}:
+	 * the first, then at most one a minute with how many went unlogged (a broken sleep
+	 * fails every call). A refusal ({@link RejectedExecutionException}: a scheduler
+	 * closed with its context refuses every pause, the documented normal end of a
+	 * shutdown) is no fault and is logged at debug level only; the caller's call ends the
+	 * same either way, as when the pause is refused.
+	 * @param failures the warnings of the retry loop whose pause failed
 	 * @param breaker the breaker whose retry it was
 	 * @param delays the scheduler whose sleep threw
 	 * @param failure what it threw
 	 */
-	protected static void pauseFailed(Breaker breaker, DelayScheduler delays, Throwable failure) {
-		PAUSES.log(System.Logger.Level.WARNING,
-				"breaker '" + BreakerNames.printable(breaker.name()) + "': retry not made, the sleep of "
-						+ BreakerNames.printable(delays.getClass().getName()) + " threw " + failure.getClass().getName()
-						+ ": " + DiscardedValues.bounded(failure.getMessage()));
+	protected static void pauseFailed(PauseFailures failures, Breaker breaker, DelayScheduler delays,
+			Throwable failure) {
+		if (failure instanceof RejectedExecutionException) {
+			PAUSES.log(System.Logger.Level.DEBUG, () -> "breaker '" + BreakerNames.printable(breaker.name())
+					+ "': retry not made, its pause refused by " + BreakerNames.printable(delays.getClass().getName()));
+			return;
+		}
+		QuietWarnings warnings = failures.paced(breaker);
+		if (warnings.due()) {
+			warnings.log("breaker '" + BreakerNames.printable(breaker.name()) + "': retry not made, the sleep of "
+					+ BreakerNames.printable(delays.getClass().getName()) + " threw "
+					+ BreakerNames.printable(failure.getClass().getName()) + ": "
+					+ DiscardedValues.bounded(failure.getMessage()), null);
+		}
+	}
+
+	/**
+	 * The warnings of one retry loop (a guarded method's, an HTTP client's) that a pause
+	 * failed ({@link #pauseFailed}), rate limited together: the fault is the scheduler's,
+	 * which every call of the loop shares. Paced by the ticker of the breaker of the
+	 * first pause that failed (a loop's breakers share their registry's).
+	 */
+	public static final class PauseFailures {
+
+		private final AtomicReference<@Nullable QuietWarnings> warnings = new AtomicReference<>();
+
+		/**
+		 * For the retry loops of this module only.
+		 */
+		public PauseFailures() {
+		}
+
+		QuietWarnings paced(Breaker breaker) {
+			QuietWarnings made = this.warnings.get();
+			if (made == null) {
+				made = new QuietWarnings(PAUSES, breaker);
+				if (!this.warnings.compareAndSet(null, made)) {
+					made = this.warnings.get();
+				}
+			}
+			return made;
+		}
+
 	}
 
 	/**

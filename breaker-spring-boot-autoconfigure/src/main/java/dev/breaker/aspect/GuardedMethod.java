@@ -85,6 +85,8 @@ final class GuardedMethod implements CompiledMethod {
 
 	private final QuietWarnings tenantWarnings;
 
+	private final GrantedRetry.PauseFailures pauseFailures = new GrantedRetry.PauseFailures();
+
 	GuardedMethod(String name, Method method, Class<?> targetClass, Kind kind, BreakerRegistry registry,
 			Expression tenant, Fallbacks fallbacks, CallPolicy policy, DelayScheduler delays,
 			List<FallbackObserver> observers, CallObserver calls) {
@@ -123,6 +125,11 @@ final class GuardedMethod implements CompiledMethod {
 
 	CallPolicy policy() {
 		return this.policy;
+	}
+
+	/** The warnings of this method's retries' pauses that failed. */
+	GrantedRetry.PauseFailures pauseFailures() {
+		return this.pauseFailures;
 	}
 
 	DelayScheduler delays() {

@@ -80,7 +80,7 @@ final class PlainCall {
 	 * Blocks for the pause before the next attempt.
 	 * @return {@code false} when the thread was interrupted (the interrupt is kept) or
 	 * the scheduler's sleep threw (refused the pause, closed with its context, or failed:
-	 * logged): no more attempts
+	 * warned, rate limited): no more attempts
 	 */
 	private static boolean sleep(GuardedMethod method, Attempts attempts, Duration pause) {
 		try {
@@ -95,7 +95,7 @@ final class PlainCall {
 			throw ex;
 		}
 		catch (Throwable failed) {
-			attempts.sleepFailed(method.delays(), failed);
+			attempts.sleepFailed(method, failed);
 			return false;
 		}
 	}

@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * {@link #close()} drops the tasks still pending; those scheduled with a {@code dropped}
  * callback ({@link #schedule(Duration, Runnable, Runnable)}: the retries' pauses) have it
- * run, on a daemon thread the close starts for them, so that their calls end.
+ * run, each on a daemon thread the close starts for them (one call whose fallback hangs
+ * holds no other), so that their calls end.
  */
 public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable {
 
@@ -76,9 +78,9 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 
 	/**
 	 * Also watches the task until it runs: if this scheduler is closed first, the task is
-	 * dropped and {@code dropped} runs (on a thread the close starts, on the timer's if
-	 * the close came as the delay ended, or on this one if it came as the task was
-	 * taken).
+	 * dropped and {@code dropped} runs (on a thread the close starts for it, on the
+	 * timer's if the close came as the delay ended, or on this one if it came as the task
+	 * was taken).
 	 */
 	@Override
 	public Future<?> schedule(Duration delay, Runnable task, Runnable dropped) {
@@ -106,15 +108,21 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 		this.timer.shutdownNow();
 		this.workers.shutdownNow();
 		if (!this.pending.isEmpty()) {
-			// their calls end on a thread of their own: the closing thread (which may
-			// hold the context's shutdown lock) never runs the calls' fallbacks, and a
-			// fallback that hangs never holds the close
-			Thread ending = daemon("breaker-dropped-pauses").newThread(() -> {
+			// each call ends on a thread of its own: the closing thread (which may hold
+			// the context's shutdown lock) never runs a fallback, a fallback that hangs
+			// never holds the close, nor any other call (as many threads at most as
+			// pauses pending, bounded by the calls in flight; reused as their callbacks
+			// return, ended a second after)
+			ThreadPoolExecutor ending = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
+					new SynchronousQueue<>(), daemon("breaker-dropped-pause"));
+			try {
 				for (Pause pause : this.pending) {
-					pause.drop();
+					ending.execute(pause::drop);
 				}
-			});
-			ending.start();
+			}
+			finally {
+				ending.shutdown(); // its threads end as their callbacks return
+			}
 		}
 	}
 

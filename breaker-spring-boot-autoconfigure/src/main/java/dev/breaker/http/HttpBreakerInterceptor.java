@@ -2,6 +2,7 @@ package dev.breaker.http;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.core.BreakerNames;
@@ -128,17 +129,25 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 				attempts.notMade();
 				String retry = attempts.retries() + " of " + request.getMethod() + " " + BreakerNames
 					.printable(String.valueOf(request.getURI().getRawPath()), BreakerRejectedException.MAX_TARGET);
-				throw new IOException((notSlept instanceof InterruptedException) ? "interrupted before retry " + retry
-						: "retry " + retry + " not made: its pause was refused", notSlept);
+				throw new IOException(notSlept(notSlept, retry), notSlept);
 			}
 		}
+	}
+
+	/** Why the retry was not made, truthfully: interrupted, refused, or failed. */
+	private static String notSlept(Throwable notSlept, String retry) {
+		if (notSlept instanceof InterruptedException) {
+			return "interrupted before retry " + retry;
+		}
+		return "retry " + retry + " not made: its pause "
+				+ ((notSlept instanceof RejectedExecutionException) ? "was refused" : "failed");
 	}
 
 	/**
 	 * Sleeps the pause before a retry.
 	 * @return {@code null}, or why it was not slept: the thread interrupted (the
 	 * interrupt is kept), or the scheduler's sleep threw (refused the pause, closed with
-	 * its context, or failed: logged)
+	 * its context, or failed: warned, rate limited)
 	 */
 	private @Nullable Throwable sleep(HttpRetryLoop.Attempts attempts, Duration pause) {
 		try {

@@ -31,8 +31,14 @@ import org.springframework.http.HttpMethod;
  * @param breakers the per-host breakers and how their requests are judged and retried
  * @param delays how the pause before a retry is waited for
  * @param calls told of every guarded request and every rejection (tracing)
+ * @param pauseFailures the warnings of the retries' pauses that failed, rate limited
  */
-record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
+record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls,
+		GrantedRetry.PauseFailures pauseFailures) {
+
+	HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
+		this(breakers, delays, calls, new GrantedRetry.PauseFailures());
+	}
 
 	/**
 	 * The attempts of one request; {@code null} for a URI without a host, which no
@@ -215,10 +221,11 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 
 		/**
 		 * The pause before the retry was not waited: the scheduler's sleep threw
-		 * {@code failure}, which is logged ({@link #notMade()} follows).
+		 * {@code failure}, which is told ({@link GrantedRetry#pauseFailed}: a failure
+		 * warned, rate limited per client; {@link #notMade()} follows).
 		 */
 		void sleepFailed(Throwable failure) {
-			pauseFailed(this.breaker, HttpRetryLoop.this.delays, failure);
+			pauseFailed(HttpRetryLoop.this.pauseFailures, this.breaker, HttpRetryLoop.this.delays, failure);
 		}
 
 		/**

@@ -176,6 +176,56 @@ class SystemDelaySchedulerTests {
 	}
 
 	@Test
+	void closingEndsEachPendingPauseOnItsOwnSoADroppedCallbackThatBlocksHoldsNoOther() throws Exception {
+		// each callback waits until all have started: only callbacks run independently
+		// get there; run one after the other, the first waits for the others forever
+		int pauses = 3;
+		CountDownLatch started = new CountDownLatch(pauses);
+		CountDownLatch ended = new CountDownLatch(pauses);
+		CountDownLatch released = new CountDownLatch(1);
+		SystemDelayScheduler delays = DelayScheduler.system();
+		for (int i = 0; i < pauses; i++) {
+			delays.schedule(Duration.ofHours(1), () -> {
+			}, () -> {
+				started.countDown();
+				awaitQuietly(started);
+				ended.countDown();
+				awaitQuietly(released); // and then blocks, as a hung fallback does
+			});
+		}
+		try {
+			delays.close(); // returns at once: the callbacks run off the closing thread
+			assertThat(ended.await(10, TimeUnit.SECONDS)).as("every dropped callback reached the others").isTrue();
+		}
+		finally {
+			released.countDown();
+		}
+	}
+
+	@Test
+	void theThreadsThatEndDroppedPausesEndOnceTheirCallbacksReturned() throws Exception {
+		int pauses = 20;
+		Set<Thread> threads = ConcurrentHashMap.newKeySet();
+		CountDownLatch dropped = new CountDownLatch(pauses);
+		SystemDelayScheduler delays = DelayScheduler.system();
+		for (int i = 0; i < pauses; i++) {
+			delays.schedule(Duration.ofHours(1), () -> {
+			}, () -> {
+				threads.add(Thread.currentThread());
+				dropped.countDown();
+			});
+		}
+		delays.close();
+		assertThat(dropped.await(10, TimeUnit.SECONDS)).as("every pause dropped").isTrue();
+		assertThat(threads).as("the threads that ended them").isNotEmpty().hasSizeLessThanOrEqualTo(pauses);
+		for (Thread thread : threads) {
+			thread.join(TimeUnit.SECONDS.toMillis(30));
+			assertThat(thread.isAlive()).as(thread.getName() + " alive after its callbacks").isFalse();
+			assertThat(thread.isDaemon()).as(thread.getName() + " is a daemon").isTrue();
+		}
+	}
+
+	@Test
 	void theSharedSchedulerOutlivesAContextThatDeclaredItAsABean() throws Exception {
 		// Spring infers a public close() as a bean's destroy method: the shared clock
 		// must have none

@@ -1,9 +1,11 @@
 package dev.breaker.http;
 
 import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.BrokenSleep;
+import dev.breaker.aspect.ClosedScheduler;
 import dev.breaker.aspect.WarningsLogged;
 import dev.breaker.core.Breaker;
 import org.junit.jupiter.api.AutoClose;
@@ -15,9 +17,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A scheduler of the application's own whose sleep throws, for the blocking HTTP clients:
- * the request fails as when its pause is refused (an {@code IOException} whose cause is
- * what the sleep threw), the retry goes back to the budget, and each failed pause is
- * logged once, escaped and cut. Against a real server on loopback.
+ * the request fails as when its pause is refused (an {@code IOException} saying the pause
+ * failed, whose cause is what the sleep threw), the retry goes back to the budget, and a
+ * failed pause is logged escaped and cut: the first, then at most one a minute. A pause
+ * refused (a scheduler closed with its context) says so and is no warning. Against a real
+ * server on loopback.
  */
 class HttpThrowingSleepTests {
 
@@ -51,6 +55,49 @@ class HttpThrowingSleepTests {
 				assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
 				assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
 				assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			});
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
+	void aSleepThatThrowsOnEveryRequestIsWarnedOnceAndEachRequestSaysItsPauseFailed(ClientUnderTest client) {
+		client.runner()
+			.withBean(DelayScheduler.class, BrokenSleep::new)
+			.withPropertyValues("breaker.defaults.consecutive-failures=0", "breaker.defaults.failure-rate-threshold=0",
+					"breaker.http.retry.intervals=100ms", "breaker.http.retry.jitter=0")
+			.run((context) -> {
+				try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
+					for (int i = 0; i < 5; i++) {
+						this.server.failNext(1, 503, null);
+						Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
+						assertThat(thrown).cause()
+							.isInstanceOf(IOException.class)
+							.hasMessageContaining("its pause failed")
+							.hasRootCauseInstanceOf(IllegalStateException.class);
+					}
+					assertThat(warnings.messages()).as("warnings after five failed pauses within a minute").hasSize(1);
+				}
+				assertThat(this.server.breaker(context).totals().retries()).as("retries granted").isEqualTo(5);
+			});
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
+	void aPauseRefusedByASchedulerClosedWithItsContextSaysSoAndIsNoWarning(ClientUnderTest client) {
+		client.runner()
+			.withBean(DelayScheduler.class, ClosedScheduler::new)
+			.withPropertyValues("breaker.defaults.consecutive-failures=0", "breaker.defaults.failure-rate-threshold=0",
+					"breaker.http.retry.intervals=100ms", "breaker.http.retry.jitter=0")
+			.run((context) -> {
+				this.server.failNext(10, 503, null);
+				try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
+					Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
+					assertThat(thrown).cause()
+						.isInstanceOf(IOException.class)
+						.hasMessageContaining("its pause was refused")
+						.hasRootCauseInstanceOf(RejectedExecutionException.class);
+					assertThat(warnings.messages()).as("warnings after a refused pause").isEmpty();
+				}
 			});
 	}
 
