@@ -338,8 +338,7 @@ final class FleetEntry {
 		}
 		if (!announcement.equals(untold)) {
 			// a decision not yet kept: its own announcement says when it was made (one
-			// sent
-			// again is the untold one, re-issued, and keeps the time it was decided)
+			// sent again is the untold one, re-issued, and keeps the time it was decided)
 			untoldDecidedAt = announcement.issuedAt();
 		}
 		untold = announcement;
