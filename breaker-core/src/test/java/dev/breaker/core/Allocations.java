@@ -1,6 +1,9 @@
 package dev.breaker.core;
 
 import java.lang.management.ManagementFactory;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Bytes allocated by the calling thread, from com.sun.management.ThreadMXBean. */
 final class Allocations {
@@ -38,6 +41,25 @@ final class Allocations {
 		long before = allocatedByThisThread();
 		work.run();
 		return allocatedByThisThread() - before - calibrated;
+	}
+
+	/**
+	 * The least bytes one construction of a breaker allocated, measured once after each
+	 * of {@code rounds} runs of {@code runs} more: early ones still pay for temporaries
+	 * the JIT's escape analysis later removes, so a single early measurement depends on
+	 * what ran before it.
+	 */
+	static long settledBytes(Supplier<Breaker> construction, int rounds, int runs) {
+		long least = Long.MAX_VALUE;
+		for (int round = 0; round < rounds; round++) {
+			for (int i = 0; i < runs; i++) {
+				construction.get();
+			}
+			Breaker[] keep = new Breaker[1];
+			least = Math.min(least, of(() -> keep[0] = construction.get()));
+			assertThat(keep[0].state()).isEqualTo(State.CLOSED);
+		}
+		return least;
 	}
 
 }

@@ -72,16 +72,7 @@ class ChildFootprintTests {
 
 	/** The least bytes one construction allocated, once the JIT has settled. */
 	private static long settledBytes(Supplier<Breaker> construction) {
-		long least = Long.MAX_VALUE;
-		for (int round = 0; round < 30; round++) {
-			for (int i = 0; i < 300; i++) {
-				construction.get();
-			}
-			Breaker[] keep = new Breaker[1];
-			least = Math.min(least, Allocations.of(() -> keep[0] = construction.get()));
-			assertThat(keep[0].state()).isEqualTo(State.CLOSED);
-		}
-		return least;
+		return Allocations.settledBytes(construction, 30, 300);
 	}
 
 }

@@ -69,23 +69,9 @@ class MemoryTests {
 		return settledBytes(() -> Breaker.of("payments", config));
 	}
 
-	/**
-	 * The least bytes one construction allocated, measured once after each of 100 runs of
-	 * 1,000 more: early ones still pay for temporaries the JIT's escape analysis later
-	 * removes (about 100 bytes more during the first 30,000), so a single early
-	 * measurement depends on what ran before it.
-	 */
+	/** The least bytes one construction allocated, once the JIT has settled. */
 	private static long settledBytes(Supplier<Breaker> construction) {
-		long least = Long.MAX_VALUE;
-		for (int round = 0; round < 100; round++) {
-			for (int i = 0; i < 1000; i++) {
-				construction.get();
-			}
-			Breaker[] keep = new Breaker[1];
-			least = Math.min(least, Allocations.of(() -> keep[0] = construction.get()));
-			assertThat(keep[0].state()).isEqualTo(State.CLOSED);
-		}
-		return least;
+		return Allocations.settledBytes(construction, 100, 1000);
 	}
 
 	/**
