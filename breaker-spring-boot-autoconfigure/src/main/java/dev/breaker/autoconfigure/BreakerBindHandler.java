@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionException;
@@ -55,6 +56,15 @@ public class BreakerBindHandler extends AbstractBindHandler {
 			"an integer from 1 to " + Integer.MAX_VALUE + " (1: any replica's trip opens the fleet)");
 
 	/**
+	 * What a key naming a group of settings (a breaker, a host, a retry) allows: a value
+	 * there is most often a {@code .properties} key its own {@code :} cut short
+	 * ({@code breaker.http.instances[api.acme.com:8443].consecutive-failures=2} reads as
+	 * the key {@code breaker.http.instances[api.acme.com}).
+	 */
+	static final String SETTINGS_NOT_A_VALUE = "settings below this key, not a value of its own; in a .properties file "
+			+ "a ':' in a key ends the key: write a host's port as [api.acme.com\\:8443], or use YAML";
+
+	/**
 	 * A handler over another.
 	 * @param parent the handler this one falls back to
 	 */
@@ -65,7 +75,7 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	@Override
 	public Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Exception error)
 			throws Exception {
-		ConfigurationProperty property = context.getConfigurationProperty();
+		ConfigurationProperty property = property(name, context);
 		if (ROOT.isAncestorOf(name) && error instanceof ConversionException && property != null) {
 			Class<?> type = valueType(target.getType());
 			boolean list = isList(target.getType());
@@ -73,6 +83,9 @@ public class BreakerBindHandler extends AbstractBindHandler {
 				String allowed = EnumValues.allowed(Arrays.asList((Enum<?>[]) type.getEnumConstants()));
 				throw invalid(name, list, property.getValue(), (text) -> EnumValues.parse(type, text) == null, allowed,
 						error);
+			}
+			if (type != null && !list && isSettingsGroup(type)) {
+				throw invalid(name, false, property.getValue(), (text) -> true, SETTINGS_NOT_A_VALUE, error);
 			}
 			String allowed = (type != null) ? allowed(name, ClassUtils.resolvePrimitiveIfNecessary(type)) : null;
 			if (allowed != null) {
@@ -167,6 +180,32 @@ public class BreakerBindHandler extends AbstractBindHandler {
 		}
 		String value = (raw instanceof String text) ? text.trim() : String.valueOf(raw);
 		return new InvalidBreakerPropertyException(property, value, allowed, cause);
+	}
+
+	/**
+	 * The property that failed to bind: the binder's current one, or for a value that
+	 * stands where a map's entry of settings should (no current property then), the value
+	 * under that name in the first source that has one.
+	 */
+	private static @Nullable ConfigurationProperty property(ConfigurationPropertyName name, BindContext context) {
+		ConfigurationProperty current = context.getConfigurationProperty();
+		if (current != null) {
+			return current;
+		}
+		for (ConfigurationPropertySource source : context.getSources()) {
+			ConfigurationProperty property = source.getConfigurationProperty(name);
+			if (property != null) {
+				return property;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Whether a type is one of breaker's own groups of properties (no value binds to it).
+	 */
+	private static boolean isSettingsGroup(Class<?> type) {
+		return !type.isEnum() && type.getName().startsWith("dev.breaker.autoconfigure.");
 	}
 
 	private static boolean isList(ResolvableType type) {
