@@ -57,7 +57,10 @@ class FleetTlsTests {
 
 	@Test
 	void replicasShareOverTlsWithTheCertificatesOfTheSslBundle() {
-		replicas.properties(Replicas.PATIENT_PING);
+		// a TLS handshake can take longer than the 500 ms connect timeout on a loaded
+		// machine: that would be counted as an error, though not one of TLS
+		replicas.properties(Replicas.PATIENT_PING, "breaker.shared.redis.timeout=5s",
+				"breaker.shared.redis.startup-sync-timeout=15s");
 		Replica a = replicas.start("a", bundle());
 		Replica b = replicas.start("b", bundle());
 		b.breaker("payments");
@@ -69,7 +72,7 @@ class FleetTlsTests {
 		await().atMost(Duration.ofSeconds(3)).until(() -> b.breaker("payments").state() == State.CLOSED);
 		assertThat(List.of(a, b)).allSatisfy(r -> {
 			assertThat(r.status().up()).isTrue();
-			assertThat(r.status().errors()).isZero();
+			assertThat(r.status().errors()).as("errors, the last: %s", r.status().lastError()).isZero();
 		});
 	}
 
