@@ -3,6 +3,7 @@ package dev.breaker.aspect;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,6 +31,12 @@ public abstract class GrantedRetry {
 
 	/** Where a pause that failed is told: named after the scheduler that failed it. */
 	private static final System.Logger PAUSES = System.getLogger(DelayScheduler.class.getName());
+
+	/**
+	 * The handle of a task a scheduler took without answering one: it cannot be
+	 * cancelled.
+	 */
+	private static final Future<?> NO_HANDLE = CompletableFuture.completedFuture(null);
 
 	/** No retry granted, or the one granted already taken. */
 	private static final long NONE = -1;
@@ -106,7 +113,9 @@ public abstract class GrantedRetry {
 	protected static @Nullable Future<?> schedule(PauseFailures failures, Breaker breaker, DelayScheduler delays,
 			Delay what, Duration delay, Runnable task, Runnable dropped) {
 		try {
-			return delays.schedule(delay, task, dropped);
+			Future<?> taken = delays.schedule(delay, task, dropped);
+			// a scheduler that answers no handle took the task all the same
+			return (taken != null) ? taken : NO_HANDLE;
 		}
 		catch (VirtualMachineError ex) {
 			throw ex;

@@ -2,7 +2,9 @@ package dev.breaker.aspect;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
 import dev.breaker.annotation.CircuitGuarded;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
@@ -179,6 +181,25 @@ class ThrowingSchedulerTests {
 			});
 	}
 
+	/**
+	 * A scheduler of the application's own that takes the task but answers no handle (the
+	 * handle is only for cancelling): the retry is made, as with a handle.
+	 */
+	@ParameterizedTest
+	@EnumSource
+	void aScheduleThatAnswersNoHandleStillMakesTheRetry(PausesDroppedAtContextCloseTests.Caller caller) {
+		this.anyScheduler.withBean(DelayScheduler.class, NoHandle::new).run((context) -> {
+			RetryPauseRacesTests.Remote remote = context.getBean(RetryPauseRacesTests.Remote.class);
+			try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
+				assertThat(caller.call(remote)).as("retried")
+					.succeedsWithin(Duration.ofSeconds(10))
+					.isEqualTo((caller == PausesDroppedAtContextCloseTests.Caller.FLUX) ? List.of("ok") : "ok");
+				assertThat(warnings.messages()).as("warnings").isEmpty();
+			}
+			assertThat(remote.calls()).as("attempts").isEqualTo(2);
+		});
+	}
+
 	@Test
 	void aPlainCallSleepsItsPausesAndNeverSchedules() {
 		this.brokenSchedule.run((context) -> {
@@ -201,6 +222,21 @@ class ThrowingSchedulerTests {
 		assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
 		assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
 		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+	}
+
+	/** Runs each task on a thread of its own at once, and answers no handle. */
+	static class NoHandle implements DelayScheduler {
+
+		@Override
+		public void sleep(Duration pause) {
+		}
+
+		@Override
+		public Future<?> schedule(Duration delay, Runnable task) {
+			new Thread(task, "no-handle").start();
+			return null;
+		}
+
 	}
 
 	static class AlwaysDown {
