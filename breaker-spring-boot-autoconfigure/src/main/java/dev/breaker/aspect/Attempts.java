@@ -3,6 +3,7 @@ package dev.breaker.aspect;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.core.Breaker;
@@ -160,9 +161,15 @@ final class Attempts extends GrantedRetry {
 
 	/**
 	 * After an attempt that returned {@code value} or failed with {@code error}: its
-	 * outcome as the breaker classifies it, then as {@link #after(Outcome, boolean)}.
+	 * outcome as the breaker classifies it, then as {@link #after(Outcome, boolean)}. An
+	 * attempt whose timeout a closed scheduler dropped ({@link DroppedTimeout}) is
+	 * {@link Outcome#IGNORED}, and is not retried.
 	 */
 	@Nullable Duration after(@Nullable Object value, @Nullable Throwable error, boolean retryable) {
+		if (error instanceof DroppedTimeout) {
+			// ended by a closed scheduler, not by the dependency: as a caller giving up
+			return after(Outcome.IGNORED, false);
+		}
 		Duration pause = after(this.breaker.classify(value, error), retryable);
 		if (pause != null && DiscardedValues.owned(value)) {
 			this.discarded = value;
@@ -262,10 +269,19 @@ final class Attempts extends GrantedRetry {
 
 	/**
 	 * The pause before the retry was not waited: {@code method}'s scheduler's sleep threw
-	 * {@code failure}, which is told ({@link #pauseFailed}; {@link #stop()} follows).
+	 * {@code failure}, which is told ({@link #delayFailed}; {@link #stop()} follows).
 	 */
 	void sleepFailed(GuardedMethod method, Throwable failure) {
-		pauseFailed(method.pauseFailures(), this.breaker, method.delays(), failure);
+		delayFailed(method.pauseFailures(), this.breaker, method.delays(), Delay.SLEEP, failure);
+	}
+
+	/**
+	 * Schedules a delay of this call on {@code method}'s scheduler, as
+	 * {@link GrantedRetry#schedule}: {@code null} when the scheduler threw (told, rate
+	 * limited), and then neither {@code task} nor {@code dropped} runs.
+	 */
+	@Nullable Future<?> schedule(GuardedMethod method, Delay what, Duration delay, Runnable task, Runnable dropped) {
+		return schedule(method.pauseFailures(), this.breaker, method.delays(), what, delay, task, dropped);
 	}
 
 	/**

@@ -28,9 +28,10 @@ public interface DelayScheduler {
 	 * Run a task once the delay has passed, as {@link #schedule(Duration, Runnable)}, and
 	 * run {@code dropped} instead if the scheduler takes the task but will never run it:
 	 * it was closed while the delay was pending (the default scheduler closes with its
-	 * application context). The retries' pauses are scheduled this way, so that a call
-	 * paused for a retry when the context closes ends, with its last attempt, rather than
-	 * waiting for ever.
+	 * application context). The retries' pauses and the timeouts are scheduled this way,
+	 * so that a call paused for a retry when the context closes ends, with its last
+	 * attempt, and an attempt whose timeout is dropped ends at once, rather than waiting
+	 * for ever.
 	 *
 	 * <p>
 	 * At most one of {@code task} and {@code dropped} runs, and neither once the handle

@@ -2,6 +2,9 @@ package dev.breaker.aspect;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -28,6 +31,12 @@ public abstract class GrantedRetry {
 
 	/** Where a pause that failed is told: named after the scheduler that failed it. */
 	private static final System.Logger PAUSES = System.getLogger(DelayScheduler.class.getName());
+
+	/**
+	 * The handle of a task a scheduler took without answering one: it cannot be
+	 * cancelled.
+	 */
+	private static final Future<?> NO_HANDLE = CompletableFuture.completedFuture(null);
 
 	/** No retry granted, or the one granted already taken. */
 	private static final long NONE = -1;
@@ -86,41 +95,99 @@ public abstract class GrantedRetry {
 	}
 
 	/**
-	 * Tells that the pause before a granted retry was not waited because {@code delays}'
-	 * sleep threw {@code failure} (an interrupted sleep is not a failure). A failure is
-	 * logged as a warning naming the breaker, the scheduler's class and the exception,
-	 * all escaped, its message cut to 200 characters, at the pace of {@code failures}:
-	 * the first, then at most one a minute with how many went unlogged (a broken sleep
-	 * fails every call). A refusal ({@link RejectedExecutionException}: a scheduler
-	 * closed with its context refuses every pause, the documented normal end of a
-	 * shutdown) is no fault and is logged at debug level only; the caller's call ends the
-	 * same either way, as when the pause is refused.
-	 * @param failures the warnings of the retry loop whose pause failed
-	 * @param breaker the breaker whose retry it was
-	 * @param delays the scheduler whose sleep threw
+	 * Schedules {@code task} on {@code delays}
+	 * ({@link DelayScheduler#schedule(Duration, Runnable, Runnable)}, {@code dropped} run
+	 * if the scheduler drops it), or tells that it could not ({@link #delayFailed}): a
+	 * scheduler that throws, whatever it throws (but a {@link VirtualMachineError}),
+	 * never reaches the caller's call.
+	 * @param failures the warnings of the retry loop whose delay it is
+	 * @param breaker the breaker whose call it is
+	 * @param delays the scheduler
+	 * @param what which delay it is, for the warning
+	 * @param delay how long
+	 * @param task what runs once the delay passed
+	 * @param dropped what runs if the scheduler took the task and drops it
+	 * @return the handle to cancel the task, or {@code null} when the scheduler threw
+	 * (neither {@code task} nor {@code dropped} runs then)
+	 */
+	protected static @Nullable Future<?> schedule(PauseFailures failures, Breaker breaker, DelayScheduler delays,
+			Delay what, Duration delay, Runnable task, Runnable dropped) {
+		try {
+			Future<?> taken = delays.schedule(delay, task, dropped);
+			// a scheduler that answers no handle took the task all the same
+			return (taken != null) ? taken : NO_HANDLE;
+		}
+		catch (VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable failed) {
+			delayFailed(failures, breaker, delays, what, failed);
+			return null;
+		}
+	}
+
+	/**
+	 * Tells that a delay of a call was not waited because {@code delays} threw
+	 * {@code failure} as it was slept or scheduled (an interrupted sleep is not a
+	 * failure). A failure is logged as a warning naming the breaker, what the call does
+	 * without the delay, the scheduler's class and the exception, all escaped, its
+	 * message cut to 200 characters, at the pace of {@code failures}: the first, then at
+	 * most one a minute with how many went unlogged (a broken scheduler fails every
+	 * call). A refusal ({@link RejectedExecutionException}: a scheduler closed with its
+	 * context refuses every delay, the documented normal end of a shutdown) is no fault
+	 * and is logged at debug level only; the caller's call goes on the same either way.
+	 * @param failures the warnings of the retry loop whose delay failed
+	 * @param breaker the breaker whose call it is
+	 * @param delays the scheduler that threw
+	 * @param what which delay it was
 	 * @param failure what it threw
 	 */
-	protected static void pauseFailed(PauseFailures failures, Breaker breaker, DelayScheduler delays,
+	protected static void delayFailed(PauseFailures failures, Breaker breaker, DelayScheduler delays, Delay what,
 			Throwable failure) {
 		if (failure instanceof RejectedExecutionException) {
-			PAUSES.log(System.Logger.Level.DEBUG, () -> "breaker '" + BreakerNames.printable(breaker.name())
-					+ "': retry not made, its pause refused by " + BreakerNames.printable(delays.getClass().getName()));
+			PAUSES.log(System.Logger.Level.DEBUG,
+					() -> "breaker '" + BreakerNames.printable(breaker.name()) + "': " + what.consequence + ", the "
+							+ what.operation + " of " + BreakerNames.printable(delays.getClass().getName())
+							+ " refused it");
 			return;
 		}
 		QuietWarnings warnings = failures.paced(breaker);
 		if (warnings.due()) {
-			warnings.log("breaker '" + BreakerNames.printable(breaker.name()) + "': retry not made, the sleep of "
-					+ BreakerNames.printable(delays.getClass().getName()) + " threw "
+			warnings.log("breaker '" + BreakerNames.printable(breaker.name()) + "': " + what.consequence + ", the "
+					+ what.operation + " of " + BreakerNames.printable(delays.getClass().getName()) + " threw "
 					+ BreakerNames.printable(failure.getClass().getName()) + ": "
 					+ DiscardedValues.bounded(failure.getMessage()), null);
 		}
 	}
 
+	/** Which delay of a call a scheduler failed ({@link #delayFailed}). */
+	public enum Delay {
+
+		/** The pause before a synchronous retry, slept: the retry is not made. */
+		SLEEP("retry not made", "sleep"),
+
+		/** The pause before an asynchronous retry, scheduled: the retry is not made. */
+		PAUSE("retry not made", "schedule"),
+
+		/** An asynchronous attempt's timeout, scheduled: the attempt runs without it. */
+		TIMEOUT("the attempt runs without its timeout", "schedule");
+
+		private final String consequence;
+
+		private final String operation;
+
+		Delay(String consequence, String operation) {
+			this.consequence = consequence;
+			this.operation = operation;
+		}
+
+	}
+
 	/**
-	 * The warnings of one retry loop (a guarded method's, an HTTP client's) that a pause
-	 * failed ({@link #pauseFailed}), rate limited together: the fault is the scheduler's,
+	 * The warnings of one retry loop (a guarded method's, an HTTP client's) that a delay
+	 * failed ({@link #delayFailed}), rate limited together: the fault is the scheduler's,
 	 * which every call of the loop shares. Paced by the ticker of the breaker of the
-	 * first pause that failed (a loop's breakers share their registry's).
+	 * first delay that failed (a loop's breakers share their registry's).
 	 */
 	public static final class PauseFailures {
 

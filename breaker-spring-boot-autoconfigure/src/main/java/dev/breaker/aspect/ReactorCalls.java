@@ -41,7 +41,7 @@ final class ReactorCalls {
 				return attempts.isCancelled() ? Mono.empty()
 						: Mono.fromDirect(fallback(method, invocation, attempts.rejection()));
 			}
-			return withTimeout(method, source(invocation)).singleOrEmpty().materialize().flatMap((signal) -> {
+			return withTimeout(method, attempts, source(invocation)).singleOrEmpty().materialize().flatMap((signal) -> {
 				Object value = signal.get();
 				Throwable error = signal.getThrowable();
 				Duration pause = attempts.after(value, error, true);
@@ -51,12 +51,13 @@ final class ReactorCalls {
 							: monoResult(method, invocation, attempts, value, error);
 				}
 				Object retried = attempts.handOff();
-				return retryPause(method.delays(), pause, () -> attempts.discard(retried)).materialize()
+				return pause(method, attempts, GrantedRetry.Delay.PAUSE, pause, () -> attempts.discard(retried))
 					.flatMap((paused) -> {
-						if (paused.isOnError()) {
-							// a scheduler closed with its context refused the pause: the
-							// call ends with this attempt, as an interrupted plain call
-							// (nothing, freed once, for a subscriber that cancelled)
+						if (paused == Paused.REFUSED) {
+							// a scheduler closed with its context refused the pause (or
+							// one failed, warned): the call ends with this attempt, as an
+							// interrupted plain call (nothing, freed once, for a
+							// subscriber that cancelled)
 							if (!attempts.stop()) {
 								attempts.discard(retried);
 								return Mono.empty();
@@ -64,7 +65,7 @@ final class ReactorCalls {
 							return attempts.gaveUp(value) ? Mono.empty()
 									: monoResult(method, invocation, attempts, value, error);
 						}
-						if (DROPPED.equals(paused.get())) {
+						if (paused == Paused.DROPPED) {
 							// taken, then dropped by a scheduler closed with its context:
 							// the call ends with this attempt too, but a per-call
 							// response retried was freed as the pause was taken
@@ -109,7 +110,7 @@ final class ReactorCalls {
 				return attempts.isCancelled() ? Flux.empty() : fallback(method, invocation, attempts.rejection());
 			}
 			AtomicBoolean emitted = new AtomicBoolean();
-			return withTimeout(method, source(invocation)).doOnNext((value) -> emitted.set(true))
+			return withTimeout(method, attempts, source(invocation)).doOnNext((value) -> emitted.set(true))
 				.doOnComplete(() -> attempts.after(Outcome.SUCCESS, false))
 				.onErrorResume((error) -> {
 					Duration pause = attempts.after(null, error, !emitted.get());
@@ -120,10 +121,10 @@ final class ReactorCalls {
 						return attempts.fallsBack() ? fallback(method, invocation, error) : Flux.error(error);
 					}
 					// a Flux's failed attempt has no value to free
-					return retryPause(method.delays(), pause, NOTHING).materialize().flatMapMany((paused) -> {
-						if (paused.isOnError() || DROPPED.equals(paused.get())) {
-							// the scheduler refused the pause, or dropped it (closed with
-							// its context): this attempt ends it
+					return pause(method, attempts, GrantedRetry.Delay.PAUSE, pause, NOTHING).flatMapMany((paused) -> {
+						if (paused != Paused.ENDED) {
+							// the scheduler refused the pause (or failed, warned), or
+							// dropped it (closed with its context): this attempt ends it
 							if (!attempts.stop()) {
 								return Flux.empty();
 							}
@@ -147,44 +148,60 @@ final class ReactorCalls {
 		return (publisher != null) ? Flux.from((Publisher<Object>) publisher) : Flux.empty();
 	}
 
-	private static Flux<Object> withTimeout(GuardedMethod method, Flux<Object> source) {
+	/**
+	 * The attempt's publisher, failed with a
+	 * {@link java.util.concurrent.TimeoutException} when it has not terminated in time. A
+	 * scheduler that cannot take the timeout (closed with its context, or failing:
+	 * warned) leaves the attempt without one, as for a CompletionStage, rather than
+	 * failing it; one that takes it and then drops it (closed with its context while the
+	 * attempt is pending) ends the attempt at once with {@link DroppedTimeout}: nothing
+	 * else would end an attempt that hangs.
+	 */
+	private static Flux<Object> withTimeout(GuardedMethod method, Attempts attempts, Flux<Object> source) {
 		Duration timeout = method.policy().timeout();
 		if (timeout == null) {
 			return source;
 		}
-		// a scheduler that refuses the timeout (closed with its context) leaves the
-		// attempt
-		// without one, as for a CompletionStage, rather than failing it
-		Mono<Object> expiry = delay(method.delays(), timeout).onErrorResume((refused) -> Mono.never())
-			.then(Mono.error(() -> CallPolicy.timedOut(method.name(), timeout)));
+		Mono<Object> expiry = pause(method, attempts, GrantedRetry.Delay.TIMEOUT, timeout, NOTHING)
+			.flatMap((paused) -> switch (paused) {
+				case ENDED -> Mono.error(CallPolicy.timedOut(method.name(), timeout));
+				case DROPPED -> Mono.error(new DroppedTimeout(method.name(), timeout));
+				case REFUSED -> Mono.never();
+			});
 		return source.takeUntilOther(expiry);
 	}
 
 	private static final Runnable NOTHING = () -> {
 	};
 
-	/**
-	 * A delay on the interceptor's scheduler, so tests control it.
-	 */
-	private static Mono<Long> delay(DelayScheduler delays, Duration pause) {
-		return Mono.create((sink) -> {
-			Future<?> task = delays.schedule(pause, () -> sink.success(0L));
-			sink.onCancel(() -> task.cancel(false));
-		});
+	/** How a delay on the interceptor's scheduler ended ({@link #pause}). */
+	private enum Paused {
+
+		/** It passed. */
+		ENDED,
+
+		/** The scheduler took it, then dropped it (closed with its context). */
+		DROPPED,
+
+		/** The scheduler could not take it (closed, or failing: warned). */
+		REFUSED
+
 	}
 
-	/** What {@link #retryPause} emits when the scheduler dropped the pause it took. */
-	private static final Boolean DROPPED = Boolean.FALSE;
-
 	/**
-	 * The pause before a retry on the interceptor's scheduler: emits {@code true} when it
-	 * ended, {@link #DROPPED} when the scheduler took it but dropped it (closed with its
-	 * context), an error when it refused it; {@code scheduled} runs once the scheduler
+	 * A delay (the pause before a retry, a timeout) on the interceptor's scheduler, so
+	 * tests control it: emits how it ended; {@code scheduled} runs once the scheduler
 	 * took it, on the subscribing thread.
 	 */
-	private static Mono<Boolean> retryPause(DelayScheduler delays, Duration pause, Runnable scheduled) {
+	private static Mono<Paused> pause(GuardedMethod method, Attempts attempts, GrantedRetry.Delay what, Duration delay,
+			Runnable scheduled) {
 		return Mono.create((sink) -> {
-			Future<?> task = delays.schedule(pause, () -> sink.success(Boolean.TRUE), () -> sink.success(DROPPED));
+			Future<?> task = attempts.schedule(method, what, delay, () -> sink.success(Paused.ENDED),
+					() -> sink.success(Paused.DROPPED));
+			if (task == null) {
+				sink.success(Paused.REFUSED);
+				return;
+			}
 			sink.onCancel(() -> task.cancel(false));
 			scheduled.run();
 		});

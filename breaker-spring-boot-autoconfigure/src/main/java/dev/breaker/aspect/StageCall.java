@@ -121,7 +121,7 @@ final class StageCall {
 			if (timer != null) {
 				timer.cancel(false);
 			}
-			if (error instanceof TimeoutException) {
+			if (error instanceof TimeoutException || error instanceof DroppedTimeout) {
 				cancel(source);
 			}
 			finished(value, (error != null) ? Fallbacks.unwrap(error) : null);
@@ -129,23 +129,22 @@ final class StageCall {
 	}
 
 	/**
-	 * The attempt's timeout, or {@code null} without one; a scheduler that refuses it
-	 * (one closed with its context) leaves the attempt without a timeout rather than the
-	 * call without an end.
+	 * The attempt's timeout, or {@code null} without one. A scheduler that cannot take it
+	 * (one closed with its context, or one that fails: warned) leaves the attempt without
+	 * a timeout rather than the call without an end; one that takes it and then drops it
+	 * (closed with its context while the attempt is pending) ends the attempt at once
+	 * with {@link DroppedTimeout}, as a caller giving up would: nothing else would end an
+	 * attempt that hangs.
 	 */
 	private @Nullable Future<?> timer(CompletableFuture<Object> attempt) {
 		Duration timeout = this.timeout;
 		if (timeout == null) {
 			return null;
 		}
-		try {
-			return this.method.delays()
-				.schedule(timeout,
-						() -> attempt.completeExceptionally(CallPolicy.timedOut(this.method.name(), timeout)));
-		}
-		catch (RuntimeException refused) {
-			return null;
-		}
+		String name = this.method.name();
+		return this.attempts.schedule(this.method, GrantedRetry.Delay.TIMEOUT, timeout,
+				() -> attempt.completeExceptionally(CallPolicy.timedOut(name, timeout)),
+				() -> attempt.completeExceptionally(new DroppedTimeout(name, timeout)));
 	}
 
 	private static void cancel(CompletionStage<?> stage) {
@@ -168,14 +167,13 @@ final class StageCall {
 		Duration pause = this.attempts.after(value, error, true);
 		if (pause != null) {
 			Object retried = this.attempts.handOff();
-			try {
-				this.pause = this.method.delays()
-					.schedule(pause, this::attempt, () -> dropped(retried != null, value, error));
-			}
-			catch (RuntimeException refused) {
-				// a scheduler closed with its context: the call ends with this attempt,
-				// as a plain call whose pause was interrupted (unless the caller gave up
-				// meanwhile: then nothing is delivered, and the value is freed)
+			Future<?> scheduled = this.attempts.schedule(this.method, GrantedRetry.Delay.PAUSE, pause, this::attempt,
+					() -> dropped(retried != null, value, error));
+			if (scheduled == null) {
+				// refused (a scheduler closed with its context) or failed (warned): the
+				// call ends with this attempt, as a plain call whose pause was
+				// interrupted (unless the caller gave up meanwhile: then nothing is
+				// delivered, and the value is freed)
 				if (this.attempts.stop()) {
 					deliver(value, error);
 				}
@@ -184,6 +182,7 @@ final class StageCall {
 				}
 				return;
 			}
+			this.pause = scheduled;
 			this.attempts.discard(retried);
 			if (callerGaveUp()) {
 				cancelled();

@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * {@link #close()} drops the tasks still pending; those scheduled with a {@code dropped}
- * callback ({@link #schedule(Duration, Runnable, Runnable)}: the retries' pauses) have it
- * run, each on a daemon thread the close starts for them (one call whose fallback hangs
- * holds no other), so that their calls end.
+ * callback ({@link #schedule(Duration, Runnable, Runnable)}: the retries' pauses, the
+ * timeouts) have it run, each on a daemon thread the close starts for them (one call
+ * whose fallback hangs holds no other), so that their calls end.
  */
 public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable {
 

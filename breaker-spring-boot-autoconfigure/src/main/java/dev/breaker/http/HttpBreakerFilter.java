@@ -119,22 +119,21 @@ public final class HttpBreakerFilter implements ExchangeFilterFunction {
 	/**
 	 * The pause before a granted retry, then {@code again}. The pause is scheduled before
 	 * the last answer is {@code discarded}: when the scheduler refuses it (closed with
-	 * its context) the retry is not made, and the request ends with {@code last} as if no
-	 * retry were allowed. When the scheduler took the pause but drops it (closed with its
-	 * context while it is pending) the retry is not made either, and the request ends
-	 * with {@code afterDrop}: the last error, or the last answer without its body
-	 * (released as the pause began). A pause that fails later (the answer's body not
-	 * released) or is cancelled is not made either, and leaves the timer.
+	 * its context) or throws anything else (warned, rate limited) the retry is not made,
+	 * and the request ends with {@code last} as if no retry were allowed. When the
+	 * scheduler took the pause but drops it (closed with its context while it is pending)
+	 * the retry is not made either, and the request ends with {@code afterDrop}: the last
+	 * error, or the last answer without its body (released as the pause began). A pause
+	 * that fails later (the answer's body not released) or is cancelled is not made
+	 * either, and leaves the timer.
 	 */
 	private Mono<ClientResponse> retry(HttpRetryLoop.Attempts attempts, Duration pause, Mono<Void> discarded,
 			Mono<ClientResponse> last, Mono<ClientResponse> afterDrop, Mono<ClientResponse> again) {
 		Sinks.One<Boolean> ended = Sinks.one();
-		Future<?> timer;
-		try {
-			timer = this.loop.delays()
-				.schedule(pause, () -> ended.tryEmitValue(Boolean.TRUE), () -> ended.tryEmitValue(Boolean.FALSE));
-		}
-		catch (RuntimeException refused) {
+		Future<?> timer = attempts.schedulePause(pause, () -> ended.tryEmitValue(Boolean.TRUE),
+				() -> ended.tryEmitValue(Boolean.FALSE));
+		if (timer == null) {
+			// refused (closed with its context) or failed (warned)
 			attempts.notMade();
 			return last;
 		}

@@ -2,6 +2,7 @@ package dev.breaker.http;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.aspect.DelayScheduler;
@@ -221,11 +222,23 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 
 		/**
 		 * The pause before the retry was not waited: the scheduler's sleep threw
-		 * {@code failure}, which is told ({@link GrantedRetry#pauseFailed}: a failure
+		 * {@code failure}, which is told ({@link GrantedRetry#delayFailed}: a failure
 		 * warned, rate limited per client; {@link #notMade()} follows).
 		 */
 		void sleepFailed(Throwable failure) {
-			pauseFailed(HttpRetryLoop.this.pauseFailures, this.breaker, HttpRetryLoop.this.delays, failure);
+			delayFailed(HttpRetryLoop.this.pauseFailures, this.breaker, HttpRetryLoop.this.delays, Delay.SLEEP,
+					failure);
+		}
+
+		/**
+		 * Schedules the pause before the retry, as {@link GrantedRetry#schedule}:
+		 * {@code null} when the scheduler threw (a failure warned, rate limited per
+		 * client; {@link #notMade()} follows), and then neither {@code ended} nor
+		 * {@code dropped} runs.
+		 */
+		@Nullable Future<?> schedulePause(Duration pause, Runnable ended, Runnable dropped) {
+			return schedule(HttpRetryLoop.this.pauseFailures, this.breaker, HttpRetryLoop.this.delays, Delay.PAUSE,
+					pause, ended, dropped);
 		}
 
 		/**
