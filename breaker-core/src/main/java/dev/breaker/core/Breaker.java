@@ -633,12 +633,18 @@ public final class Breaker {
 	}
 
 	/**
-	 * A reset told to nobody (see Overrides#repeated): {@code to}, a fresh CLOSED state,
-	 * replaces the untouched {@code from}, so calls in flight stop counting; no history,
+	 * An override told to nobody (see Overrides#repeated): {@code to}, a fresh state of
+	 * the same kind, replaces {@code from}, so calls in flight stop counting; no history,
 	 * no listener.
 	 */
-	boolean restartQuietly(ClosedState from, ClosedState to) {
-		return STATE.compareAndSet(this, from, to);
+	boolean restartQuietly(BreakerState from, BreakerState to) {
+		if (!STATE.compareAndSet(this, from, to)) {
+			return false;
+		}
+		if (from instanceof HalfOpenState halfOpen) {
+			halfOpen.retire();
+		}
+		return true;
 	}
 
 	/**

@@ -262,6 +262,11 @@ final class HalfOpenState extends BreakerState {
 		share = max;
 	}
 
+	/** This replica's share of probes (fleet mode), -1 for no share. */
+	synchronized int share() {
+		return share;
+	}
+
 	/**
 	 * The most concurrent probes of this episode (the config's, or sized from traffic
 	 * when it began).

@@ -3,6 +3,8 @@ package dev.breaker.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,39 @@ class ResetOfAClosedBreakerTests {
 
 		assertThat(fixture.transitions).extracting(t -> t.from() + "->" + t.to())
 			.containsExactly("CLOSED->OPEN", "OPEN->CLOSED", "CLOSED->CLOSED");
+	}
+
+	/**
+	 * As under steady traffic: a call of the other breaker finishes between each turn
+	 * (made by the listener itself here, deterministically). A reset asked inside a
+	 * listener of a breaker whose CLOSED state was entered and told in the same delivery
+	 * is told to nobody, so the loop ends after one turn whatever finishes meanwhile, and
+	 * that reset still empties the window.
+	 */
+	@Test
+	void twoListenersResettingEachOthersBreakerEndWhileCallsFinishBetweenTurns() {
+		Breaker payments = Breaker.of("payments", fixture.config().consecutiveFailures(0).build());
+		Breaker shipping = Breaker.of("shipping", fixture.config().consecutiveFailures(0).build());
+		List<String> seen = new ArrayList<>();
+		payments.onTransition(t -> {
+			seen.add(t.breaker() + " " + t.from() + "->" + t.to());
+			if (seen.size() < 10_000) {
+				Fixture.succeed(shipping, 1);
+				shipping.reset();
+			}
+		});
+		shipping.onTransition(t -> {
+			seen.add(t.breaker() + " " + t.from() + "->" + t.to());
+			if (seen.size() < 10_000) {
+				Fixture.succeed(payments, 1);
+				payments.reset();
+			}
+		});
+		Fixture.succeed(payments, 1);
+		payments.reset();
+
+		assertThat(seen).containsExactly("payments CLOSED->CLOSED", "shipping CLOSED->CLOSED");
+		assertThat(payments.snapshot().calls()).as("calls in payments' window after the reset told to nobody").isZero();
 	}
 
 }
