@@ -124,10 +124,11 @@ class HalfOpenBreadthLapseStressTests {
 				}
 			}
 			else {
-				for (int n = 0; n < ADVANCES && !stop.get(); n++) {
+				// until the group leaves half-open (the round is then judged)
+				for (int n = 0; n < ADVANCES && !stop.get() && group.currentState() == State.HALF_OPEN; n++) {
 					int quietBefore = quietProbes.get();
 					long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-					while (!stop.get() && System.nanoTime() - deadline < 0
+					while (!stop.get() && group.currentState() == State.HALF_OPEN && System.nanoTime() - deadline < 0
 							&& (quietProbes.get() == quietBefore || !everyOneHolds(holding))) {
 						Thread.yield();
 					}
