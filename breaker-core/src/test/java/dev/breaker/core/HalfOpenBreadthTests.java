@@ -3,6 +3,8 @@ package dev.breaker.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -187,32 +189,28 @@ class HalfOpenBreadthTests {
 		assertThat(this.fixture.transitions).extracting(Transition::to).containsExactly(State.CLOSED);
 	}
 
-	@Test
-	void hungProbesOfAsManyTenantsAsTheMinimumReopenTheGroup() {
-		BreakerRegistry registry = halfOpenGroupWaiting30s(2);
+	/**
+	 * After {@code successes}, probes of {@code hung} (tenants' keys, {@code -} for a
+	 * call made on the group itself) get no verdict within the max wait: the group
+	 * reopens, once, for {@code reason}, and their late failures change nothing.
+	 */
+	@ParameterizedTest(name = "{1} after {0} successes")
+	@CsvSource(delimiter = '|',
+			value = { "2 | a b c | 3 of 5 probes failed, from at least 3 tenants (3 without a verdict within 30s)",
+					"0 | -     | no probe verdict within 30s" })
+	void hungProbesOfAsManyTenantsAsTheMinimumOrOfTheGroupItselfReopenIt(int successes, String hung, String reason) {
+		BreakerRegistry registry = halfOpenGroupWaiting30s(successes);
 		Breaker group = registry.breaker("recommendations");
-		for (String tenant : new String[] { "a", "b", "c" }) {
-			assertThat(registry.breaker("recommendations", tenant).acquire().granted()).as(tenant).isTrue();
+		Map<Breaker, Permit> probes = new LinkedHashMap<>();
+		for (String tenant : hung.split(" ")) {
+			Breaker breaker = tenant.equals("-") ? group : registry.breaker("recommendations", tenant);
+			probes.put(breaker, breaker.acquire());
+			assertThat(probes.get(breaker).granted()).as(tenant).isTrue();
 		}
 		this.fixture.advance(Duration.ofSeconds(30));
 		assertThat(group.state()).isEqualTo(State.OPEN);
-		assertThat(this.fixture.transitions).singleElement()
-			.extracting(Transition::reason)
-			.isEqualTo("3 of 5 probes failed, from at least 3 tenants (3 without a verdict within 30s)");
-	}
-
-	@Test
-	void aHungProbeOfTheGroupItselfReopensItAsBefore() {
-		BreakerRegistry registry = halfOpenGroupWaiting30s(0);
-		Breaker group = registry.breaker("recommendations");
-		Permit hung = group.acquire();
-		assertThat(hung.granted()).isTrue();
-		this.fixture.advance(Duration.ofSeconds(30));
-		assertThat(group.state()).isEqualTo(State.OPEN);
-		group.release(hung, Outcome.FAILURE, Duration.ofSeconds(30).toNanos());
-		assertThat(this.fixture.transitions).singleElement()
-			.extracting(Transition::reason)
-			.isEqualTo("no probe verdict within 30s");
+		probes.forEach((breaker, permit) -> breaker.release(permit, Outcome.FAILURE, Duration.ofSeconds(30).toNanos()));
+		assertThat(this.fixture.transitions).singleElement().extracting(Transition::reason).isEqualTo(reason);
 	}
 
 	@Test

@@ -3,11 +3,8 @@ package dev.breaker.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.breaker.core.spi.SharedStateHooks;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,36 +49,13 @@ class HalfOpenOfAHalfOpenBreakerTests {
 	void twoListenersCallingHalfOpenOnEachOthersBreakerThroughAnotherThreadEnd() throws Exception {
 		Breaker payments = Breaker.of("payments", fixture.config().build());
 		Breaker shipping = Breaker.of("shipping", fixture.config().build());
-		Queue<Runnable> handedOff = new ArrayDeque<>();
-		payments.onTransition(t -> {
-			synchronized (handedOff) {
-				handedOff.add(shipping::halfOpen);
-			}
-		});
-		shipping.onTransition(t -> {
-			synchronized (handedOff) {
-				handedOff.add(payments::halfOpen);
-			}
-		});
+		HandOff handedOff = new HandOff();
+		payments.onTransition(t -> handedOff.add(shipping::halfOpen));
+		shipping.onTransition(t -> handedOff.add(payments::halfOpen));
 		payments.halfOpen();
-		AtomicInteger ran = new AtomicInteger();
-		Thread worker = new Thread(() -> {
-			while (ran.get() < TURNS) {
-				Runnable next;
-				synchronized (handedOff) {
-					next = handedOff.poll();
-				}
-				if (next == null) {
-					return;
-				}
-				ran.incrementAndGet();
-				next.run();
-			}
-		}, "async listener worker");
-		worker.start();
-		worker.join(60_000);
+		int ran = handedOff.runOnAnotherThread(TURNS);
 
-		assertThat(ran.get()).as("halfOpen() calls handed to the other thread before they ended").isLessThan(TURNS);
+		assertThat(ran).as("halfOpen() calls handed to the other thread before they ended").isLessThan(TURNS);
 		assertThat(payments.state()).isEqualTo(State.HALF_OPEN);
 		assertThat(shipping.state()).isEqualTo(State.HALF_OPEN);
 	}

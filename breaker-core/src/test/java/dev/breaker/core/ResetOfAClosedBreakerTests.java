@@ -2,11 +2,8 @@ package dev.breaker.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,36 +37,13 @@ class ResetOfAClosedBreakerTests {
 	void twoListenersResettingEachOthersBreakerThroughAnotherThreadEnd() throws Exception {
 		Breaker payments = Breaker.of("payments", fixture.config().consecutiveFailures(1).build());
 		Breaker shipping = Breaker.of("shipping", fixture.config().consecutiveFailures(1).build());
-		Queue<Runnable> handedOff = new ArrayDeque<>();
-		payments.onTransition(t -> {
-			synchronized (handedOff) {
-				handedOff.add(shipping::reset);
-			}
-		});
-		shipping.onTransition(t -> {
-			synchronized (handedOff) {
-				handedOff.add(payments::reset);
-			}
-		});
+		HandOff handedOff = new HandOff();
+		payments.onTransition(t -> handedOff.add(shipping::reset));
+		shipping.onTransition(t -> handedOff.add(payments::reset));
 		Fixture.fail(payments, 1);
-		AtomicInteger ran = new AtomicInteger();
-		Thread worker = new Thread(() -> {
-			while (ran.get() < 10_000) {
-				Runnable next;
-				synchronized (handedOff) {
-					next = handedOff.poll();
-				}
-				if (next == null) {
-					return;
-				}
-				ran.incrementAndGet();
-				next.run();
-			}
-		}, "async listener worker");
-		worker.start();
-		worker.join(60_000);
+		int ran = handedOff.runOnAnotherThread(10_000);
 
-		assertThat(ran.get()).as("resets handed to the other thread before they ended").isLessThan(10_000);
+		assertThat(ran).as("resets handed to the other thread before they ended").isLessThan(10_000);
 		assertThat(payments.state()).isEqualTo(State.CLOSED);
 		assertThat(shipping.state()).isEqualTo(State.CLOSED);
 	}
