@@ -268,8 +268,8 @@ final class HalfOpenState extends BreakerState {
 			}
 		}
 		else {
-			boolean late = !decided && overdue(now); // judged with this probe still in
-														// flight
+			// judged with this probe still in flight
+			boolean late = !decided && overdue(now);
 			free(probe);
 			if (late) {
 				decide(mover.reopen(this, now, wallNow, expiredReason));
