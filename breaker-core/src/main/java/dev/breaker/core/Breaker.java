@@ -288,11 +288,12 @@ public final class Breaker {
 	 * Allocates nothing.
 	 */
 	public Permit acquire() {
-		Ticket own = acquireOwn();
+		Ticket own = acquireOwn(null);
 		if (parent == null || own.state == null) {
 			return own;
 		}
-		Ticket up = (Ticket) parent.acquire();
+		// the parent is top-level: its acquire is its own, told which child asks
+		Ticket up = parent.acquireOwn(this);
 		if (up.state == null) {
 			cancel(own);
 			totals.increment(BreakerTotals.REJECTED);
@@ -301,7 +302,11 @@ public final class Breaker {
 		return own.state.withParent(own, up);
 	}
 
-	private Ticket acquireOwn() {
+	/**
+	 * This breaker's own permit, for a call of {@code child} (null: a call made on this
+	 * breaker itself).
+	 */
+	private Ticket acquireOwn(Breaker child) {
 		BreakerState s = state;
 		if (s instanceof ClosedState closed) {
 			if (!trackInFlight) {
@@ -321,22 +326,22 @@ public final class Breaker {
 		if (s instanceof OpenState open && !open.due(now())) {
 			return reject();
 		}
-		return acquireSlow();
+		return acquireSlow(child);
 	}
 
-	private Ticket acquireSlow() {
+	private Ticket acquireSlow(Breaker child) {
 		long now = now();
 		BreakerState s = verdicts.settle(now);
 		switch (s.state) {
 			case CLOSED:
-				return acquireOwn();
+				return acquireOwn(child);
 			case HALF_OPEN:
 				HalfOpenState halfOpen = (HalfOpenState) s;
-				Ticket probe = halfOpen.tryAcquire(now);
+				Ticket probe = halfOpen.tryAcquire(now, child);
 				if (probe == null) {
 					if (halfOpen.move() != null || state != halfOpen) {
 						// decided or left meanwhile: (help) move on, ask the new state
-						return acquireSlow();
+						return acquireSlow(child);
 					}
 					return reject();
 				}
@@ -440,9 +445,6 @@ public final class Breaker {
 			verdicts.afterCall(closed, outcome, slow, now);
 		}
 		else if (own instanceof HalfOpenState halfOpen) {
-			if (minFailingChildren > 0) {
-				halfOpen.from(ticket, child);
-			}
 			verdicts.afterProbe(halfOpen, ticket, outcome, slow, now);
 		}
 	}
@@ -633,12 +635,18 @@ public final class Breaker {
 	}
 
 	/**
-	 * A reset told to nobody (see Overrides#repeated): {@code to}, a fresh CLOSED state,
-	 * replaces the untouched {@code from}, so calls in flight stop counting; no history,
+	 * An override told to nobody (see Overrides#repeated): {@code to}, a fresh state of
+	 * the same kind, replaces {@code from}, so calls in flight stop counting; no history,
 	 * no listener.
 	 */
-	boolean restartQuietly(ClosedState from, ClosedState to) {
-		return STATE.compareAndSet(this, from, to);
+	boolean restartQuietly(BreakerState from, BreakerState to) {
+		if (!STATE.compareAndSet(this, from, to)) {
+			return false;
+		}
+		if (from instanceof HalfOpenState halfOpen) {
+			halfOpen.retire();
+		}
+		return true;
 	}
 
 	/**

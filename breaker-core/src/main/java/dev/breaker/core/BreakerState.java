@@ -49,6 +49,28 @@ abstract class BreakerState {
 
 	private volatile Ticket combined;
 
+	/**
+	 * The breaker's finished calls when an operator's override that restarts a state
+	 * (reset(), halfOpen()) made this state ({@code 0} for a breaker's first state,
+	 * {@code -1} for a state no such override made): an override that finds the same
+	 * count knows no call was recorded since. Written before the CAS that publishes the
+	 * state (see Overrides).
+	 */
+	long finishedAtOverride = -1;
+
+	/**
+	 * Whether the override that made this state found the breaker in this state already
+	 * (a reset of a CLOSED breaker, a halfOpen() of a HALF_OPEN one).
+	 */
+	boolean overrideOfSame;
+
+	/**
+	 * The delivery of transitions (TransitionLog) on whose thread this state was entered
+	 * and told, while it runs; compared only with the asking thread's own delivery, so a
+	 * stale read by another thread can never match.
+	 */
+	Object enteredIn;
+
 	BreakerState(Breaker owner, State state, BreakerState previous, int streak, long enteredNanos, Instant since,
 			boolean probe, long era) {
 		this.state = state;

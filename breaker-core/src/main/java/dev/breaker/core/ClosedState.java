@@ -78,22 +78,13 @@ final class ClosedState extends BreakerState {
 	 */
 	final TenantBreadth breadth;
 
-	/**
-	 * The breaker's finished calls when an operator's reset made this state ({@code 0}
-	 * for a breaker's first state, {@code -1} for a state a reset did not make): a reset
-	 * that finds the same count knows no call was recorded since. Written before the CAS
-	 * that publishes the state (see Overrides).
-	 */
-	long finishedAtReset;
-
-	/** Whether an operator's reset of a CLOSED breaker made this state. */
-	boolean resetOfClosed;
-
 	ClosedState(Breaker owner, BreakerState previous, long now, Instant since) {
 		super(owner, State.CLOSED, previous, 0, now, since, false,
 				previous == null ? 0 : previous.era + owner.eraStep());
 		lastStallCheck = now;
-		finishedAtReset = previous == null ? 0 : -1;
+		if (previous == null) {
+			finishedAtOverride = 0; // as if a reset made it
+		}
 		breadth = owner.newBreadth();
 		BreakerConfig config = owner.config();
 		if (config.stallCalls() > 0) {

@@ -1,5 +1,6 @@
 package dev.breaker.core;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -26,10 +27,19 @@ final class HalfOpenState extends BreakerState {
 	 * once failuresToReopen probes failed and they came from `need` = min(minFailing,
 	 * failuresToReopen) distinct children (TenantBreadth's 24-bit ids; a call on the
 	 * group itself, without a tenant, counts as one), or from no child at all (as CLOSED
-	 * trips on failures from no child). The releasing child tags its probe's slot just
-	 * before the verdict ({@link #from}); the distinct ids are kept in `need` words,
-	 * under the same lock, so none is lost or counted twice. A loud tenant's failed
-	 * probes still count toward its own breaker, which its calls go through first.
+	 * trips on failures from no child). The child that asks tags the slot it takes
+	 * ({@link #tryAcquire}); the distinct ids are kept in `need` words, under the same
+	 * lock, so none is lost or counted twice. A loud tenant's failed probes still count
+	 * toward its own breaker, which its calls go through first.
+	 *
+	 * Breadth and the max wait: a child's probe in flight for maxWait is a lease that
+	 * lapses (whoever looks first, as above): it counts as a failed probe of that child,
+	 * breadth and all, and its slot is given back at once with a fresh permit, so a
+	 * release of the lapsed permit later finds it no longer holds the slot and counts
+	 * nowhere, neither again nor for the caller now holding the slot. One loud tenant's
+	 * hung probes therefore never reopen the group for everyone, nor stall it. A probe of
+	 * the group itself lapsing while no child's probe failed reopens it at once, as in
+	 * any breaker.
 	 */
 
 	enum Verdict {
@@ -54,6 +64,10 @@ final class HalfOpenState extends BreakerState {
 
 	private final long maxWaitNanos;
 
+	/**
+	 * The permit of each slot's current lease; a lapsed lease's slot gets a fresh one,
+	 * its epoch the lapses so far (breadth only, see above).
+	 */
 	private final Ticket[] probes;
 
 	/**
@@ -73,6 +87,9 @@ final class HalfOpenState extends BreakerState {
 	 * Whether a failed probe of this episode came from a child (not the group itself).
 	 */
 	private boolean childFailed;
+
+	/** Leases of this episode that lapsed (breadth only). */
+	private int lapsed;
 
 	private final long[] startedAt;
 
@@ -110,6 +127,12 @@ final class HalfOpenState extends BreakerState {
 
 		Move reopen(HalfOpenState from, long now, Instant wallNow, String reason);
 
+		/**
+		 * A probe's lease lapsed and counted as a failed probe (breadth only): for the
+		 * totals.
+		 */
+		void lapsed();
+
 	}
 
 	HalfOpenState(Breaker owner, BreakerState previous, long now, Instant since) {
@@ -131,40 +154,45 @@ final class HalfOpenState extends BreakerState {
 	}
 
 	/**
-	 * Takes a probe slot if one is free: its permit, or null (also once decided: see
+	 * Takes a probe slot if one is free, for a call of {@code child} (null: the group
+	 * itself, or a breaker without children): its permit, or null (also once decided: see
 	 * {@link #move()}).
 	 */
-	synchronized Ticket tryAcquire(long now) {
-		if (decided || inFlight >= limit()) {
-			return null;
-		}
-		for (int i = 0; i < maxProbes; i++) {
-			if (!busy[i]) {
-				busy[i] = true;
-				startedAt[i] = now;
-				inFlight++;
-				if (from != null) {
-					from[i] = TenantBreadth.ANONYMOUS;
-				}
-				return probes[i];
+	Ticket tryAcquire(long now, Breaker child) {
+		long id = from == null || child == null ? TenantBreadth.ANONYMOUS : TenantBreadth.id(child.key());
+		synchronized (this) {
+			if (decided || inFlight >= limit()) {
+				return null;
 			}
-		}
-		return null;
-	}
-
-	/**
-	 * Tags {@code probe}, about to be released, as the call of {@code child} (null: the
-	 * group itself); only for a group that trips on breadth.
-	 */
-	synchronized void from(Ticket probe, Breaker child) {
-		if (from != null && probe.slot >= 0 && busy[probe.slot]) {
-			from[probe.slot] = child == null ? TenantBreadth.ANONYMOUS : TenantBreadth.id(child.key());
+			for (int i = 0; i < maxProbes; i++) {
+				if (!busy[i]) {
+					busy[i] = true;
+					startedAt[i] = now;
+					inFlight++;
+					if (from != null) {
+						from[i] = id;
+					}
+					return probes[i];
+				}
+			}
+			return null;
 		}
 	}
 
 	/** Gives back a probe slot whose call never ran. */
 	synchronized void cancel(Ticket probe) {
-		free(probe);
+		if (holds(probe)) {
+			free(probe);
+		}
+	}
+
+	/**
+	 * Whether {@code probe} (a slot's permit, or a copy bound to a parent's permit) holds
+	 * its slot: its lease has neither ended nor lapsed. A lapsed slot's fresh permit
+	 * carries the number of lapses so far in {@link Ticket#epoch}, unused by probes.
+	 */
+	private boolean holds(Ticket probe) {
+		return probe.slot >= 0 && busy[probe.slot] && probes[probe.slot].epoch == probe.epoch;
 	}
 
 	/**
@@ -180,7 +208,14 @@ final class HalfOpenState extends BreakerState {
 	 * decided: reopen).
 	 */
 	synchronized boolean expire(long now, Instant wallNow, Mover mover, String reason) {
-		if (!decided && overdue(now)) {
+		if (decided) {
+			return false;
+		}
+		if (from != null) {
+			lapse(now, wallNow, mover, reason);
+			return decided;
+		}
+		if (overdue(now)) {
 			decide(mover.reopen(this, now, wallNow, reason));
 			return true;
 		}
@@ -188,19 +223,58 @@ final class HalfOpenState extends BreakerState {
 	}
 
 	/**
+	 * Breadth: every lease in flight for the max wait lapses (see above), in slot order,
+	 * until one decides the episode.
+	 */
+	private void lapse(long now, Instant wallNow, Mover mover, String reason) {
+		for (int i = 0; i < maxProbes && !decided; i++) {
+			if (!busy[i] || now - startedAt[i] < maxWaitNanos) {
+				continue;
+			}
+			long id = from[i];
+			if (id == TenantBreadth.ANONYMOUS && !childFailed) {
+				// the group's own call, and no child's probe failed: as in any breaker
+				decide(mover.reopen(this, now, wallNow, reason));
+				return;
+			}
+			busy[i] = false;
+			inFlight--;
+			lapsed++;
+			probes[i] = new Ticket(permit.owner, this, true, null, lapsed, i);
+			mover.lapsed();
+			failed(id, now, wallNow, mover);
+		}
+	}
+
+	/**
 	 * Records a probe's verdict (neither success nor failure: it only frees its slot).
 	 */
 	synchronized Verdict finish(Ticket probe, boolean success, boolean failure, long now, Instant wallNow, Mover mover,
 			String expiredReason) {
-		if (probe.slot < 0 || !busy[probe.slot]) {
+		if (!holds(probe)) {
 			return Verdict.NONE;
 		}
-		boolean late = !decided && overdue(now); // judged with this probe still in flight
 		long id = from != null ? from[probe.slot] : 0;
-		free(probe);
-		if (late) {
-			decide(mover.reopen(this, now, wallNow, expiredReason));
-			return Verdict.EXPIRED;
+		if (from != null) {
+			// leases are judged with this probe still in flight; its own may lapse
+			boolean open = !decided;
+			lapse(now, wallNow, mover, expiredReason);
+			if (!holds(probe)) {
+				return open && decided ? Verdict.EXPIRED : Verdict.NONE;
+			}
+			free(probe);
+			if (open && decided) {
+				return Verdict.EXPIRED;
+			}
+		}
+		else {
+			// judged with this probe still in flight
+			boolean late = !decided && overdue(now);
+			free(probe);
+			if (late) {
+				decide(mover.reopen(this, now, wallNow, expiredReason));
+				return Verdict.EXPIRED;
+			}
 		}
 		if (decided || !success && !failure) {
 			return Verdict.NONE;
@@ -213,16 +287,24 @@ final class HalfOpenState extends BreakerState {
 				return Verdict.CLOSE;
 			}
 		}
-		else {
-			failures++;
-			String breadth = failedFrom(id);
-			if (failures >= failuresToReopen && breadth != null) {
-				decide(mover.reopen(this, now, wallNow,
-						failures + " of " + (successes + failures) + " probes failed" + breadth));
-				return Verdict.REOPEN;
-			}
+		else if (failed(id, now, wallNow, mover)) {
+			return Verdict.REOPEN;
 		}
 		return Verdict.COUNTED;
+	}
+
+	/** Counts a failed probe of child {@code id}; whether it reopens the breaker. */
+	private boolean failed(long id, long now, Instant wallNow, Mover mover) {
+		failures++;
+		String breadth = failedFrom(id);
+		if (failures < failuresToReopen || breadth == null) {
+			return false;
+		}
+		String hung = lapsed == 0 ? ""
+				: " (" + lapsed + " without a verdict within " + Numbers.format(Duration.ofNanos(maxWaitNanos)) + ")";
+		decide(mover.reopen(this, now, wallNow,
+				failures + " of " + (successes + failures) + " probes failed" + breadth + hung));
+		return true;
 	}
 
 	/**
@@ -260,6 +342,11 @@ final class HalfOpenState extends BreakerState {
 	/** This replica's share of probes for this episode (fleet mode). */
 	synchronized void share(int max) {
 		share = max;
+	}
+
+	/** This replica's share of probes (fleet mode), -1 for no share. */
+	synchronized int share() {
+		return share;
 	}
 
 	/**

@@ -37,8 +37,8 @@ final class Overrides {
 				// so a listener that resets (or probes) on every transition terminates
 				return;
 			}
-			if (to == State.CLOSED && s instanceof ClosedState closed && repeated(breaker, closed)) {
-				if (breaker.restartQuietly(closed, restarted(breaker, closed))) {
+			if ((to == State.CLOSED || to == State.HALF_OPEN) && s.state == to && repeated(breaker, s)) {
+				if (breaker.restartQuietly(s, restarted(breaker, s))) {
 					return;
 				}
 				continue;
@@ -47,7 +47,7 @@ final class Overrides {
 			Instant wallNow = breaker.config().clock().instant();
 			BreakerState next = switch (to) {
 				case CLOSED -> reset(breaker, s, now, wallNow);
-				case HALF_OPEN -> new HalfOpenState(breaker, s, now, wallNow);
+				case HALF_OPEN -> marked(new HalfOpenState(breaker, s, now, wallNow), breaker, s);
 				case FORCED_OPEN -> new ForcedOpenState(breaker, s, now, wallNow);
 				case DISABLED -> new DisabledState(breaker, s, now, wallNow);
 				case OPEN -> throw new IllegalArgumentException("OPEN is entered by a trip, not an override");
@@ -59,36 +59,65 @@ final class Overrides {
 	}
 
 	/**
-	 * Whether a reset of {@code closed} is told to nobody: no call was recorded since a
-	 * reset made it (or since the breaker was made), and either that reset found the
-	 * breaker CLOSED already or this thread is delivering a transition (a listener). Such
-	 * a reset still empties the window (it is empty already) and still makes the calls in
-	 * flight stop counting (a fresh CLOSED state replaces this one), but it is no
-	 * transition: so a reset repeated on an untouched breaker tells nobody, and listeners
-	 * resetting each other's breaker end, on this thread or through another.
+	 * Whether a reset of CLOSED {@code s}, or a halfOpen() of HALF_OPEN {@code s}, is
+	 * told to nobody. Such an override still does what it is for (a fresh state replaces
+	 * {@code s}: a reset empties the window, a halfOpen() starts a fresh episode, and the
+	 * calls in flight stop counting), but it is no transition, when either
+	 * <ul>
+	 * <li>no call was recorded since an override of the same kind made {@code s} (or
+	 * since the breaker was made, for a reset), and either that override found the
+	 * breaker in this state already or this thread is delivering a transition (a
+	 * listener): so an override repeated on an untouched breaker tells nobody, and
+	 * listeners calling it on each other's breaker end, on this thread or through
+	 * another; or</li>
+	 * <li>this thread is delivering a transition and {@code s} was entered and told in
+	 * this same delivery: so listeners calling it on each other's breaker on one thread
+	 * end after one turn, whatever calls other threads finish meanwhile (steady
+	 * traffic).</li>
+	 * </ul>
 	 */
-	private static boolean repeated(Breaker breaker, ClosedState closed) {
-		long mark = closed.finishedAtReset;
-		return mark >= 0 && (closed.resetOfClosed || TransitionLog.delivering()) && finished(breaker) == mark;
+	private static boolean repeated(Breaker breaker, BreakerState s) {
+		if (TransitionLog.enteredInThisDelivery(s)) {
+			return true;
+		}
+		long mark = s.finishedAtOverride;
+		return mark >= 0 && (s.overrideOfSame || TransitionLog.delivering()) && finished(breaker) == mark;
 	}
 
 	/**
-	 * The fresh CLOSED state of a reset told to nobody, entered now, with the marks of
-	 * {@code closed}.
+	 * The fresh state of an override told to nobody, entered now, with the marks of
+	 * {@code s} (and, half-open, its fleet share of probes).
 	 */
-	private static ClosedState restarted(Breaker breaker, ClosedState closed) {
-		ClosedState next = new ClosedState(breaker, closed, breaker.now(), breaker.config().clock().instant());
-		next.finishedAtReset = finished(breaker);
-		next.resetOfClosed = closed.resetOfClosed;
+	private static BreakerState restarted(Breaker breaker, BreakerState s) {
+		long now = breaker.now();
+		Instant wallNow = breaker.config().clock().instant();
+		BreakerState next;
+		if (s instanceof HalfOpenState halfOpen) {
+			HalfOpenState fresh = new HalfOpenState(breaker, s, now, wallNow);
+			fresh.share(halfOpen.share());
+			next = fresh;
+		}
+		else {
+			next = new ClosedState(breaker, s, now, wallNow);
+		}
+		next.finishedAtOverride = finished(breaker);
+		next.overrideOfSame = s.overrideOfSame;
+		next.enteredIn = s.enteredIn;
 		return next;
 	}
 
 	private static ClosedState reset(Breaker breaker, BreakerState from, long now, Instant wallNow) {
-		// counted before the CAS: a call recorded in between makes the next reset a real
-		// one, never the other way round
-		ClosedState next = new ClosedState(breaker, from, now, wallNow);
-		next.finishedAtReset = finished(breaker);
-		next.resetOfClosed = from.state == State.CLOSED;
+		return marked(new ClosedState(breaker, from, now, wallNow), breaker, from);
+	}
+
+	/**
+	 * {@code next}, which an operator's override made from {@code from}, marked with the
+	 * finished calls so far. Counted before the CAS: a call recorded in between makes the
+	 * next override a real one, never the other way round.
+	 */
+	private static <S extends BreakerState> S marked(S next, Breaker breaker, BreakerState from) {
+		next.finishedAtOverride = finished(breaker);
+		next.overrideOfSame = from.state == next.state;
 		return next;
 	}
 

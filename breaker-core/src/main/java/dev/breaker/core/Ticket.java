@@ -19,7 +19,10 @@ final class Ticket implements Permit {
 	/** The parent breaker's permit when a child consults its parent, else null. */
 	final Ticket parent;
 
-	/** With the stall rule on, the bucket (epoch) a CLOSED call started in; else 0. */
+	/**
+	 * With the stall rule on, the bucket (epoch) a CLOSED call started in; for a probe,
+	 * its slot's lease (see HalfOpenState); else 0.
+	 */
 	final long epoch;
 
 	/** A half-open probe's slot, else -1. */

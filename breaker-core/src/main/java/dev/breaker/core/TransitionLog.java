@@ -49,6 +49,12 @@ final class TransitionLog {
 
 		BreakerState entered;
 
+		/**
+		 * This delivery, while it runs: the mark of every state entered and told in it
+		 * ({@link BreakerState#enteredIn}).
+		 */
+		Object run;
+
 	}
 
 	void listen(Consumer<Transition> listener) {
@@ -67,6 +73,16 @@ final class TransitionLog {
 		return DELIVERY.get().entered == state;
 	}
 
+	/**
+	 * Whether this thread is delivering a transition right now, and {@code state} was
+	 * entered and told in this same delivery (by the transition that began it or by one a
+	 * listener caused).
+	 */
+	static boolean enteredInThisDelivery(BreakerState state) {
+		Delivery d = DELIVERY.get();
+		return d.running && state.enteredIn == d.run;
+	}
+
 	/** Whether this thread is delivering a transition right now (inside a listener). */
 	static boolean delivering() {
 		return DELIVERY.get().running;
@@ -81,6 +97,10 @@ final class TransitionLog {
 			ring[(int) (added++ % CAPACITY)] = transition;
 		}
 		Delivery d = DELIVERY.get();
+		if (!d.running) {
+			d.run = new Object();
+		}
+		entered.enteredIn = d.run;
 		d.queue.add(new Pending(this, transition, entered));
 		if (d.running) {
 			return;
@@ -95,6 +115,7 @@ final class TransitionLog {
 		finally {
 			d.running = false;
 			d.entered = null;
+			d.run = null;
 			d.queue.clear();
 		}
 	}

@@ -129,6 +129,11 @@ final class Verdicts implements HalfOpenState.Mover {
 		return new HalfOpenState.Move(opened(from, now, wallNow), reason);
 	}
 
+	@Override
+	public void lapsed() {
+		counted(false);
+	}
+
 	void checkStall(ClosedState closed, long now) {
 		String reason = rules.stall(closed, now);
 		if (reason != null) {

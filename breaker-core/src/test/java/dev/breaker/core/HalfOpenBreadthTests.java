@@ -3,6 +3,8 @@ package dev.breaker.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -126,17 +128,89 @@ class HalfOpenBreadthTests {
 			.isEqualTo("3 of 3 probes failed");
 	}
 
-	@Test
-	void aProbeWithoutAVerdictWithinTheMaxWaitStillReopensTheGroup() {
+	/**
+	 * Half-open with a max wait of 30 s, two successes in (four probes at once allowed):
+	 * the group and its registry.
+	 */
+	private BreakerRegistry halfOpenGroupWaiting30s(int successes) {
 		BreakerRegistry registry = halfOpenGroup(3, (c) -> c.halfOpenMaxWait(Duration.ofSeconds(30)));
+		probe(Outcome.SUCCESS, registry.breaker("recommendations", "warm"), successes);
+		return registry;
+	}
+
+	@Test
+	void aTenantsProbeWithoutAVerdictWithinTheMaxWaitIsItsFailedProbeAndGivesItsSlotBack() {
+		BreakerRegistry registry = halfOpenGroupWaiting30s(0);
 		Breaker group = registry.breaker("recommendations");
 		Breaker loud = registry.breaker("recommendations", "loud");
 		Permit hung = loud.acquire();
 		assertThat(hung.granted()).isTrue();
 		this.fixture.advance(Duration.ofSeconds(30));
-		assertThat(group.state()).isEqualTo(State.OPEN);
+		assertThat(group.state()).as("the group after one tenant's probe had no verdict within 30s")
+			.isEqualTo(State.HALF_OPEN);
+		assertThat(group.snapshot().probes()).satisfies((p) -> {
+			assertThat(p.failures()).as("failed probes").isEqualTo(1);
+			assertThat(p.inFlight()).as("probes in flight").isZero();
+		});
+		Permit next = registry.breaker("recommendations", "quiet").acquire();
+		assertThat(next.granted()).as("another tenant's probe, in the slot given back").isTrue();
+
 		loud.release(hung, Outcome.FAILURE, Duration.ofSeconds(30).toNanos());
-		assertThat(this.fixture.transitions).singleElement().extracting(Transition::to).isEqualTo(State.OPEN);
+		assertThat(group.snapshot().probes()).satisfies((p) -> {
+			assertThat(p.failures()).as("failed probes after the hung one failed late").isEqualTo(1);
+			assertThat(p.inFlight()).as("probes in flight: the other tenant's").isEqualTo(1);
+		});
+		assertThat(group.totals().probeFailures()).isEqualTo(1);
+		assertThat(this.fixture.transitions).isEmpty();
+	}
+
+	@Test
+	void oneLoudTenantsHungProbesFailingLateNeverReopenTheGroupWhileOtherTenantsProbe() {
+		BreakerRegistry registry = halfOpenGroupWaiting30s(0);
+		Breaker group = registry.breaker("recommendations");
+		Breaker loud = registry.breaker("recommendations", "loud");
+		for (int i = 0; i < 4; i++) {
+			Permit hung = loud.acquire();
+			assertThat(hung.granted()).as("the loud tenant's probe %d", i).isTrue();
+			this.fixture.advance(Duration.ofSeconds(30));
+			// another tenant's probe takes the slot given back, then the hung one fails
+			Breaker quiet = registry.breaker("recommendations", "quiet-" + i);
+			Permit other = quiet.acquire();
+			assertThat(other.granted()).as("tenant quiet-%d's probe", i).isTrue();
+			loud.release(hung, Outcome.FAILURE, Duration.ofSeconds(30).toNanos());
+			assertThat(group.state()).as("the group after the loud tenant's hung probe %d failed late", i)
+				.isEqualTo(State.HALF_OPEN);
+			quiet.release(other, Outcome.IGNORED, 0);
+		}
+		assertThat(group.snapshot().probes().failures()).as("the loud tenant's hung probes, each counted once")
+			.isEqualTo(4);
+		probe(Outcome.SUCCESS, registry.breaker("recommendations", "quiet-0"), 5);
+		assertThat(group.state()).isEqualTo(State.CLOSED);
+		assertThat(this.fixture.transitions).extracting(Transition::to).containsExactly(State.CLOSED);
+	}
+
+	/**
+	 * After {@code successes}, probes of {@code hung} (tenants' keys, {@code -} for a
+	 * call made on the group itself) get no verdict within the max wait: the group
+	 * reopens, once, for {@code reason}, and their late failures change nothing.
+	 */
+	@ParameterizedTest(name = "{1} after {0} successes")
+	@CsvSource(delimiter = '|',
+			value = { "2 | a b c | 3 of 5 probes failed, from at least 3 tenants (3 without a verdict within 30s)",
+					"0 | -     | no probe verdict within 30s" })
+	void hungProbesOfAsManyTenantsAsTheMinimumOrOfTheGroupItselfReopenIt(int successes, String hung, String reason) {
+		BreakerRegistry registry = halfOpenGroupWaiting30s(successes);
+		Breaker group = registry.breaker("recommendations");
+		Map<Breaker, Permit> probes = new LinkedHashMap<>();
+		for (String tenant : hung.split(" ")) {
+			Breaker breaker = tenant.equals("-") ? group : registry.breaker("recommendations", tenant);
+			probes.put(breaker, breaker.acquire());
+			assertThat(probes.get(breaker).granted()).as(tenant).isTrue();
+		}
+		this.fixture.advance(Duration.ofSeconds(30));
+		assertThat(group.state()).isEqualTo(State.OPEN);
+		probes.forEach((breaker, permit) -> breaker.release(permit, Outcome.FAILURE, Duration.ofSeconds(30).toNanos()));
+		assertThat(this.fixture.transitions).singleElement().extracting(Transition::reason).isEqualTo(reason);
 	}
 
 	@Test
