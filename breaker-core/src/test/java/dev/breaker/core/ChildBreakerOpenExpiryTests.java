@@ -39,11 +39,17 @@ class ChildBreakerOpenExpiryTests {
 		return registry;
 	}
 
+	/** The host's breaker, tripped now: OPEN for 1h. */
+	private static Breaker trippedHost(BreakerRegistry registry) {
+		Breaker host = registry.breaker("http", "payments.acme.com");
+		fail(host, 1);
+		return host;
+	}
+
 	@Test
 	void anOpenHostBreakerIsNotDroppedBeforeItsOpenWaitEnds() {
 		BreakerRegistry registry = hosts(1000);
-		Breaker host = registry.breaker("http", "payments.acme.com");
-		fail(host, 1);
+		Breaker host = trippedHost(registry);
 		assertThat(host.state()).isEqualTo(State.OPEN);
 
 		this.fixture.advance(Duration.ofMinutes(11)); // a webhook sender retrying every
@@ -59,8 +65,7 @@ class ChildBreakerOpenExpiryTests {
 	@Test
 	void aQuietHostKeepsItsBackoffStreakAcrossItsOpenWait() {
 		BreakerRegistry registry = hosts(1000);
-		Breaker host = registry.breaker("http", "payments.acme.com");
-		fail(host, 1);
+		Breaker host = trippedHost(registry);
 
 		// nobody calls for the whole open wait, and for 9 minutes more
 		this.fixture.advance(Duration.ofMinutes(69));
@@ -77,8 +82,7 @@ class ChildBreakerOpenExpiryTests {
 	@Test
 	void idleTimeCountsFromTheEndOfTheOpenWait() {
 		BreakerRegistry registry = hosts(1000);
-		Breaker host = registry.breaker("http", "payments.acme.com");
-		fail(host, 1);
+		Breaker host = trippedHost(registry);
 		this.fixture.advance(Duration.ofMinutes(69));
 		assertThat(registry.find("http:payments.acme.com")).as("found 9 minutes after its open wait")
 			.containsSame(host);
@@ -94,8 +98,7 @@ class ChildBreakerOpenExpiryTests {
 	@Test
 	void aHalfOpenHostIsKeptForItsIdleExpiryAfterItsOpenWaitEnded() {
 		BreakerRegistry registry = hosts(1000);
-		Breaker host = registry.breaker("http", "payments.acme.com");
-		fail(host, 1);
+		Breaker host = trippedHost(registry);
 		this.fixture.advance(Duration.ofHours(1));
 		assertThat(host.state()).as("read by metrics, not by a call").isEqualTo(State.HALF_OPEN);
 
