@@ -260,9 +260,12 @@ public final class Breaker {
 	}
 
 	/**
-	 * Runs {@code callable} if the breaker lets it, and records its outcome.
+	 * Runs {@code callable} if the breaker lets it, and records its outcome. Whatever it
+	 * throws gives the permit back (and its parent's) and is recorded as the classifier
+	 * classifies it: an Exception, an Error, or any other Throwable (Kotlin, Groovy,
+	 * Lombok's {@code @SneakyThrows}), a failure by default.
 	 * @throws BreakerOpenException when the breaker (or its parent) rejects the call
-	 * @throws Exception whatever the callable threw, unchanged
+	 * @throws Exception whatever the callable threw, unchanged (any Throwable)
 	 */
 	public <T extends @Nullable Object> T call(Callable<T> callable) throws Exception {
 		Ticket permit = (Ticket) acquire();
@@ -275,7 +278,9 @@ public final class Breaker {
 		try {
 			result = callable.call();
 		}
-		catch (Exception | Error e) {
+		catch (Throwable e) {
+			// any Throwable: one that is neither an Exception nor an Error (thrown past
+			// the compiler) must give back a half-open probe's slot too; rethrown as is
 			release(permit, classify(null, e), ticker.nanos() - start);
 			throw e;
 		}

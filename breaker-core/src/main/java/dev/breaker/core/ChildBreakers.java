@@ -10,7 +10,8 @@ import java.util.function.Function;
 
 /**
  * The per-key children of one group: at most maxEntries (least recently used evicted),
- * idle ones expire; a child under an operator's override is kept until it is reset.
+ * idle ones expire; a child under an operator's override is kept until it is reset, one
+ * that tripped by itself does not expire before its open wait ends.
  */
 final class ChildBreakers {
 
@@ -43,6 +44,15 @@ final class ChildBreakers {
 	 * is evictable again within as many slow lookups as children are pinned, and is found
 	 * meanwhile (touch() looks in `pinned` after a miss).
 	 *
+	 * Waiting: a child in an open episode (OPEN, or HALF_OPEN since its open wait ended)
+	 * counts as idle only from the end of its open wait, so a dependency called less
+	 * often than idleExpiry stays open and keeps its backoff streak. Met idle by expiry,
+	 * it is set aside in `waiting` (as pinned children are, so no lookup steps over it
+	 * again); the lookup of its key takes it back into the eviction order. It counts
+	 * toward maxEntries, and unlike a pinned child it can be evicted: waiting children
+	 * are the least recently used of all, so a full group evicts the one longest there
+	 * first, and memory stays bounded however long open waits are.
+	 *
 	 * Held: an operator's override runs with no lock held (the breaker's transition
 	 * listeners run in it), so "found, then overridden" would race an eviction that read
 	 * the child's state just before the override's CAS. hold() marks the child, under the
@@ -65,6 +75,11 @@ final class ChildBreakers {
 
 	/** The children found pinned by expiry or eviction, longest there first. */
 	private final LinkedHashMap<String, Entry> pinned = new LinkedHashMap<>();
+
+	/**
+	 * The children found idle by expiry during their open episode, longest there first.
+	 */
+	private final LinkedHashMap<String, Entry> waiting = new LinkedHashMap<>();
 
 	/** Every child, by key, for reads that leave the eviction order alone. */
 	private final HashMap<String, Entry> index = new HashMap<>();
@@ -98,6 +113,7 @@ final class ChildBreakers {
 			if (entry == null) {
 				entry = pinned.get(key);
 				if (entry == null) {
+					// a waiting child is idle: the slow path takes it back
 					return null;
 				}
 			}
@@ -115,13 +131,19 @@ final class ChildBreakers {
 		synchronized (entries) {
 			lastSweep = now;
 			expire(now, removedOut);
-			recheckPinned(now, removedOut);
+			recheck(pinned, now, removedOut);
+			recheck(waiting, now, removedOut);
 			Entry entry = index.get(key);
 			if (entry != null) {
-				if (now - entry.lastUsed < idleNanos || pinned(entry)) {
+				if (findable(entry, now)) {
 					entry.lastUsed = now;
-					if (!entry.setAside) {
+					if (entry.aside == null) {
 						entries.get(key); // a use: the most recently used
+					}
+					else if (entry.aside == waiting) {
+						waiting.remove(key); // used: back in the eviction order
+						entry.aside = null;
+						entries.put(key, entry);
 					}
 					return entry.breaker;
 				}
@@ -181,6 +203,7 @@ final class ChildBreakers {
 			List<Breaker> out = new ArrayList<>(index.size());
 			entries.values().forEach(e -> out.add(e.breaker));
 			pinned.values().forEach(e -> out.add(e.breaker));
+			waiting.values().forEach(e -> out.add(e.breaker));
 			return out;
 		}
 	}
@@ -192,7 +215,7 @@ final class ChildBreakers {
 	}
 
 	private boolean findable(Entry entry, long now) {
-		return entry != null && (now - entry.lastUsed < idleNanos || pinned(entry));
+		return entry != null && (now - entry.lastUsed < idleNanos || pinned(entry) || waitingOut(entry));
 	}
 
 	private void expire(long now, List<Breaker> removedOut) {
@@ -204,27 +227,37 @@ final class ChildBreakers {
 				return;
 			}
 			it.remove();
-			if (pinned(eldest.getValue())) {
-				setAside(eldest.getKey(), eldest.getValue());
-				continue;
-			}
-			index.remove(eldest.getKey());
-			removed(eldest.getValue().breaker, removedOut);
+			place(eldest.getKey(), eldest.getValue(), now, removedOut);
 		}
 	}
 
 	/**
-	 * Evicts the least recently used child not pinned (at worst the one just made),
-	 * setting aside the pinned ones it meets.
+	 * Evicts the least recently used child not pinned (at worst the one just made): first
+	 * the one waiting longest, then from the eviction order, setting aside the pinned
+	 * ones it meets.
 	 */
 	private void evictOne(List<Breaker> removedOut) {
+		Iterator<Map.Entry<String, Entry>> waited = waiting.entrySet().iterator();
+		while (waited.hasNext()) {
+			Map.Entry<String, Entry> longest = waited.next();
+			visited++;
+			waited.remove();
+			longest.getValue().aside = null;
+			if (pinned(longest.getValue())) {
+				setAside(pinned, longest.getKey(), longest.getValue());
+				continue;
+			}
+			index.remove(longest.getKey());
+			removed(longest.getValue().breaker, removedOut);
+			return;
+		}
 		Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
 		while (it.hasNext()) {
 			Map.Entry<String, Entry> eldest = it.next();
 			visited++;
 			it.remove();
 			if (pinned(eldest.getValue()) && it.hasNext()) {
-				setAside(eldest.getKey(), eldest.getValue());
+				setAside(pinned, eldest.getKey(), eldest.getValue());
 				continue;
 			}
 			index.remove(eldest.getKey());
@@ -234,40 +267,49 @@ final class ChildBreakers {
 	}
 
 	/**
-	 * Looks again at the child longest set aside: still pinned, to the back; else back in
-	 * the eviction order, or gone if idle.
+	 * Looks again at the child longest in {@code aside}: still pinned or waiting, to the
+	 * back of either; else back in the eviction order, or gone if idle.
 	 */
-	private void recheckPinned(long now, List<Breaker> removedOut) {
-		Iterator<Map.Entry<String, Entry>> it = pinned.entrySet().iterator();
+	private void recheck(LinkedHashMap<String, Entry> aside, long now, List<Breaker> removedOut) {
+		Iterator<Map.Entry<String, Entry>> it = aside.entrySet().iterator();
 		if (!it.hasNext()) {
 			return;
 		}
 		Map.Entry<String, Entry> longest = it.next();
 		visited++;
-		String key = longest.getKey();
-		Entry entry = longest.getValue();
 		it.remove();
-		if (pinned(entry)) {
-			pinned.put(key, entry);
-			return;
-		}
-		entry.setAside = false;
-		if (now - entry.lastUsed >= idleNanos) {
-			index.remove(key);
-			removed(entry.breaker, removedOut);
-			return;
-		}
-		entries.put(key, entry);
+		longest.getValue().aside = null;
+		place(longest.getKey(), longest.getValue(), now, removedOut);
 	}
 
-	private void setAside(String key, Entry entry) {
-		entry.setAside = true;
-		pinned.put(key, entry);
+	/**
+	 * Places a child out of the eviction order: pinned, waiting, back in the eviction
+	 * order if fresh, or gone.
+	 */
+	private void place(String key, Entry entry, long now, List<Breaker> removedOut) {
+		if (pinned(entry)) {
+			setAside(pinned, key, entry);
+		}
+		else if (now - entry.lastUsed < idleNanos) {
+			entries.put(key, entry);
+		}
+		else if (waitingOut(entry)) {
+			setAside(waiting, key, entry);
+		}
+		else {
+			index.remove(key);
+			removed(entry.breaker, removedOut);
+		}
+	}
+
+	private static void setAside(LinkedHashMap<String, Entry> aside, String key, Entry entry) {
+		entry.aside = aside;
+		aside.put(key, entry);
 	}
 
 	private void drop(String key, Entry entry, List<Breaker> removedOut) {
-		if (entry.setAside) {
-			pinned.remove(key);
+		if (entry.aside != null) {
+			entry.aside.remove(key);
 		}
 		else {
 			entries.remove(key);
@@ -288,6 +330,20 @@ final class ChildBreakers {
 		return state == State.FORCED_OPEN || state == State.DISABLED;
 	}
 
+	/**
+	 * Whether the child is in an open episode idle expiry must wait out: OPEN, or
+	 * HALF_OPEN, less than idleExpiry after its open wait ended (idle counts from there).
+	 */
+	private boolean waitingOut(Entry entry) {
+		Breaker breaker = entry.breaker;
+		BreakerState state = breaker.current();
+		long now = breaker.now();
+		if (state instanceof OpenState open) {
+			return now - open.until() < idleNanos;
+		}
+		return state.state == State.HALF_OPEN && now - state.enteredNanos < idleNanos;
+	}
+
 	private static void removed(Breaker breaker, List<Breaker> removedOut) {
 		breaker.markRemoved();
 		removedOut.add(breaker);
@@ -303,8 +359,11 @@ final class ChildBreakers {
 		/** Overrides being applied to it ({@link #hold}). */
 		int holds;
 
-		/** In {@code pinned} rather than in the eviction order. */
-		boolean setAside;
+		/**
+		 * The set-aside map it is in ({@code pinned} or {@code waiting}), rather than in
+		 * the eviction order; null when in the eviction order.
+		 */
+		LinkedHashMap<String, Entry> aside;
 
 		Entry(Breaker breaker, long lastUsed) {
 			this.breaker = breaker;

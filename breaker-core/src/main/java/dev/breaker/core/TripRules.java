@@ -139,14 +139,19 @@ final class TripRules {
 	}
 
 	/**
-	 * The open wait of the {@code streak}-th consecutive trip: multiplied, capped,
-	 * jittered.
+	 * The open wait of the {@code streak}-th consecutive trip: multiplied, then drawn
+	 * evenly ({@code random} in [0, 1]) from base ± jitter cut at the cap, with the base
+	 * capped first: at the cap, from {@code max × (1 − jitter)} to {@code max}. Never
+	 * above the cap, and no share of the draws piles up on it, so replicas that tripped
+	 * together in a long outage still return spread out.
 	 */
 	static long openWaitNanos(BreakerConfig config, int streak, double random) {
 		double base = config.openWait().toNanos() * Math.pow(config.openWaitMultiplier(), Math.max(0, streak - 1));
 		double max = config.maxOpenWait().toNanos();
-		double jittered = Math.min(base, max) * (1 + config.openWaitJitter() * (2 * random - 1));
-		return (long) Math.max(1, Math.min(jittered, max));
+		double jitter = config.openWaitJitter();
+		double lowest = Math.min(base, max) * (1 - jitter);
+		double highest = Math.min(base * (1 + jitter), max);
+		return (long) Math.max(1, Math.min(highest, lowest + (highest - lowest) * random));
 	}
 
 	static String waitText(long nanos) {

@@ -15,13 +15,17 @@ public final class CachedTicker implements Ticker {
 	 * monotonic). Readers use a plain volatile read (a plain load on x86) instead of a
 	 * nanoTime clock read: the release/acquire pair makes the value at most ~1 ms stale,
 	 * which is all windows, open waits and slow-call timing need. The thread is a daemon,
-	 * so it never keeps a JVM alive.
+	 * so it never keeps a JVM alive, and it ignores interrupts (clears them), since every
+	 * breaker of the JVM needs it to keep time.
 	 */
 
 	/** The one instance shared by every breaker of the JVM. */
 	public static final CachedTicker INSTANCE = new CachedTicker(TimeUnit.MILLISECONDS.toNanos(1));
 
 	private volatile long now = System.nanoTime();
+
+	/** Turns of the thread's loop so far (tests: a parked thread turns once a period). */
+	private volatile long turns;
 
 	private CachedTicker(long periodNanos) {
 		Thread thread = new Thread(() -> advance(periodNanos), "breaker-ticker");
@@ -32,13 +36,22 @@ public final class CachedTicker implements Ticker {
 	private void advance(long periodNanos) {
 		while (true) {
 			LockSupport.parkNanos(periodNanos);
+			// An interrupt (a container interrupting threads it did not start, on
+			// undeploy) is cleared: nothing waits for this thread to stop, and a park
+			// with the flag set returns at once, which would spin a core for ever.
+			Thread.interrupted();
 			now = System.nanoTime();
+			turns++;
 		}
 	}
 
 	@Override
 	public long nanos() {
 		return now;
+	}
+
+	long turns() {
+		return turns;
 	}
 
 }
