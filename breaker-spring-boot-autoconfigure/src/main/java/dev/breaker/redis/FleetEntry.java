@@ -323,8 +323,52 @@ final class FleetEntry {
 	 * decided here before it and not yet taken by Redis is no longer this replica's to
 	 * tell ({@link #supersededUntold}).
 	 */
-	synchronized void heardFromPeer(long sequence) {
-		peerHeardAt = Math.max(peerHeardAt, sequence);
+	synchronized void heardFromPeer(long sequence, long issuedAt) {
+		if (!beforeOwnLatest(issuedAt)) {
+			peerHeardAt = Math.max(peerHeardAt, sequence);
+		}
+	}
+
+	/**
+	 * Whether something issued at {@code issuedAt} (Redis's time as its sender estimated
+	 * it) was decided before this replica's operator's latest fleet-wide decision, the
+	 * latest decision here: it is no news that the fleet moved on past that one.
+	 */
+	private boolean beforeOwnLatest(long issuedAt) {
+		OverrideDecision latest = decided.get();
+		FleetMessage own = latest.source() == OverrideDecision.Source.OPERATOR ? latest.lastOwn() : null;
+		if (own == null) {
+			return false;
+		}
+		long decidedAt = own.equals(untold) ? untoldDecidedAt : own.issuedAt();
+		return decidedAt >= 0 && issuedAt < decidedAt;
+	}
+
+	/**
+	 * Whether a peer's message issued at {@code issuedAt} (or stored with that time) was
+	 * decided before the untold override, which is still the latest decision here: it
+	 * must neither be applied over it nor drop it (the untold one is sent again, and
+	 * Redis takes it, as nothing it took was decided later).
+	 */
+	synchronized boolean beforeUntold(long issuedAt) {
+		return untold != null && stillLatest(untold, untoldSince) && untoldDecidedAt >= 0 && issuedAt < untoldDecidedAt;
+	}
+
+	/**
+	 * The state of the untold override while it is still the latest decision here (null:
+	 * none).
+	 */
+	synchronized @Nullable State untoldLatest() {
+		return untold != null && stillLatest(untold, untoldSince) ? untold.override() : null;
+	}
+
+	/**
+	 * Whether Redis's latest decision, made at {@code takenAt} (-1: unknown), came after
+	 * the untold override: that one stands, and the untold one is not this replica's to
+	 * tell.
+	 */
+	synchronized boolean untoldOutdoneAt(long takenAt) {
+		return takenAt >= 0 && (untoldDecidedAt < 0 || takenAt > untoldDecidedAt);
 	}
 
 	/**
@@ -414,15 +458,6 @@ final class FleetEntry {
 		}
 		untold = fresh;
 		return true;
-	}
-
-	/**
-	 * Whether a stored override, this replica's own, is older than the latest decision
-	 * here, which Redis has not taken yet: the read must not apply it over that one.
-	 */
-	synchronized boolean ownOlderThanUntold(FleetMessage stored, String replicaId) {
-		return untold != null && stored.replica().equals(replicaId) && !stored.equals(untold)
-				&& stillLatest(untold, untoldSince);
 	}
 
 	/**

@@ -111,10 +111,18 @@ final class PeerMessages {
 	private void applyTo(FleetMessage message, FleetEntry entry, Optional<Breaker> found, long sequence,
 			long remainingMillis, boolean channel) {
 		boolean own = message.replica().equals(sync.replicaId());
-		if (channel && !own) {
-			// the fleet moved on: an override decided here before it and not taken by
-			// Redis is not told over it
-			entry.heardFromPeer(sequence);
+		if (!own && entry.beforeUntold(message.issuedAt()) && (message.kind() == FleetMessage.Kind.OVERRIDE
+				|| (message.kind() == FleetMessage.Kind.OPEN && entry.untoldLatest() == State.CLOSED))) {
+			// decided before this replica's operator's override that Redis did not take
+			// (an override, or an episode opened before a reset), which is the latest
+			// decision: neither applied over it nor dropping it; that one is sent again,
+			// and Redis takes it, as nothing it took was decided later
+			return;
+		}
+		if (!own && (channel || (message.kind() == FleetMessage.Kind.OPEN && entry.untoldLatest() == State.CLOSED))) {
+			// the fleet moved on (a trip by traffic after a reset stands): an override
+			// decided here before it and not taken by Redis is not told over it
+			entry.heardFromPeer(sequence, message.issuedAt());
 		}
 		else if (channel && message.kind() == FleetMessage.Kind.OVERRIDE) {
 			// Redis published it: told, even when its reply was lost
