@@ -99,6 +99,19 @@ final class FleetOverrides {
 	 * every replica.
 	 */
 	void apply(Breaker breaker, State state, boolean fleetWide) {
+		// held while it is applied (the endpoint holds it already): an override landing
+		// on a child evicted meanwhile, with the mirror entry the eviction swept away,
+		// would be lost to the next call, which gets a fresh CLOSED child
+		boolean held = sync.registry().override(breaker.name(), live -> {
+			applyHeld(live, state, fleetWide);
+			return true;
+		}).orElse(false);
+		if (!held) {
+			applyHeld(breaker, state, fleetWide);
+		}
+	}
+
+	private void applyHeld(Breaker breaker, State state, boolean fleetWide) {
 		boolean shared = fleetWide && state != State.HALF_OPEN;
 		FleetEntry entry = sync.entries().local(breaker.name());
 		String reason = here(state, shared);

@@ -252,6 +252,25 @@ final class FleetScripts {
 			""");
 
 	/**
+	 * A breaker's standing override and when the latest decision Redis took about it was
+	 * made, read together: the reconnect read compares them with an override this replica
+	 * decided while Redis did not take it. A key that is not a hash reads as empty. KEYS:
+	 * override, decided. ARGV: the override's fields. Returns the fields ('' when absent)
+	 * and the decided time ('' when unknown).
+	 */
+	static final Script READ_OVERRIDE = Script.of("read-override", """
+			local function fields(key, names)
+			  local h = {}
+			  if redis.call('TYPE', key).ok == 'hash' then h = redis.call('HMGET', key, unpack(names)) end
+			  for i = 1, #names do if not h[i] then h[i] = '' end end
+			  return h
+			end
+			local h = fields(KEYS[1], ARGV)
+			h[#ARGV + 1] = fields(KEYS[2], {'at'})[1]
+			return h
+			""");
+
+	/**
 	 * The fleet window, for a batch of breakers: stores this replica's counts of its
 	 * current bucket and returns every replica's counts over the window. KEYS: a window
 	 * hash per breaker. ARGV per breaker: bucketMs, buckets, field

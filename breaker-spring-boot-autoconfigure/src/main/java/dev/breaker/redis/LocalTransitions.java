@@ -98,7 +98,7 @@ final class LocalTransitions {
 					true);
 			return;
 		}
-		FleetEntry.HeldOpen open = entry.heldOpen(System.nanoTime());
+		FleetHeard.HeldOpen open = entry.heldOpen(System.nanoTime());
 		if (open != null) {
 			FleetEntry opened = entry;
 			SharedStateHooks.openFromPeer(breaker,

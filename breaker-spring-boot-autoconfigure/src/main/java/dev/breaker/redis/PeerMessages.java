@@ -6,6 +6,7 @@ import java.util.Optional;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
 import dev.breaker.core.spi.SharedStateHooks;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Applies what the fleet says (announcements from the channel, and what the reconnect
@@ -29,6 +30,9 @@ import dev.breaker.core.spi.SharedStateHooks;
  * {@link FleetEntries}.
  */
 final class PeerMessages {
+
+	/** How many times a message is applied again when its entry was swept meanwhile. */
+	private static final int MOST_ATTEMPTS = 3;
 
 	private final FleetSync sync;
 
@@ -60,17 +64,65 @@ final class PeerMessages {
 	 * touch only the mirror)
 	 */
 	void apply(FleetMessage message, long sequence, long remainingMillis, boolean channel) {
-		Optional<Breaker> found = sync.registry().find(message.breaker());
-		FleetEntry entry = found.isPresent() ? sync.entries().local(message.breaker())
-				: sync.entries().fleetOnly(message.breaker());
-		if (entry == null) {
-			return; // too many breakers this replica does not have: bounded
+		String name = message.breaker();
+		for (int attempt = 0; attempt < MOST_ATTEMPTS; attempt++) {
+			FleetEntry used = applyOnce(message, sequence, remainingMillis, channel);
+			if (used == null || sync.entries().get(name) == used) {
+				return;
+			}
+			// the entry was swept away as it was used (the removal of an evicted child
+			// was told just then): the mirror must hold what the fleet said, for the
+			// next child of that name starts as it holds it
 		}
+	}
+
+	/**
+	 * Applies the message once; returns the entry it went to, or null when there is no
+	 * room for another breaker this replica does not have.
+	 */
+	private @Nullable FleetEntry applyOnce(FleetMessage message, long sequence, long remainingMillis, boolean channel) {
+		String name = message.breaker();
+		// this replica's breaker is held while the message is applied (a child is then
+		// neither expired nor evicted): applied to a child evicted after its lookup, a
+		// FORCED_OPEN would be lost with it, and the host's next call would get a fresh
+		// CLOSED child
+		Optional<FleetEntry> here = sync.registry().override(name, breaker -> {
+			FleetEntry entry = sync.entries().local(name);
+			applyTo(message, entry, Optional.of(breaker), sequence, remainingMillis, channel);
+			return entry;
+		});
+		if (here.isPresent()) {
+			return here.get();
+		}
+		FleetEntry entry = sync.entries().fleetOnly(name);
+		if (entry == null) {
+			return null; // too many breakers this replica does not have: bounded
+		}
+		applyTo(message, entry, Optional.empty(), sequence, remainingMillis, channel);
 		boolean own = message.replica().equals(sync.replicaId());
-		if (channel && !own) {
-			// the fleet moved on: an override decided here before it and not taken by
-			// Redis is not told over it
-			entry.heardFromPeer(sequence);
+		if (message.kind() == FleetMessage.Kind.OVERRIDE && !(own && channel)) {
+			// a breaker created meanwhile started as the mirror held it before this one
+			sync.registry()
+				.override(name, breaker -> decideOverride(message, sync.entries().local(name), breaker, own, false));
+		}
+		return entry;
+	}
+
+	private void applyTo(FleetMessage message, FleetEntry entry, Optional<Breaker> found, long sequence,
+			long remainingMillis, boolean channel) {
+		boolean own = message.replica().equals(sync.replicaId());
+		if (!own && entry.beforeUntold(message.issuedAt()) && (message.kind() == FleetMessage.Kind.OVERRIDE
+				|| (message.kind() == FleetMessage.Kind.OPEN && entry.untoldLatest() == State.CLOSED))) {
+			// decided before this replica's operator's override that Redis did not take
+			// (an override, or an episode opened before a reset), which is the latest
+			// decision: neither applied over it nor dropping it; that one is sent again,
+			// and Redis takes it, as nothing it took was decided later
+			return;
+		}
+		if (!own && (channel || (message.kind() == FleetMessage.Kind.OPEN && entry.untoldLatest() == State.CLOSED))) {
+			// the fleet moved on (a trip by traffic after a reset stands): an override
+			// decided here before it and not taken by Redis is not told over it
+			entry.heardFromPeer(sequence, message.issuedAt());
 		}
 		else if (channel && message.kind() == FleetMessage.Kind.OVERRIDE) {
 			// Redis published it: told, even when its reply was lost
@@ -206,17 +258,27 @@ final class PeerMessages {
 		if (here.isEmpty() || (!news && !echo)) {
 			return;
 		}
+		decideOverride(message, entry, here.get(), own, echo);
+	}
+
+	/**
+	 * Makes the override the latest decision here and applies it to {@code breaker} (held
+	 * by the caller), unless a later one stands; returns null.
+	 */
+	private @Nullable Void decideOverride(FleetMessage message, FleetEntry entry, Breaker breaker, boolean own,
+			boolean echo) {
 		String reason = own ? FleetOverrides.here(message.override(), true)
 				: FleetOverrides.fromPeer(message.replica(), message.override());
 		OverrideDecision decision = OverrideDecision.fleet(message.override(), reason, true, sync.nextSequence());
 		OverrideDecision made = echo ? entry.decideToldBack(message, decision) : entry.decide(decision);
 		if (made == null) {
-			return;
+			return null;
 		}
 		if (message.override() == State.CLOSED) {
 			entry.untie();
 		}
-		OverrideDecision.settle(here.get(), entry, made);
+		OverrideDecision.settle(breaker, entry, made);
+		return null;
 	}
 
 }

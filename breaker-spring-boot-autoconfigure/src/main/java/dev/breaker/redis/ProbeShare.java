@@ -257,7 +257,7 @@ final class ProbeShare {
 	 */
 	void halfOpened(Breaker breaker) {
 		FleetEntry entry = sync.entries().get(breaker.name());
-		FleetEntry.Probing probing = (entry != null) ? entry.probing() : null;
+		FleetParticipation.Probing probing = (entry != null) ? entry.probing() : null;
 		if (probing == null || probing.tie().isEmpty()) {
 			return; // a local episode (a trip short of the quorum): local limits
 		}

@@ -139,10 +139,10 @@ final class Reconciler {
 					if (override != null && sync.trust().acceptStored(override)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
-						if (entry != null && entry.ownOlderThanUntold(override, sync.replicaId())) {
-							// this replica's own earlier override: its operator decided
-							// after it, and that decision, which Redis did not take
-							// (refused, or not answered), is being sent again
+						if (entry != null && entry.untoldLatest() != null) {
+							// this replica's operator decided while Redis did not take
+							// it: which decision is later is decided once the pass is
+							// done, with when Redis's latest was made
 							return;
 						}
 						if (entry == null || !entry.changedSince(sent)) {
@@ -174,6 +174,52 @@ final class Reconciler {
 	 * tell the fleet what it missed.
 	 */
 	private void finish(Pass pass) {
+		List<CompletableFuture<Void>> reads = new ArrayList<>();
+		for (FleetEntry entry : sync.entries().all()) {
+			FleetMessage untold = entry.untold();
+			if (untold != null && entry.untoldLatest() != null) {
+				String name = untold.breaker();
+				reads.add(sync.store()
+					.readOverrideDecided(name)
+					.thenAccept(read -> sync.thread().submit(() -> untold(name, entry, read, pass))));
+			}
+		}
+		CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+			.whenComplete((done, error) -> sync.thread().submit(() -> {
+				if (error != null) {
+					failed(error);
+				}
+				else {
+					complete(pass);
+				}
+			}));
+	}
+
+	/**
+	 * An override this replica's operator decided while Redis did not take it, still the
+	 * latest decision here, meets what Redis holds: the later in time wins. Redis's
+	 * latest decision (a stored override, or a reset, which leaves a decided time and no
+	 * override) made after it stands and is applied here (a reset: by the end of
+	 * overrides the pass did not find); one made before it (or none known) is neither
+	 * applied over it nor drops it, and the untold one is sent again after the pass.
+	 */
+	private void untold(String name, FleetEntry entry, StoreReplies.OverrideRead read, Pass pass) {
+		FleetMessage stored = read.override();
+		long takenAt = read.decidedAt() >= 0 ? read.decidedAt() : (stored != null) ? stored.issuedAt() : -1;
+		if (entry.untoldLatest() == null || !entry.untoldOutdoneAt(takenAt)) {
+			pass.overrides.add(name);
+			return;
+		}
+		if (stored != null && sync.trust().acceptStored(stored)) {
+			pass.overrides.add(name);
+			sync.peers().apply(stored, sync.nextSequence(), Long.MAX_VALUE, false);
+		}
+		else {
+			pass.overrides.remove(name);
+		}
+	}
+
+	private void complete(Pass pass) {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
 			if (entry != null && !pass.overrides.contains(breaker.name())) {

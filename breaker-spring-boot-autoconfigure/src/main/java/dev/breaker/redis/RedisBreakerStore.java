@@ -222,6 +222,17 @@ public final class RedisBreakerStore implements AutoCloseable {
 			.thenApply(fields -> StoreReplies.override(breaker, fields));
 	}
 
+	/**
+	 * The standing override of a breaker ({@code null}: none) and when the latest
+	 * decision Redis took about it was made (-1: unknown), read in one step.
+	 */
+	CompletableFuture<StoreReplies.OverrideRead> readOverrideDecided(String breaker) {
+		return connection
+			.<List<Object>>run(FleetScripts.READ_OVERRIDE, ScriptOutputType.MULTI,
+					new String[] { keys.override(breaker), keys.decided(breaker) }, StoreReplies.OVERRIDE_FIELDS)
+			.thenApply(fields -> StoreReplies.overrideRead(breaker, fields));
+	}
+
 	/** The fleet window step for a batch: see {@link FleetScripts#WINDOW}. */
 	CompletableFuture<List<Object>> window(String[] windowKeys, String[] args) {
 		return connection.run(FleetScripts.WINDOW, ScriptOutputType.MULTI, windowKeys, args);

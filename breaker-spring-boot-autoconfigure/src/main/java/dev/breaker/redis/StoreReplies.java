@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.breaker.core.State;
 import io.lettuce.core.ScanCursor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the fleet's scripts answer, read into records: every field is checked, and a hash
@@ -123,6 +124,29 @@ final class StoreReplies {
 			throw new MalformedException("override state '" + Printable.of(v.get(0), 20) + "' or issued '"
 					+ Printable.of(v.get(3), 20) + "' cannot be read");
 		}
+	}
+
+	/**
+	 * A standing override ({@code null}: none) and the time the latest decision Redis
+	 * took was made (-1: unknown).
+	 */
+	record OverrideRead(@Nullable FleetMessage override, long decidedAt) {
+	}
+
+	/**
+	 * What {@link FleetScripts#READ_OVERRIDE} returned: an override read with
+	 * {@link #OVERRIDE_FIELDS}, then the decided time.
+	 */
+	static OverrideRead overrideRead(String breaker, List<Object> f) {
+		List<String> v = strings(f);
+		long decidedAt;
+		try {
+			decidedAt = v.get(OVERRIDE_FIELDS.length).isEmpty() ? -1 : Long.parseLong(v.get(OVERRIDE_FIELDS.length));
+		}
+		catch (NumberFormatException malformed) {
+			decidedAt = -1; // the override script replaces what it cannot read
+		}
+		return new OverrideRead(override(breaker, new ArrayList<>(f.subList(0, OVERRIDE_FIELDS.length))), decidedAt);
 	}
 
 	/**

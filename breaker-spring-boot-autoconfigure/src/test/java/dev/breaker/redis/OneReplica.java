@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
 import dev.breaker.core.Ticker;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
 
 /**
  * One replica ("a", quorum 1, the system ticker) of a fleet on a real Redis of its own,
@@ -48,6 +50,38 @@ final class OneReplica implements AutoCloseable {
 				System.currentTimeMillis(), "operator: " + state + " on every replica", "")
 			.encode();
 		return admin.publish(settings.channel(), message);
+	}
+
+	/**
+	 * An operator's reset of {@code breaker} on every replica made on the peer
+	 * "checkout-2" now, as Redis takes it from a replica: the real override script (which
+	 * also keeps when it was decided), run on this replica's Redis.
+	 */
+	void peerReset(String breaker) {
+		FleetKeys keys = new FleetKeys(settings.keyPrefix());
+		// decided after whatever was decided before this call, by more than this
+		// replica's estimate of Redis's clock may be off on loopback
+		long called = redisTimeMillis();
+		long now = called;
+		while (now < called + 2) {
+			now = redisTimeMillis();
+		}
+		String reason = "operator: CLOSED on every replica";
+		String message = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, State.CLOSED, "checkout-2", now,
+				reason, "")
+			.encode();
+		admin.redis()
+			.eval(FleetScripts.OVERRIDE.body(), ScriptOutputType.INTEGER,
+					new String[] { keys.state(breaker), keys.votes(breaker), keys.override(breaker),
+							keys.decided(breaker) },
+					"CLOSED", "checkout-2", reason, Long.toString(now), "", settings.channel(), message,
+					Long.toString(now), "0");
+	}
+
+	/** Redis's clock, in milliseconds. */
+	long redisTimeMillis() {
+		List<String> time = admin.redis().time();
+		return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
 	}
 
 	@Override
