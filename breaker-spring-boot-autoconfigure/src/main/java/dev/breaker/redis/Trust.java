@@ -38,6 +38,8 @@ final class Trust {
 
 	private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
+	private final OverrideLedger overrides = new OverrideLedger();
+
 	Trust(MessageSigner signer, RedisClock clock, SharedStoreStatus status) {
 		this.signer = signer;
 		this.clock = clock;
@@ -80,7 +82,28 @@ final class Trust {
 		if (signer.on() && !fresh(message.issuedAt())) {
 			return reject("a stale announcement (" + message.kind() + "; replayed?)", message.breaker());
 		}
+		if (signer.on() && message.kind() == FleetMessage.Kind.OVERRIDE) {
+			long nanos = System.nanoTime();
+			if (overrides.replayed(message.signature(), nanos)) {
+				return reject("an override heard before (replayed?)", message.breaker());
+			}
+			if (outdated(message)) {
+				return reject("an override issued before the latest decision taken here (replayed?)",
+						message.breaker());
+			}
+			overrides.taken(message.breaker(), message.signature(), message.issuedAt(), nanos);
+		}
 		return true;
+	}
+
+	/**
+	 * Whether a peer's signed override was issued well before the latest override taken
+	 * here for its breaker. This replica's own are left to its own bookkeeping (an
+	 * override it sends again is compared with what Redis took).
+	 */
+	private boolean outdated(FleetMessage override) {
+		return !override.replica().equals(status.replicaId())
+				&& overrides.outdated(override.breaker(), override.issuedAt());
 	}
 
 	/**
@@ -234,6 +257,11 @@ final class Trust {
 			reject("malformed fleet-window counts", breaker);
 			return null;
 		}
+	}
+
+	/** How many overrides' signatures this replica remembers (for tests). */
+	int overridesTaken() {
+		return overrides.signatures();
 	}
 
 	private boolean fresh(long issuedAt) {
