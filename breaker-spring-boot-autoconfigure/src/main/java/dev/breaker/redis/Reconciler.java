@@ -135,8 +135,9 @@ final class Reconciler {
 					if (stored.circuit() != null && sync.trust().acceptStored(stored.circuit())) {
 						sync.applyStored(stored, sent);
 					}
-				})) : sync.store().readOverride(name).thenAccept(override -> sync.thread().submit(() -> {
-					if (override != null && sync.trust().acceptStored(override)) {
+				})) : sync.store().readStanding(name).thenAccept(standing -> sync.thread().submit(() -> {
+					FleetMessage override = standing == null ? null : standing.override();
+					if (override != null && sync.trust().acceptStanding(standing)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
 						if (entry != null && entry.ownOlderThanUntold(override, sync.replicaId())) {

@@ -32,6 +32,13 @@ final class StoreReplies {
 	}
 
 	/**
+	 * A standing override as stored in its hash, and the signature of the override Redis
+	 * took last for its breaker ({@code ""}: none recorded).
+	 */
+	record StandingOverride(FleetMessage override, String taken) {
+	}
+
+	/**
 	 * What the open script found: {@code opened}, or the episode that is open already.
 	 */
 	record OpenReply(boolean opened, Stored current) {
@@ -107,6 +114,16 @@ final class StoreReplies {
 			throw new MalformedException("an OPEN state without an episode");
 		}
 		return stored;
+	}
+
+	/**
+	 * An override hash read with {@link #OVERRIDE_FIELDS} and what Redis took last
+	 * ({@code null}: no override stands).
+	 */
+	static StandingOverride standing(String breaker, List<Object> f) {
+		FleetMessage override = override(breaker, f);
+		String taken = f.size() > OVERRIDE_FIELDS.length ? strings(f).get(OVERRIDE_FIELDS.length) : "";
+		return override == null ? null : new StandingOverride(override, taken);
 	}
 
 	/** An override hash read with {@link #OVERRIDE_FIELDS} ({@code null}: none). */

@@ -1,5 +1,7 @@
 package dev.breaker.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.breaker.core.State;
@@ -130,6 +132,36 @@ final class Trust {
 					stored.breaker());
 		}
 		return true;
+	}
+
+	/**
+	 * Whether a standing override read from Redis may be applied: as
+	 * {@link #acceptStored}, and with signing also the override Redis took last for its
+	 * breaker (the decided hash names its signature: a copy of an older override written
+	 * back after a later decision, or one without such a record, is not), and not issued
+	 * well before the latest override taken here for it.
+	 */
+	boolean acceptStanding(StoreReplies.StandingOverride standing) {
+		FleetMessage stored = standing.override();
+		if (!acceptStored(stored)) {
+			return false;
+		}
+		if (!signer.on()) {
+			return true;
+		}
+		if (!MessageDigest.isEqual(bytes(stored.signature()), bytes(standing.taken()))) {
+			return reject("a stored override that is not the one Redis took last (copied back?)", stored.breaker());
+		}
+		if (outdated(stored)) {
+			return reject("a stored override issued before the latest decision taken here (copied back?)",
+					stored.breaker());
+		}
+		overrides.taken(stored.breaker(), "", stored.issuedAt(), System.nanoTime());
+		return true;
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
