@@ -52,6 +52,31 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 
 	private static final int FIELDS = 9;
 
+	/**
+	 * Longest breaker name taken from Redis (a registry's names are bounded far below).
+	 */
+	static final int MAX_NAME = 1024;
+
+	/** Longest episode name (a replica's are 20 characters). */
+	static final int MAX_EPISODE = 64;
+
+	/**
+	 * Longest replica id taken (a default one is a host name, a pid and 8 characters).
+	 */
+	static final int MAX_REPLICA = 512;
+
+	/** Longest reason taken: a replica cuts what it sends to this. */
+	static final int MAX_REASON = Printable.REASON;
+
+	/** Longest signature taken (a signature is 43 characters). */
+	static final int MAX_SIGNATURE = 64;
+
+	/**
+	 * The longest text each field may hold, in wire order: what is longer is none of this
+	 * fleet's, and is dropped before anything keeps it.
+	 */
+	private static final int[] MOST = { 16, MAX_NAME, MAX_EPISODE, 20, 16, MAX_REPLICA, 20, MAX_REASON, MAX_SIGNATURE };
+
 	public FleetMessage {
 		Objects.requireNonNull(kind, "kind");
 		Objects.requireNonNull(breaker, "breaker");
@@ -59,6 +84,16 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 		episode = episode == null ? "" : episode;
 		reason = reason == null ? "" : reason;
 		signature = signature == null ? "" : signature;
+	}
+
+	/**
+	 * Whether every field is within what this fleet writes ({@link #MAX_NAME},
+	 * {@link #MAX_REPLICA}, {@link #MAX_REASON}...): a value read from Redis or the
+	 * channel that is not is dropped, so what a replica keeps of one is bounded.
+	 */
+	boolean bounded() {
+		return breaker.length() <= MAX_NAME && episode.length() <= MAX_EPISODE && replica.length() <= MAX_REPLICA
+				&& reason.length() <= MAX_REASON && signature.length() <= MAX_SIGNATURE;
 	}
 
 	/** The fields the signature covers, in order. */
@@ -87,7 +122,8 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 
 	/**
 	 * Decodes the wire form; {@code null} when the text is not one of ours or is
-	 * malformed in any way.
+	 * malformed in any way, a field longer than this fleet writes included (checked
+	 * before it is copied).
 	 */
 	public static @Nullable FleetMessage decode(@Nullable String text) {
 		if (text == null || !text.startsWith(MAGIC)) {
@@ -107,7 +143,7 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 			catch (NumberFormatException notALength) {
 				return null;
 			}
-			if (length < 0 || length > text.length() - colon - 1) {
+			if (length < 0 || length > MOST[i] || length > text.length() - colon - 1) {
 				return null;
 			}
 			fields[i] = text.substring(colon + 1, colon + 1 + length);

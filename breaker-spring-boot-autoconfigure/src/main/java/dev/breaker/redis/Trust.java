@@ -24,9 +24,7 @@ final class Trust {
 	/**
 	 * Longest breaker name taken from Redis (a registry's names are bounded far below).
 	 */
-	static final int MAX_NAME = 1024;
-
-	private static final int MAX_EPISODE = 64;
+	static final int MAX_NAME = FleetMessage.MAX_NAME;
 
 	private static final long WARN_EVERY_NANOS = 60_000_000_000L;
 
@@ -43,6 +41,10 @@ final class Trust {
 	private final OverrideLedger overrides = new OverrideLedger();
 
 	Trust(MessageSigner signer, RedisClock clock, SharedStoreStatus status) {
+		if (status.replicaId().length() > FleetMessage.MAX_REPLICA) {
+			throw new IllegalArgumentException("a replica id of at most " + FleetMessage.MAX_REPLICA
+					+ " characters, so peers take what it sends, but it has " + status.replicaId().length());
+		}
 		this.signer = signer;
 		this.clock = clock;
 		this.status = status;
@@ -302,8 +304,7 @@ final class Trust {
 	}
 
 	private static boolean wellFormed(FleetMessage message) {
-		if (message.breaker().isEmpty() || message.breaker().length() > MAX_NAME || message.replica().isEmpty()
-				|| message.episode().length() > MAX_EPISODE) {
+		if (message.breaker().isEmpty() || message.replica().isEmpty() || !message.bounded()) {
 			return false;
 		}
 		return switch (message.kind()) {

@@ -12,7 +12,9 @@ import dev.breaker.core.State;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hunt B: a signed standing override copied back into Redis after the operator's reset.
+ * With signing on, a standing override is taken from Redis only if it is the override
+ * Redis took last for its breaker: a copy of an older one written back (by someone with
+ * write access to the keys, without the key) is dropped and counted.
  */
 class StoredOverrideReplayTests {
 
