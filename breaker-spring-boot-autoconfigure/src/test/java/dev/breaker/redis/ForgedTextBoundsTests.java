@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a replica keeps of a message from the channel or a value from Redis is bounded: a
- * field longer than this fleet ever writes (a reason, a replica id, a name, an episode, a
- * signature) makes the whole message malformed, dropped and counted before anything keeps
- * it.
+ * reason is cut to 200 characters as it is read, and a field longer than this fleet ever
+ * writes (a replica id, a name, an episode, a signature) makes the whole message
+ * malformed, dropped and counted before anything keeps it.
  */
 class ForgedTextBoundsTests {
 
@@ -44,7 +44,7 @@ class ForgedTextBoundsTests {
 	}
 
 	@Test
-	void everyFieldLongerThanTheFleetWritesIsMalformed() throws Exception {
+	void everyFieldLongerThanTheFleetWritesIsMalformedAndALongReasonIsCut() throws Exception {
 		FleetSync sync = replica.started();
 		long now = System.currentTimeMillis();
 		String tooLong = "r".repeat(FleetMessage.MAX_REASON + 1);
@@ -65,20 +65,27 @@ class ForgedTextBoundsTests {
 		publish(atTheBounds);
 		await().atMost(Duration.ofSeconds(20)).until(() -> sync.entries().get("at-the-bounds") != null);
 
-		assertThat(sync.status().rejected()).isEqualTo(5);
-		assertThat(sync.entries().fleetOnlyCount()).isEqualTo(1);
-		assertThat(keptText(sync)).isEqualTo(FleetMessage.MAX_REASON + FleetMessage.MAX_REPLICA + 13);
+		assertThat(sync.status().rejected()).as("all but the long reason").isEqualTo(4);
+		assertThat(sync.entries().fleetOnlyCount()).isEqualTo(2);
+		assertThat(sync.entries().get("long-reason").override().reason()).isEqualTo(tooLong.substring(1));
+		assertThat(keptText(sync)).isEqualTo(("long-reason".length() + FleetMessage.MAX_REASON + "peer".length())
+				+ ("at-the-bounds".length() + FleetMessage.MAX_REASON + FleetMessage.MAX_REPLICA));
 	}
 
 	@Test
-	void aStoredOverrideWithAHugeReasonIsDroppedByTheReconnectRead() throws Exception {
+	void aStoredOverrideReadByTheReconnectReadKeepsBoundedText() throws Exception {
 		replica.admin.redis()
 			.hset("breaker:{ghost}:override", Map.of("state", "DISABLED", "replica", "mallory", "reason", HUGE,
 					"issued", Long.toString(System.currentTimeMillis()), "sig", ""));
+		replica.admin.redis()
+			.hset("breaker:{ghost-2}:override", Map.of("state", "DISABLED", "replica", HUGE, "reason", "operator",
+					"issued", Long.toString(System.currentTimeMillis()), "sig", ""));
 		FleetSync sync = replica.started();
 
-		assertThat(sync.entries().get("ghost")).isNull();
+		assertThat(sync.entries().get("ghost").override().reason()).hasSize(FleetMessage.MAX_REASON);
+		assertThat(sync.entries().get("ghost-2")).as("a replica id of 1 MB").isNull();
 		assertThat(sync.status().rejected()).isEqualTo(1);
+		assertThat(keptText(sync)).isEqualTo("ghost".length() + FleetMessage.MAX_REASON + "mallory".length());
 	}
 
 	@Test

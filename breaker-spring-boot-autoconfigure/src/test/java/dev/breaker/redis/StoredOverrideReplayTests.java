@@ -23,14 +23,7 @@ class StoredOverrideReplayTests {
 		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
 			BreakerRegistry ra = OverrideReplayTests.registry();
 			try (FleetSync a = OverrideReplayTests.replica(redis, ra, "checkout-1")) {
-				Breaker pa = ra.breaker("payments");
-				a.override(pa, State.DISABLED, true);
-				await().atMost(Duration.ofSeconds(10))
-					.until(() -> admin.redis().exists("breaker:{payments}:override") == 1);
-				Map<String, String> captured = admin.redis().hgetall("breaker:{payments}:override");
-				a.override(pa, State.CLOSED, true);
-				await().atMost(Duration.ofSeconds(10))
-					.until(() -> admin.redis().exists("breaker:{payments}:override") == 0);
+				Map<String, String> captured = savedThenReset(a, ra, admin, State.DISABLED);
 
 				// mallory (write access to the keys, no signing key) puts the old signed
 				// value back
@@ -54,14 +47,7 @@ class StoredOverrideReplayTests {
 		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
 			BreakerRegistry ra = OverrideReplayTests.registry();
 			try (FleetSync a = OverrideReplayTests.replica(redis, ra, "checkout-1")) {
-				Breaker pa = ra.breaker("payments");
-				a.override(pa, State.FORCED_OPEN, true);
-				await().atMost(Duration.ofSeconds(10))
-					.until(() -> admin.redis().exists("breaker:{payments}:override") == 1);
-				Map<String, String> captured = admin.redis().hgetall("breaker:{payments}:override");
-				a.override(pa, State.CLOSED, true);
-				await().atMost(Duration.ofSeconds(10))
-					.until(() -> admin.redis().exists("breaker:{payments}:override") == 0);
+				Map<String, String> captured = savedThenReset(a, ra, admin, State.FORCED_OPEN);
 
 				admin.redis().del("breaker:{payments}:decided");
 				admin.redis().hset("breaker:{payments}:override", captured);
@@ -102,6 +88,20 @@ class StoredOverrideReplayTests {
 					.isPositive();
 			}
 		}
+	}
+
+	/**
+	 * The operator's fleet-wide {@code state} on replica a, the override hash as Redis
+	 * held it then (what someone with write access saves), then the operator's reset.
+	 */
+	private static Map<String, String> savedThenReset(FleetSync a, BreakerRegistry ra, RedisAdmin admin, State state) {
+		Breaker pa = ra.breaker("payments");
+		a.override(pa, state, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().exists("breaker:{payments}:override") == 1);
+		Map<String, String> saved = admin.redis().hgetall("breaker:{payments}:override");
+		a.override(pa, State.CLOSED, true);
+		await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().exists("breaker:{payments}:override") == 0);
+		return saved;
 	}
 
 }
