@@ -52,13 +52,68 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 
 	private static final int FIELDS = 9;
 
+	/**
+	 * Longest breaker name taken from Redis (a registry's names are bounded far below).
+	 */
+	static final int MAX_NAME = 1024;
+
+	/** Longest episode name (a replica's are 20 characters). */
+	static final int MAX_EPISODE = 64;
+
+	/**
+	 * Longest replica id taken (a default one is a host name, a pid and 8 characters).
+	 */
+	static final int MAX_REPLICA = 512;
+
+	/**
+	 * Longest reason kept: a replica cuts what it sends to this, and a longer one read is
+	 * cut to it as it is read.
+	 */
+	static final int MAX_REASON = Printable.REASON;
+
+	/** Longest signature taken (a signature is 43 characters). */
+	static final int MAX_SIGNATURE = 64;
+
+	/**
+	 * The longest text each field may hold, in wire order: what is longer is none of this
+	 * fleet's, and is dropped before anything keeps it.
+	 */
+	private static final int[] MOST = { 16, MAX_NAME, MAX_EPISODE, 20, 16, MAX_REPLICA, 20, Integer.MAX_VALUE,
+			MAX_SIGNATURE };
+
+	/** The reason's place in the wire form: a longer one is cut as it is read. */
+	private static final int REASON_FIELD = 7;
+
 	public FleetMessage {
 		Objects.requireNonNull(kind, "kind");
 		Objects.requireNonNull(breaker, "breaker");
 		Objects.requireNonNull(replica, "replica");
 		episode = episode == null ? "" : episode;
-		reason = reason == null ? "" : reason;
+		reason = reason == null ? "" : cut(reason);
 		signature = signature == null ? "" : signature;
+	}
+
+	/**
+	 * Whether every field is within what this fleet writes ({@link #MAX_NAME},
+	 * {@link #MAX_REPLICA}...): a value read from Redis or the channel that is not is
+	 * dropped (a reason is cut to {@link #MAX_REASON} instead), so what a replica keeps
+	 * of one is bounded.
+	 */
+	boolean bounded() {
+		return breaker.length() <= MAX_NAME && episode.length() <= MAX_EPISODE && replica.length() <= MAX_REPLICA
+				&& signature.length() <= MAX_SIGNATURE;
+	}
+
+	/**
+	 * At most {@link #MAX_REASON} characters, never ending in half a surrogate pair (a
+	 * replica's own reasons are that short already, so their signatures still verify).
+	 */
+	private static String cut(String reason) {
+		if (reason.length() <= MAX_REASON) {
+			return reason;
+		}
+		int end = Character.isHighSurrogate(reason.charAt(MAX_REASON - 1)) ? MAX_REASON - 1 : MAX_REASON;
+		return reason.substring(0, end);
 	}
 
 	/** The fields the signature covers, in order. */
@@ -87,7 +142,8 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 
 	/**
 	 * Decodes the wire form; {@code null} when the text is not one of ours or is
-	 * malformed in any way.
+	 * malformed in any way, a field longer than this fleet writes included (checked
+	 * before it is copied; a reason is cut, not copied whole).
 	 */
 	public static @Nullable FleetMessage decode(@Nullable String text) {
 		if (text == null || !text.startsWith(MAGIC)) {
@@ -107,10 +163,11 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 			catch (NumberFormatException notALength) {
 				return null;
 			}
-			if (length < 0 || length > text.length() - colon - 1) {
+			if (length < 0 || length > MOST[i] || length > text.length() - colon - 1) {
 				return null;
 			}
-			fields[i] = text.substring(colon + 1, colon + 1 + length);
+			int kept = (i == REASON_FIELD) ? Math.min(length, MAX_REASON) : length;
+			fields[i] = text.substring(colon + 1, colon + 1 + kept);
 			at = colon + 1 + length;
 		}
 		if (at != text.length()) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.State;
+import dev.breaker.core.Transition;
 import io.lettuce.core.RedisCommandExecutionException;
 
 /**
@@ -135,18 +136,44 @@ final class FleetPublisher {
 	}
 
 	/**
-	 * The breaker closed here (its probes succeeded, or code reset it): withdraw its
-	 * vote, end its episode.
+	 * The breaker closed here (its probes succeeded, or code reset it), into the state of
+	 * {@code generation}: withdraw its vote, end its episode. Listeners may hear two
+	 * transitions of one breaker in the other order (a slow listener held up the close's
+	 * thread while another thread's call tripped it again): a close sent once the breaker
+	 * has moved on from that state is not sent, since the episode its breaker follows by
+	 * then is the trip's, which the close must not end.
 	 */
-	void close(String name, String reason) {
+	void close(String name, String reason, long generation) {
 		FleetEntry entry = sync.entries().local(name);
 		entry.publishes().queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(), () -> {
+			if (movedOn(name, generation)) {
+				return CompletableFuture.completedFuture(null);
+			}
 			String episode = entry.untie();
 			FleetMessage announcement = sync.trust()
 				.issue(FleetMessage.Kind.CLOSED, name, episode.isEmpty() ? "-" : episode, 0, null, sync.replicaId(),
 						reason);
 			return sync.store().close(name, episode, announcement);
 		});
+	}
+
+	/**
+	 * Whether this replica's breaker is no longer in the CLOSED state of
+	 * {@code generation} (a breaker no longer in the registry has not: its close is
+	 * sent).
+	 */
+	private boolean movedOn(String name, long generation) {
+		Optional<Breaker> found = sync.registry().find(name);
+		if (found.isEmpty()) {
+			return false;
+		}
+		if (found.get().state() != State.CLOSED) {
+			return true;
+		}
+		// the latest transition by generation: two threads' transitions may be recorded
+		// in the other order
+		long latest = found.get().snapshot().transitions().stream().mapToLong(Transition::generation).max().orElse(-1);
+		return latest > generation;
 	}
 
 	private CompletableFuture<?> publishTrip(String name, FleetEntry entry, String reason, Trip kind, String replace) {

@@ -158,25 +158,27 @@ final class FleetScripts {
 	 * An operator's fleet-wide override: FORCED_OPEN and DISABLED stand (for replicas
 	 * started later too) until an operator's CLOSED, which also ends any open episode.
 	 * The decided hash keeps the latest decision time Redis took (a CLOSED too, which
-	 * leaves no override hash; for a day): an override sent again ({@code ARGV[9]} 1) is
-	 * taken only if no decision Redis took was decided after it, so an old decision sent
-	 * again never overrules a later one. A decision sent for the first time is taken as
-	 * it comes. KEYS: state, votes, override, decided. ARGV: state, replica, reason,
-	 * issued, sig, channel, message, decidedAt (ms, Redis's time as the deciding replica
-	 * estimated it), again (1: sent again). Returns 1 when taken, 0 when a later decision
-	 * stands.
+	 * leaves no override hash) and, as {@code taken}, the signature of the override Redis
+	 * took last, so a reader takes a stored override only if it is that one (a copy of an
+	 * older one written back is not); it stands as long as the override, and a day after
+	 * a CLOSED. An override sent again ({@code ARGV[9]} 1) is taken only if no decision
+	 * Redis took was decided after it, so an old decision sent again never overrules a
+	 * later one. A decision sent for the first time is taken as it comes. KEYS: state,
+	 * votes, override, decided. ARGV: state, replica, reason, issued, sig, channel,
+	 * message, decidedAt (ms, Redis's time as the deciding replica estimated it), again
+	 * (1: sent again). Returns 1 when taken, 0 when a later decision stands.
 	 */
 	static final Script OVERRIDE = Script.of("override", PRELUDE + """
 			hashOrNothing(KEYS[4])
 			local stamp = tonumber(redis.call('HMGET', KEYS[4], 'at')[1])
 			local decidedAt = tonumber(ARGV[8]) or -1
 			if ARGV[9] == '1' and stamp and stamp > decidedAt then return 0 end
-			if decidedAt >= 0 and (not stamp or decidedAt > stamp) then
-			  redis.call('HSET', KEYS[4], 'at', int(decidedAt))
-			  redis.call('PEXPIRE', KEYS[4], 86400000)
-			end
-			redis.call('DEL', KEYS[3])
+			if decidedAt >= 0 and (not stamp or decidedAt > stamp) then stamp = decidedAt end
+			redis.call('DEL', KEYS[3], KEYS[4])
+			redis.call('HSET', KEYS[4], 'taken', ARGV[5])
+			if stamp then redis.call('HSET', KEYS[4], 'at', int(stamp)) end
 			if ARGV[1] == 'CLOSED' then
+			  redis.call('PEXPIRE', KEYS[4], 86400000)
 			  redis.call('DEL', KEYS[1], KEYS[2])
 			else
 			  redis.call('HSET', KEYS[3], 'state', ARGV[1], 'replica', ARGV[2], 'reason', ARGV[3], 'issued', ARGV[4],
@@ -252,11 +254,12 @@ final class FleetScripts {
 			""");
 
 	/**
-	 * A breaker's standing override and when the latest decision Redis took about it was
-	 * made, read together: the reconnect read compares them with an override this replica
-	 * decided while Redis did not take it. A key that is not a hash reads as empty. KEYS:
-	 * override, decided. ARGV: the override's fields. Returns the fields ('' when absent)
-	 * and the decided time ('' when unknown).
+	 * A breaker's standing override and what Redis took last about it, read together: the
+	 * reconnect read compares when that decision was made with an override this replica
+	 * decided while Redis did not take it, and with signing on a stored override is taken
+	 * only if it is the one Redis took last. A key that is not a hash reads as empty.
+	 * KEYS: override, decided. ARGV: the override's fields. Returns the fields ('' when
+	 * absent), the decided hash's {@code at} and its {@code taken} ('' when unknown).
 	 */
 	static final Script READ_OVERRIDE = Script.of("read-override", """
 			local function fields(key, names)
@@ -266,7 +269,9 @@ final class FleetScripts {
 			  return h
 			end
 			local h = fields(KEYS[1], ARGV)
-			h[#ARGV + 1] = fields(KEYS[2], {'at'})[1]
+			local decided = fields(KEYS[2], {'at', 'taken'})
+			h[#ARGV + 1] = decided[1]
+			h[#ARGV + 2] = decided[2]
 			return h
 			""");
 

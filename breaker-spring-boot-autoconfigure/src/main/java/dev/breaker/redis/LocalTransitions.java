@@ -70,7 +70,7 @@ final class LocalTransitions {
 			}
 			case CLOSED -> {
 				if (transition.from() == State.OPEN || transition.from() == State.HALF_OPEN) {
-					sync.publisher().close(name, transition.reason());
+					sync.publisher().close(name, transition.reason(), transition.generation());
 				}
 			}
 			case HALF_OPEN -> sync.registry().find(name).ifPresent(sync.probes()::halfOpened);

@@ -135,8 +135,9 @@ final class Reconciler {
 					if (stored.circuit() != null && sync.trust().acceptStored(stored.circuit())) {
 						sync.applyStored(stored, sent);
 					}
-				})) : sync.store().readOverride(name).thenAccept(override -> sync.thread().submit(() -> {
-					if (override != null && sync.trust().acceptStored(override)) {
+				})) : sync.store().readStanding(name).thenAccept(standing -> sync.thread().submit(() -> {
+					FleetMessage override = standing == null ? null : standing.override();
+					if (override != null && sync.trust().acceptStanding(standing)) {
 						pass.overrides.add(name);
 						FleetEntry entry = sync.entries().get(name);
 						if (entry != null && entry.untoldLatest() != null) {
@@ -210,7 +211,7 @@ final class Reconciler {
 			pass.overrides.add(name);
 			return;
 		}
-		if (stored != null && sync.trust().acceptStored(stored)) {
+		if (stored != null && sync.trust().acceptStanding(new StoreReplies.StandingOverride(stored, read.taken()))) {
 			pass.overrides.add(name);
 			sync.peers().apply(stored, sync.nextSequence(), Long.MAX_VALUE, false);
 		}

@@ -216,10 +216,19 @@ public final class RedisBreakerStore implements AutoCloseable {
 	 * holds none).
 	 */
 	CompletableFuture<FleetMessage> readOverride(String breaker) {
+		return readStanding(breaker).thenApply(standing -> standing == null ? null : standing.override());
+	}
+
+	/**
+	 * The standing override stored under an override key and the signature of the
+	 * override Redis took last for its breaker, read at once ({@code null} when the hash
+	 * holds none).
+	 */
+	CompletableFuture<StoreReplies.StandingOverride> readStanding(String breaker) {
 		return connection
-			.<List<Object>>run(FleetScripts.READ, ScriptOutputType.MULTI, new String[] { keys.override(breaker) },
-					StoreReplies.OVERRIDE_FIELDS)
-			.thenApply(fields -> StoreReplies.override(breaker, fields));
+			.<List<Object>>run(FleetScripts.READ_OVERRIDE, ScriptOutputType.MULTI,
+					new String[] { keys.override(breaker), keys.decided(breaker) }, StoreReplies.OVERRIDE_FIELDS)
+			.thenApply(fields -> StoreReplies.standing(breaker, fields));
 	}
 
 	/**

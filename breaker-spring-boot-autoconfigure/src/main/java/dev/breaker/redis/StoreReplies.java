@@ -33,6 +33,13 @@ final class StoreReplies {
 	}
 
 	/**
+	 * A standing override as stored in its hash, and the signature of the override Redis
+	 * took last for its breaker ({@code ""}: none recorded).
+	 */
+	record StandingOverride(FleetMessage override, String taken) {
+	}
+
+	/**
 	 * What the open script found: {@code opened}, or the episode that is open already.
 	 */
 	record OpenReply(boolean opened, Stored current) {
@@ -110,6 +117,17 @@ final class StoreReplies {
 		return stored;
 	}
 
+	/**
+	 * An override hash read with {@link #OVERRIDE_FIELDS} and what Redis took last
+	 * ({@code null}: no override stands).
+	 */
+	static StandingOverride standing(String breaker, List<Object> f) {
+		FleetMessage override = override(breaker, f);
+		// after the fields: the decided time, then the decided signature
+		String taken = f.size() > OVERRIDE_FIELDS.length + 1 ? strings(f).get(OVERRIDE_FIELDS.length + 1) : "";
+		return override == null ? null : new StandingOverride(override, taken);
+	}
+
 	/** An override hash read with {@link #OVERRIDE_FIELDS} ({@code null}: none). */
 	static FleetMessage override(String breaker, List<Object> f) {
 		List<String> v = strings(f);
@@ -127,15 +145,16 @@ final class StoreReplies {
 	}
 
 	/**
-	 * A standing override ({@code null}: none) and the time the latest decision Redis
-	 * took was made (-1: unknown).
+	 * A standing override ({@code null}: none), the time the latest decision Redis took
+	 * was made (-1: unknown) and the signature of the override it took last ('': none).
 	 */
-	record OverrideRead(@Nullable FleetMessage override, long decidedAt) {
+	record OverrideRead(@Nullable FleetMessage override, long decidedAt, String taken) {
 	}
 
 	/**
 	 * What {@link FleetScripts#READ_OVERRIDE} returned: an override read with
-	 * {@link #OVERRIDE_FIELDS}, then the decided time.
+	 * {@link #OVERRIDE_FIELDS}, then the decided time (then the decided signature,
+	 * {@link #standing}'s).
 	 */
 	static OverrideRead overrideRead(String breaker, List<Object> f) {
 		List<String> v = strings(f);
@@ -146,7 +165,9 @@ final class StoreReplies {
 		catch (NumberFormatException malformed) {
 			decidedAt = -1; // the override script replaces what it cannot read
 		}
-		return new OverrideRead(override(breaker, new ArrayList<>(f.subList(0, OVERRIDE_FIELDS.length))), decidedAt);
+		String taken = v.size() > OVERRIDE_FIELDS.length + 1 ? v.get(OVERRIDE_FIELDS.length + 1) : "";
+		return new OverrideRead(override(breaker, new ArrayList<>(f.subList(0, OVERRIDE_FIELDS.length))), decidedAt,
+				taken);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.breaker.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.breaker.core.State;
@@ -22,9 +24,7 @@ final class Trust {
 	/**
 	 * Longest breaker name taken from Redis (a registry's names are bounded far below).
 	 */
-	static final int MAX_NAME = 1024;
-
-	private static final int MAX_EPISODE = 64;
+	static final int MAX_NAME = FleetMessage.MAX_NAME;
 
 	private static final long WARN_EVERY_NANOS = 60_000_000_000L;
 
@@ -38,7 +38,13 @@ final class Trust {
 
 	private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
+	private final OverrideLedger overrides = new OverrideLedger();
+
 	Trust(MessageSigner signer, RedisClock clock, SharedStoreStatus status) {
+		if (status.replicaId().length() > FleetMessage.MAX_REPLICA) {
+			throw new IllegalArgumentException("a replica id of at most " + FleetMessage.MAX_REPLICA
+					+ " characters, so peers take what it sends, but it has " + status.replicaId().length());
+		}
 		this.signer = signer;
 		this.clock = clock;
 		this.status = status;
@@ -80,7 +86,28 @@ final class Trust {
 		if (signer.on() && !fresh(message.issuedAt())) {
 			return reject("a stale announcement (" + message.kind() + "; replayed?)", message.breaker());
 		}
+		if (signer.on() && message.kind() == FleetMessage.Kind.OVERRIDE) {
+			long nanos = System.nanoTime();
+			if (overrides.replayed(message.signature(), nanos)) {
+				return reject("an override heard before (replayed?)", message.breaker());
+			}
+			if (outdated(message)) {
+				return reject("an override issued before the latest decision taken here (replayed?)",
+						message.breaker());
+			}
+			overrides.taken(message.breaker(), message.signature(), message.issuedAt(), nanos);
+		}
 		return true;
+	}
+
+	/**
+	 * Whether a peer's signed override was issued well before the latest override taken
+	 * here for its breaker. This replica's own are left to its own bookkeeping (an
+	 * override it sends again is compared with what Redis took).
+	 */
+	private boolean outdated(FleetMessage override) {
+		return !override.replica().equals(status.replicaId())
+				&& overrides.outdated(override.breaker(), override.issuedAt());
 	}
 
 	/**
@@ -107,6 +134,36 @@ final class Trust {
 					stored.breaker());
 		}
 		return true;
+	}
+
+	/**
+	 * Whether a standing override read from Redis may be applied: as
+	 * {@link #acceptStored}, and with signing also the override Redis took last for its
+	 * breaker (the decided hash names its signature: a copy of an older override written
+	 * back after a later decision, or one without such a record, is not), and not issued
+	 * well before the latest override taken here for it.
+	 */
+	boolean acceptStanding(StoreReplies.StandingOverride standing) {
+		FleetMessage stored = standing.override();
+		if (!acceptStored(stored)) {
+			return false;
+		}
+		if (!signer.on()) {
+			return true;
+		}
+		if (!MessageDigest.isEqual(bytes(stored.signature()), bytes(standing.taken()))) {
+			return reject("a stored override that is not the one Redis took last (copied back?)", stored.breaker());
+		}
+		if (outdated(stored)) {
+			return reject("a stored override issued before the latest decision taken here (copied back?)",
+					stored.breaker());
+		}
+		overrides.taken(stored.breaker(), "", stored.issuedAt(), System.nanoTime());
+		return true;
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -236,14 +293,18 @@ final class Trust {
 		}
 	}
 
+	/** How many overrides' signatures this replica remembers (for tests). */
+	int overridesTaken() {
+		return overrides.signatures();
+	}
+
 	private boolean fresh(long issuedAt) {
 		long now = clock.now();
 		return now < 0 || Math.abs(issuedAt - now) <= SKEW_MILLIS;
 	}
 
 	private static boolean wellFormed(FleetMessage message) {
-		if (message.breaker().isEmpty() || message.breaker().length() > MAX_NAME || message.replica().isEmpty()
-				|| message.episode().length() > MAX_EPISODE) {
+		if (message.breaker().isEmpty() || message.replica().isEmpty() || !message.bounded()) {
 			return false;
 		}
 		return switch (message.kind()) {

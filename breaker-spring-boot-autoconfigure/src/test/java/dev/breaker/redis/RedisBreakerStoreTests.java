@@ -302,7 +302,7 @@ class RedisBreakerStoreTests {
 	@Test
 	void anOverrideDecidedBeforeRedisTimeWasKnownIsTakenAgainOnlyWhileNoDecidedTimeIsStored() {
 		assertThat(store.override(override("quotes", State.FORCED_OPEN, "a", 1_000), -1, true).join()).isTrue();
-		assertThat(admin.redis().exists(keys.decided("quotes"))).isZero();
+		assertThat(admin.redis().hget(keys.decided("quotes"), "at")).as("the decided time").isNull();
 
 		store.override(override("quotes", State.DISABLED, "b", 1_000), 1_000, false).join();
 
