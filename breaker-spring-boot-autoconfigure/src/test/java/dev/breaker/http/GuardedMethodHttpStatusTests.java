@@ -126,34 +126,28 @@ class GuardedMethodHttpStatusTests {
 
 	@Test
 	void ignoreExceptionsStillWinOverTheStatus() {
-		guarded(HttpClients.restClientRunner("jdk"), RestClientOrders.class)
-			.withPropertyValues(
-					"breaker.instances.orders.ignore-exceptions=" + HttpServerErrorException.class.getName(),
-					// 4 calls: fewer than trip the host breaker, whose rejections the
-					// method counts
-					"breaker.instances.orders.consecutive-failures=2")
-			.run((context) -> {
-				RestClientOrders orders = context.getBean(RestClientOrders.class);
-				for (int i = 0; i < 4; i++) {
-					catchThrowable(() -> orders.find(this.server.uri("/status/500")));
-				}
-				assertThat(context.getBean(BreakerRegistry.class).breaker("orders").state()).isEqualTo(State.CLOSED);
-			});
+		assertServerErrorsLeaveOrdersClosed(
+				"breaker.instances.orders.ignore-exceptions=" + HttpServerErrorException.class.getName());
 	}
 
 	@Test
 	void recordExceptionsStillDecideWhichServerErrorsCount() {
+		assertServerErrorsLeaveOrdersClosed("breaker.instances.orders.record-exceptions=java.io.IOException");
+	}
+
+	private void assertServerErrorsLeaveOrdersClosed(String exceptionList) {
 		guarded(HttpClients.restClientRunner("jdk"), RestClientOrders.class)
-			.withPropertyValues("breaker.instances.orders.record-exceptions=java.io.IOException",
-					// 4 calls: fewer than trip the host breaker, whose rejections the
-					// method counts
-					"breaker.instances.orders.consecutive-failures=2")
+			// 4 calls: fewer than trip the host breaker, whose rejections the method
+			// counts
+			.withPropertyValues(exceptionList, "breaker.instances.orders.consecutive-failures=2")
 			.run((context) -> {
 				RestClientOrders orders = context.getBean(RestClientOrders.class);
 				for (int i = 0; i < 4; i++) {
 					catchThrowable(() -> orders.find(this.server.uri("/status/500")));
 				}
-				assertThat(context.getBean(BreakerRegistry.class).breaker("orders").state()).isEqualTo(State.CLOSED);
+				assertThat(context.getBean(BreakerRegistry.class).breaker("orders").state())
+					.as("'orders' after 4 answers 500 with %s", exceptionList)
+					.isEqualTo(State.CLOSED);
 			});
 	}
 
