@@ -52,10 +52,16 @@ public final class BreakerAutoConfiguration {
 		return Ticker.cached();
 	}
 
+	/**
+	 * The engine's defaults, but an HTTP client's status exception judged by its status
+	 * as the per-host breakers judge it (when Spring Web is on the class path, and for
+	 * every {@link StatusExceptionClassifier.StatusReader} bean).
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	OutcomeClassifier breakerOutcomeClassifier() {
-		return OutcomeClassifier.defaults();
+	OutcomeClassifier breakerOutcomeClassifier(ResourceLoader resourceLoader,
+			ObjectProvider<StatusExceptionClassifier.StatusReader> statusReaders) {
+		return StatusExceptionClassifier.of(resourceLoader.getClassLoader(), statusReaders.orderedStream().toList());
 	}
 
 	@Bean

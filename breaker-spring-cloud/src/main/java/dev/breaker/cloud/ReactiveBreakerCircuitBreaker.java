@@ -20,7 +20,10 @@ import org.springframework.cloud.client.circuitbreaker.ReactiveCircuitBreaker;
  * A reactive Spring Cloud circuit breaker that is one of breaker's breakers: each
  * subscription is one call, recorded when it completes, fails or is cancelled (as
  * IGNORED, so a cancelled probe never holds a half-open permit), and goes to the fallback
- * with the cause when it fails or is rejected. With
+ * with the cause when it fails or is rejected. A {@code Mono}'s value is judged by the
+ * breaker's classifier, as the blocking circuit breaker judges a returned value (one it
+ * counts as a failure is recorded so, and still delivered); a {@code Flux} that completes
+ * is a success, as a {@code @CircuitGuarded} method's is. With
  * {@code breaker.instances.<id>.timeout}, a call still running then fails with a
  * {@link TimeoutException}, recorded as TIMEOUT.
  */
@@ -54,7 +57,10 @@ public final class ReactiveBreakerCircuitBreaker implements ReactiveCircuitBreak
 			ReleaseOnce release = ReleaseOnce.started(this.breaker, permit);
 			Mono<T> recorded;
 			try {
-				recorded = withTimeout(toRun).doOnSuccess((value) -> release.succeeded())
+				// the value judged as the blocking circuit breaker (Breaker.call) judges
+				// it
+				recorded = withTimeout(toRun)
+					.doOnSuccess((value) -> release.release(this.breaker.classify(value, null)))
 					.doOnError(release::failed)
 					.doOnCancel(release::cancelled);
 			}

@@ -2,8 +2,10 @@ package dev.breaker.cloud;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
@@ -15,6 +17,9 @@ import dev.breaker.core.ManualTicker;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
+import feign.FeignException;
+import feign.Request;
+import feign.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -271,6 +276,36 @@ class BreakerSpringCloudAutoConfigurationTests {
 		this.runner.withClassLoader(new FilteredClassLoader(CircuitBreakerFactory.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(CloudBreakers.class)
 				.hasSingleBean(BreakerRegistry.class));
+	}
+
+	@Test
+	void theDefaultClassifierJudgesAFeignStatusExceptionByItsStatus() {
+		this.runner.run((context) -> {
+			OutcomeClassifier classifier = context.getBean(OutcomeClassifier.class);
+			assertThat(classifier.classify(null, feignException(404))).isEqualTo(Outcome.IGNORED);
+			assertThat(classifier.classify(null, feignException(429))).isEqualTo(Outcome.THROTTLED);
+			assertThat(classifier.classify(null, feignException(500))).isEqualTo(Outcome.FAILURE);
+		});
+	}
+
+	@Test
+	void withoutFeignNoFeignStatusIsRead() {
+		this.runner.withClassLoader(new FilteredClassLoader("feign"))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(FeignStatus.class));
+	}
+
+	@Test
+	void aClassifierBeanOfTheUsersWinsOverFeignsStatuses() {
+		this.runner.withBean(OutcomeClassifier.class, OutcomeClassifier::defaults)
+			.run((context) -> assertThat(context.getBean(OutcomeClassifier.class).classify(null, feignException(404)))
+				.isEqualTo(Outcome.FAILURE));
+	}
+
+	private static FeignException feignException(int status) {
+		Request request = Request.create(Request.HttpMethod.GET, "http://orders/orders/1", Map.of(), null,
+				StandardCharsets.UTF_8, null);
+		return FeignException.errorStatus("OrdersClient#order(String)",
+				Response.builder().status(status).reason("").request(request).headers(Map.of()).build());
 	}
 
 	@Test

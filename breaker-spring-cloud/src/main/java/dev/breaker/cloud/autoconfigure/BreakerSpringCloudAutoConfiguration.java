@@ -6,6 +6,7 @@ import dev.breaker.autoconfigure.ConditionalOnBreakerSwitch;
 import dev.breaker.autoconfigure.ConfiguredBreakers;
 import dev.breaker.cloud.BreakerCircuitBreakerFactory;
 import dev.breaker.cloud.CloudBreakers;
+import dev.breaker.cloud.FeignStatus;
 import dev.breaker.cloud.ReactiveBreakerCircuitBreakerFactory;
 import dev.breaker.cloud.gateway.BreakerGatewayFilterFactory;
 import dev.breaker.core.BreakerRegistry;
@@ -70,6 +71,22 @@ public final class BreakerSpringCloudAutoConfiguration {
 		BreakerCircuitBreakerFactory factory = new BreakerCircuitBreakerFactory(breakers);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(factory));
 		return factory;
+	}
+
+	/**
+	 * A Feign client's status exceptions judged by their status by the default classifier
+	 * (a 404 is the caller's fault), as Spring's HTTP clients' are.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "feign.FeignException")
+	static class FeignConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		FeignStatus breakerFeignStatus() {
+			return new FeignStatus();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
