@@ -84,6 +84,12 @@ final class Attempts extends GrantedRetry {
 	 */
 	private volatile boolean cancelled;
 
+	/**
+	 * The error a scheduler threw as a delay of this call was scheduled, once the call
+	 * ended with it ({@link #fatal}).
+	 */
+	private volatile @Nullable Throwable fatal;
+
 	/** The retries granted so far. */
 	private int retries;
 
@@ -166,7 +172,7 @@ final class Attempts extends GrantedRetry {
 	 * {@link Outcome#IGNORED}, and is not retried.
 	 */
 	@Nullable Duration after(@Nullable Object value, @Nullable Throwable error, boolean retryable) {
-		if (error instanceof DroppedTimeout) {
+		if (error instanceof DroppedTimeout || (error != null && error == this.fatal)) {
 			// ended by a closed scheduler, not by the dependency: as a caller giving up
 			return after(Outcome.IGNORED, false);
 		}
@@ -291,6 +297,21 @@ final class Attempts extends GrantedRetry {
 	 */
 	void cancelled() {
 		this.cancelled = true;
+		giveRetryBack();
+		release(Outcome.IGNORED);
+		this.values.free(takeDiscarded());
+	}
+
+	/**
+	 * A scheduler threw {@code error} (a {@link VirtualMachineError}, which
+	 * {@link GrantedRetry#schedule} does not swallow) as a delay of this call was
+	 * scheduled: the call ends now, with that error, as a caller giving up does (the
+	 * permit held handed back as {@link Outcome#IGNORED}, the granted retry given back,
+	 * the value retried freed). An attempt that ends with {@code error} afterwards (its
+	 * timeout's) is neither recorded again nor retried, nor falls back.
+	 */
+	void fatal(VirtualMachineError error) {
+		this.fatal = error;
 		giveRetryBack();
 		release(Outcome.IGNORED);
 		this.values.free(takeDiscarded());

@@ -196,8 +196,18 @@ final class ReactorCalls {
 	private static Mono<Paused> pause(GuardedMethod method, Attempts attempts, GrantedRetry.Delay what, Duration delay,
 			Runnable scheduled) {
 		return Mono.create((sink) -> {
-			Future<?> task = attempts.schedule(method, what, delay, () -> sink.success(Paused.ENDED),
-					() -> sink.success(Paused.DROPPED));
+			Future<?> task;
+			try {
+				task = attempts.schedule(method, what, delay, () -> sink.success(Paused.ENDED),
+						() -> sink.success(Paused.DROPPED));
+			}
+			catch (VirtualMachineError fatal) {
+				// the call ends with it at once: its subscriber gets it (thrown from
+				// here, it would reach only Reactor's onErrorDropped)
+				attempts.fatal(fatal);
+				sink.error(fatal);
+				return;
+			}
 			if (task == null) {
 				sink.success(Paused.REFUSED);
 				return;

@@ -107,7 +107,17 @@ final class StageCall {
 			cancel(stage);
 		}
 		CompletableFuture<Object> attempt = new CompletableFuture<>();
-		Future<?> timer = timer(attempt);
+		Future<?> timer;
+		try {
+			timer = timer(attempt);
+		}
+		catch (VirtualMachineError fatal) {
+			// on the caller's thread (the first attempt) or the scheduler's (a retry):
+			// the call ends, then the error goes on to that thread
+			cancel(stage);
+			fatal(fatal);
+			throw fatal;
+		}
 		CompletionStage<?> source = stage;
 		stage.whenComplete((value, error) -> {
 			if (error != null) {
@@ -167,8 +177,18 @@ final class StageCall {
 		Duration pause = this.attempts.after(value, error, true);
 		if (pause != null) {
 			Object retried = this.attempts.handOff();
-			Future<?> scheduled = this.attempts.schedule(this.method, GrantedRetry.Delay.PAUSE, pause, this::attempt,
-					() -> dropped(retried != null, value, error));
+			Future<?> scheduled;
+			try {
+				scheduled = this.attempts.schedule(this.method, GrantedRetry.Delay.PAUSE, pause, this::attempt,
+						() -> dropped(retried != null, value, error));
+			}
+			catch (VirtualMachineError fatal) {
+				// in a completion callback of the attempt's stage, where a throw reaches
+				// nobody: the call's result carries it
+				this.attempts.discard(retried);
+				fatal(fatal);
+				return;
+			}
 			if (scheduled == null) {
 				// refused (a scheduler closed with its context) or failed (warned): the
 				// call ends with this attempt, as a plain call whose pause was
@@ -210,6 +230,17 @@ final class StageCall {
 				deliver(value, error);
 			}
 		}
+	}
+
+	/**
+	 * The scheduler threw {@code error} as a delay of this call was scheduled: the call
+	 * ends with it at once ({@link Attempts#fatal}), rather than waiting for ever for a
+	 * delay that never comes.
+	 */
+	private void fatal(VirtualMachineError error) {
+		this.attempts.fatal(error);
+		this.delivering = true;
+		this.result.completeExceptionally(error);
 	}
 
 	/**

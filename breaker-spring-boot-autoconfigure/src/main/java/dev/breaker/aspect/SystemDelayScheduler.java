@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.breaker.core.BreakerNames;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -174,8 +175,9 @@ public final class SystemDelayScheduler implements DelayScheduler, AutoCloseable
 				catch (RuntimeException ex) {
 					// the other pauses still end
 					LOG.log(System.Logger.Level.WARNING,
-							"a retry's pause dropped by a closing scheduler could not end its call: "
-									+ ex.getClass().getName() + ": " + DiscardedValues.bounded(ex.getMessage()));
+							"a retry's pause or an attempt's timeout dropped by a closing scheduler could not end its call: "
+									+ BreakerNames.printable(ex.getClass().getName()) + ": "
+									+ DiscardedValues.bounded(ex.getMessage()));
 				}
 			}
 		}

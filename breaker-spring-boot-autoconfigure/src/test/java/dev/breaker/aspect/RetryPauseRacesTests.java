@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -357,6 +358,9 @@ class RetryPauseRacesTests {
 
 		private final AtomicLong calls = new AtomicLong();
 
+		/** Whether a subscriber cancelled the publisher of a Mono or Flux call. */
+		private final AtomicBoolean unsubscribed = new AtomicBoolean();
+
 		private volatile CompletableFuture<String> first = CompletableFuture.failedFuture(new IOException("blip"));
 
 		private volatile CompletableFuture<String> second = CompletableFuture.completedFuture("ok");
@@ -368,6 +372,14 @@ class RetryPauseRacesTests {
 		/** The first call's answer waits for {@link #failFirst}. */
 		public void holdFirst() {
 			this.first = new CompletableFuture<>();
+		}
+
+		/**
+		 * Whether the first call's answer was cancelled (its stage cancelled, or its Mono
+		 * or Flux unsubscribed).
+		 */
+		public boolean firstCancelled() {
+			return this.first.isCancelled() || this.unsubscribed.get();
 		}
 
 		public void failFirst(Throwable error) {
@@ -396,12 +408,12 @@ class RetryPauseRacesTests {
 
 		@CircuitGuarded(name = "remote", fallbackMethod = "cached")
 		public Mono<String> mono() {
-			return Mono.fromFuture(next());
+			return Mono.fromFuture(next()).doOnCancel(() -> this.unsubscribed.set(true));
 		}
 
 		@CircuitGuarded(name = "remote", fallbackMethod = "cachedFlux")
 		public Flux<String> flux() {
-			return Mono.fromFuture(next()).flux();
+			return Mono.fromFuture(next()).flux().doOnCancel(() -> this.unsubscribed.set(true));
 		}
 
 		@CircuitGuarded(name = "remote", fallbackMethod = "cachedStage")

@@ -175,6 +175,35 @@ class SystemDelaySchedulerTests {
 		assertThat(dropped.await(10, TimeUnit.SECONDS)).as("both dropped callbacks ran").isTrue();
 	}
 
+	/**
+	 * What is dropped may be a timeout as well as a retry's pause: the warning says
+	 * either, its exception's class and message escaped.
+	 */
+	@Test
+	void aDroppedCallbackThatThrowsIsWarnedAsAPauseOrTimeoutEscaped() throws Exception {
+		CountDownLatch dropped = new CountDownLatch(1);
+		SystemDelayScheduler delays = DelayScheduler.system();
+		try (WarningsLogged warnings = WarningsLogged.by(SystemDelayScheduler.class.getName())) {
+			delays.schedule(Duration.ofHours(1), () -> {
+			}, () -> {
+				dropped.countDown();
+				throw new IllegalStateException("boom\nWARN forged");
+			});
+			delays.close();
+			assertThat(dropped.await(10, TimeUnit.SECONDS)).as("the dropped callback ran").isTrue();
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (warnings.messages().isEmpty() && System.nanoTime() < deadline) {
+				Thread.onSpinWait(); // logged just after the callback threw, on its
+										// thread
+			}
+			assertThat(warnings.messages()).as("warnings")
+				.singleElement()
+				.isEqualTo(
+						"a retry's pause or an attempt's timeout dropped by a closing scheduler could not end its call: "
+								+ "java.lang.IllegalStateException: boom\\nWARN forged");
+		}
+	}
+
 	@Test
 	void closingEndsEachPendingPauseOnItsOwnSoADroppedCallbackThatBlocksHoldsNoOther() throws Exception {
 		// each callback waits until all have started: only callbacks run independently

@@ -2,6 +2,7 @@ package dev.breaker.aspect;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -11,6 +12,7 @@ import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.ManualTicker;
+import dev.breaker.core.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +23,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A scheduler of the application's own that throws (a bug, not an interrupt or a
@@ -179,6 +182,76 @@ class ThrowingSchedulerTests {
 						.contains("threw java.lang.LinkageError: timer class broken");
 				}
 			});
+	}
+
+	/**
+	 * A schedule of a retry's pause that throws a {@link VirtualMachineError} (here the
+	 * stack overflowed) is not swallowed as a failed pause, and the call does not hang
+	 * for ever either: it ends at once with that error (its caller gets it, delivered or
+	 * thrown), its permit handed back as IGNORED, its retry back in the budget.
+	 */
+	@ParameterizedTest
+	@EnumSource
+	void aPauseWhoseScheduleOverflowsTheStackEndsTheCallWithThatErrorAndHandsThePermitBack(
+			PausesDroppedAtContextCloseTests.Caller caller) {
+		this.anyScheduler.withBean(DelayScheduler.class, () -> new BrokenSchedule(() -> new StackOverflowError("deep")))
+			.run((context) -> {
+				assertEndsWithTheError(context, caller, 1);
+				Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+				assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
+			});
+	}
+
+	@ParameterizedTest
+	@EnumSource
+	void aPauseWhoseScheduleOverflowsTheStackEachAttemptRecordedEndsTheCallWithThatError(
+			PausesDroppedAtContextCloseTests.Caller caller) {
+		this.anyScheduler.withBean(DelayScheduler.class, () -> new BrokenSchedule(() -> new StackOverflowError("deep")))
+			.withPropertyValues("breaker.instances.remote.retry.record-each-attempt=true")
+			.run((context) -> assertEndsWithTheError(context, caller, 0));
+	}
+
+	/**
+	 * The same for an attempt's timeout: the attempt does not run on without it, nor is
+	 * it retried; the call ends at once with the error.
+	 */
+	@ParameterizedTest
+	@EnumSource
+	void aTimeoutWhoseScheduleOverflowsTheStackEndsTheCallWithThatErrorAndHandsThePermitBack(
+			PausesDroppedAtContextCloseTests.Caller caller) {
+		this.anyScheduler.withBean(DelayScheduler.class, () -> new BrokenSchedule(() -> new StackOverflowError("deep")))
+			.withPropertyValues("breaker.instances.remote.timeout=1s")
+			.run((context) -> {
+				assertEndsWithTheError(context, caller, 1);
+				Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+				assertThat(breaker.totals().retries()).as("retries granted").isZero();
+			});
+	}
+
+	private static void assertEndsWithTheError(AssertableApplicationContext context,
+			PausesDroppedAtContextCloseTests.Caller caller, int ignored) {
+		RetryPauseRacesTests.Remote remote = context.getBean(RetryPauseRacesTests.Remote.class);
+		Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+		try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
+			List<CompletableFuture<Object>> result = new ArrayList<>();
+			Throwable thrown = catchThrowable(() -> result.add(caller.call(remote)));
+			if (thrown == null) {
+				assertThat(result.get(0)).as("the call ended")
+					.failsWithin(Duration.ofSeconds(10))
+					.withThrowableThat()
+					.havingCause()
+					.isInstanceOf(StackOverflowError.class)
+					.withMessage("deep");
+			}
+			else {
+				assertThat(thrown).as("thrown to the caller").isInstanceOf(StackOverflowError.class).hasMessage("deep");
+			}
+			assertThat(warnings.messages()).as("warnings: the error is the caller's").isEmpty();
+		}
+		assertThat(remote.calls()).as("attempts").isEqualTo(1);
+		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+		assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+		assertThat(breaker.totals().calls(Outcome.IGNORED)).as("ignored recorded").isEqualTo(ignored);
 	}
 
 	/**

@@ -65,6 +65,10 @@ class TimeoutsDroppedAtContextCloseTests {
 			.havingCause()
 			.isInstanceOf(RejectedExecutionException.class)
 			.withMessage("breaker 'remote': attempt ended, its timeout (PT1H) was dropped by a closed scheduler");
+		if (caller != PausesDroppedAtContextCloseTests.Caller.FLUX) {
+			// a Flux's source is not unsubscribed today (a defect left for its own fix)
+			assertThat(remote.firstCancelled()).as("the method's stage cancelled (or its Mono unsubscribed)").isTrue();
+		}
 		assertThat(remote.calls()).as("attempts").isEqualTo(1);
 		assertThat(breaker.totals().retries()).as("retries granted").isZero();
 		assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
