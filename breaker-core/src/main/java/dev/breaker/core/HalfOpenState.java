@@ -223,14 +223,13 @@ final class HalfOpenState extends BreakerState {
 	}
 
 	/**
-	 * Breadth: every lease in flight for the max wait lapses (see above), in slot order,
-	 * until one decides the episode.
+	 * Breadth: every lease in flight for the max wait lapses (see above), oldest first
+	 * (the one whose max wait ran out first; the lower slot of two started at once),
+	 * until one decides the episode: so the verdict is the same whenever the first look
+	 * after the deadlines happens.
 	 */
 	private void lapse(long now, Instant wallNow, Mover mover, String reason) {
-		for (int i = 0; i < maxProbes && !decided; i++) {
-			if (!busy[i] || now - startedAt[i] < maxWaitNanos) {
-				continue;
-			}
+		for (int i = oldestOverdue(now); i >= 0 && !decided; i = oldestOverdue(now)) {
 			long id = from[i];
 			if (id == TenantBreadth.ANONYMOUS && !childFailed) {
 				// the group's own call, and no child's probe failed: as in any breaker
@@ -244,6 +243,22 @@ final class HalfOpenState extends BreakerState {
 			mover.lapsed();
 			failed(id, now, wallNow, mover);
 		}
+	}
+
+	/**
+	 * The slot of the probe in flight longest, if that is at least the max wait; else -1.
+	 */
+	private int oldestOverdue(long now) {
+		int oldest = -1;
+		long longest = maxWaitNanos - 1;
+		for (int i = 0; i < maxProbes; i++) {
+			long age = now - startedAt[i];
+			if (busy[i] && age > longest) {
+				oldest = i;
+				longest = age;
+			}
+		}
+		return oldest;
 	}
 
 	/**
