@@ -99,6 +99,12 @@ final class HalfOpenState extends BreakerState {
 
 	private int share = -1;
 
+	/** Whether the fleet set this episode's share (not just inherited it). */
+	private boolean shareSet;
+
+	/** The episode a quiet restart swapped in for this one, if any. */
+	private HalfOpenState successor;
+
 	private int inFlight;
 
 	private int successes;
@@ -354,9 +360,43 @@ final class HalfOpenState extends BreakerState {
 		decided = true;
 	}
 
-	/** This replica's share of probes for this episode (fleet mode). */
-	synchronized void share(int max) {
-		share = max;
+	/**
+	 * This replica's share of probes for this episode (fleet mode); once a quiet restart
+	 * replaced this episode ({@link #handOver}), the fresh one's too: the fleet may have
+	 * read this state just before the swap.
+	 */
+	void share(int max) {
+		HalfOpenState next;
+		synchronized (this) {
+			share = max;
+			shareSet = true;
+			next = successor;
+		}
+		if (next != null) {
+			next.share(max);
+		}
+	}
+
+	/**
+	 * A quiet restart swapped in {@code fresh} for this episode: fresh takes this
+	 * episode's share unless the fleet has set its own meanwhile, and a share set here
+	 * later goes on to fresh. Under this lock, so a share the fleet sets here is either
+	 * read now or passed on; fresh's own lock is taken after this one is released.
+	 */
+	void handOver(HalfOpenState fresh) {
+		int inherited;
+		synchronized (this) {
+			successor = fresh;
+			inherited = share;
+		}
+		fresh.inherit(inherited);
+	}
+
+	/** Takes a retired episode's share, unless the fleet set this one's. */
+	synchronized void inherit(int max) {
+		if (!shareSet) {
+			share = max;
+		}
 	}
 
 	/** This replica's share of probes (fleet mode), -1 for no share. */
