@@ -32,15 +32,11 @@ final class Overrides {
 			if (s.state == to && (to == State.FORCED_OPEN || to == State.DISABLED)) {
 				return;
 			}
-			boolean told = s.state == to && TransitionLog.delivering(s);
-			if (told && to != State.HALF_OPEN) {
-				// a listener asking for the state it is being told about: already there,
-				// so a listener that resets on every transition terminates
-				return;
-			}
-			if ((to == State.CLOSED || to == State.HALF_OPEN) && s.state == to && (told || repeated(breaker, s))) {
-				// told to nobody; a halfOpen() still starts a fresh episode, also from a
-				// listener told of this one (so one that probes on every transition ends)
+			if ((to == State.CLOSED || to == State.HALF_OPEN) && s.state == to
+					&& (TransitionLog.delivering(s) || repeated(breaker, s))) {
+				// told to nobody, as is a listener asking for the state it is being told
+				// about (so one that resets or probes on every transition terminates); a
+				// fresh state still replaces s, so the calls in flight stop counting
 				if (restartQuietly(breaker, s)) {
 					return;
 				}

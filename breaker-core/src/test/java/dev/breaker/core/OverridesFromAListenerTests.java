@@ -34,6 +34,29 @@ class OverridesFromAListenerTests {
 	}
 
 	/**
+	 * docs/engine.md: "A reset always empties the window and makes the calls in flight
+	 * stop counting, whoever asks": also a listener's, of the CLOSED it is told about.
+	 */
+	@Test
+	void aListenersResetOfTheClosedItIsToldAboutMakesTheCallsInFlightStopCounting() {
+		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1));
+		Permit[] taken = new Permit[1];
+		breaker.onTransition(t -> {
+			if (t.to() == State.CLOSED && taken[0] == null) {
+				taken[0] = breaker.acquire();
+				breaker.reset();
+			}
+		});
+		Fixture.succeed(breaker, 1);
+		breaker.reset(); // CLOSED -> CLOSED, told
+		assertThat(taken[0].granted()).isTrue();
+		breaker.release(taken[0], Outcome.FAILURE, 0);
+		assertThat(breaker.state()).as("after a failure of a call from before the listener's reset")
+			.isEqualTo(State.CLOSED);
+		assertThat(fixture.transitions).hasSize(1);
+	}
+
+	/**
 	 * Thread-local delivery state after a listener that throws, nested deliveries, a
 	 * third breaker.
 	 */
