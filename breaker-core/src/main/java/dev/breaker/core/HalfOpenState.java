@@ -6,7 +6,9 @@ import java.time.Instant;
 /**
  * HALF_OPEN: a ramping number of concurrent probes (1, then 2, 4... up to the maximum as
  * probes succeed) decides: enough successes close the breaker, enough failures reopen it,
- * and a probe without a verdict for halfOpenMaxWait reopens it.
+ * and a probe without a verdict for halfOpenMaxWait reopens it (in a group that trips on
+ * breadth, a child's such probe counts once as that child's failed probe instead: see
+ * below).
  */
 final class HalfOpenState extends BreakerState {
 
