@@ -14,6 +14,12 @@ class HalfOpenLapseOrderTests {
 
 	private final Fixture fixture = new Fixture();
 
+	private final BreakerRegistry registry = registry();
+
+	private final Breaker group = this.registry.breaker("recommendations");
+
+	private final Breaker loud = this.registry.breaker("recommendations", "loud");
+
 	private BreakerRegistry registry() {
 		BreakerRegistry registry = BreakerRegistry.builder()
 			.defaults(this.fixture.config()
@@ -39,17 +45,14 @@ class HalfOpenLapseOrderTests {
 	@ParameterizedTest(name = "first looked at {0}s")
 	@ValueSource(ints = { 30, 31, 39, 40, 41, 45, 60, 600 })
 	void theGroupsOwnProbeOverdueFirstReopensTheGroupWheneverTheFirstLookIs(int lookAtSeconds) {
-		BreakerRegistry registry = registry();
-		Breaker group = registry.breaker("recommendations");
-		Breaker loud = registry.breaker("recommendations", "loud");
-		Permit loudProbe = ownProbeInSlot1ThenLoudInSlot0(registry, group, loud);
+		Permit loudProbe = ownProbeInSlot1ThenLoudInSlot0();
 
 		this.fixture.advance(Duration.ofSeconds(lookAtSeconds - 10));
 		assertThat(group.state()).as("the group first looked at at t=%ss", lookAtSeconds).isEqualTo(State.OPEN);
 		assertThat(this.fixture.transitions).singleElement()
 			.extracting(Transition::reason)
 			.isEqualTo("no probe verdict within 30s");
-		loud.release(loudProbe, Outcome.FAILURE, 0);
+		this.loud.release(loudProbe, Outcome.FAILURE, 0);
 		assertThat(group.totals().probeFailures()).as("the loud tenant's late release counts nowhere").isZero();
 	}
 
@@ -57,13 +60,10 @@ class HalfOpenLapseOrderTests {
 	@ParameterizedTest(name = "released at {0}s")
 	@ValueSource(ints = { 30, 39, 40, 45, 600 })
 	void theGroupsOwnProbeOverdueFirstReopensTheGroupWhenATenantsReleaseLooksFirst(int lookAtSeconds) {
-		BreakerRegistry registry = registry();
-		Breaker group = registry.breaker("recommendations");
-		Breaker loud = registry.breaker("recommendations", "loud");
-		Permit loudProbe = ownProbeInSlot1ThenLoudInSlot0(registry, group, loud);
+		Permit loudProbe = ownProbeInSlot1ThenLoudInSlot0();
 
 		this.fixture.advance(Duration.ofSeconds(lookAtSeconds - 10));
-		loud.release(loudProbe, Outcome.FAILURE, 0);
+		this.loud.release(loudProbe, Outcome.FAILURE, 0);
 		assertThat(group.state()).as("released at t=%ss", lookAtSeconds).isEqualTo(State.OPEN);
 		assertThat(this.fixture.transitions).singleElement()
 			.extracting(Transition::reason)
@@ -80,10 +80,9 @@ class HalfOpenLapseOrderTests {
 	@ParameterizedTest(name = "first looked at {0}s")
 	@ValueSource(ints = { 30, 39, 40, 45, 600 })
 	void aTenantsProbeOverdueBeforeTheGroupsOwnLapsesFirstWheneverTheFirstLookIs(int lookAtSeconds) {
-		BreakerRegistry registry = registry();
-		Breaker group = registry.breaker("recommendations");
-		Breaker filler = registry.breaker("recommendations", "filler");
-		Breaker hung = registry.breaker("recommendations", "hung");
+
+		Breaker filler = this.registry.breaker("recommendations", "filler");
+		Breaker hung = this.registry.breaker("recommendations", "hung");
 		Permit f = filler.acquire();
 		Permit h = hung.acquire();
 		assertThat(f.granted()).isTrue();
@@ -105,15 +104,15 @@ class HalfOpenLapseOrderTests {
 	/**
 	 * t=0: a tenant takes slot 0, the group's own call slot 1; t=10s: loud takes slot 0.
 	 */
-	private Permit ownProbeInSlot1ThenLoudInSlot0(BreakerRegistry registry, Breaker group, Breaker loud) {
-		Breaker quiet = registry.breaker("recommendations", "quiet");
+	private Permit ownProbeInSlot1ThenLoudInSlot0() {
+		Breaker quiet = this.registry.breaker("recommendations", "quiet");
 		Permit q = quiet.acquire();
-		Permit own = group.acquire();
+		Permit own = this.group.acquire();
 		assertThat(q.granted()).isTrue();
 		assertThat(own.granted()).isTrue();
 		quiet.release(q, Outcome.IGNORED, 0); // slot 0 free again, no verdict
 		this.fixture.advance(Duration.ofSeconds(10));
-		Permit l = loud.acquire();
+		Permit l = this.loud.acquire();
 		assertThat(l.granted()).isTrue();
 		return l;
 	}
