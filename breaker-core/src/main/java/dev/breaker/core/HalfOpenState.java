@@ -6,7 +6,9 @@ import java.time.Instant;
 /**
  * HALF_OPEN: a ramping number of concurrent probes (1, then 2, 4... up to the maximum as
  * probes succeed) decides: enough successes close the breaker, enough failures reopen it,
- * and a probe without a verdict for halfOpenMaxWait reopens it.
+ * and a probe without a verdict for halfOpenMaxWait reopens it (in a group that trips on
+ * breadth, a child's such probe counts once as that child's failed probe instead: see
+ * below).
  */
 final class HalfOpenState extends BreakerState {
 
@@ -98,6 +100,12 @@ final class HalfOpenState extends BreakerState {
 	private int ramp = 1;
 
 	private int share = -1;
+
+	/** Whether the fleet set this episode's share (not just inherited it). */
+	private boolean shareSet;
+
+	/** The episode a quiet restart swapped in for this one, if any. */
+	private HalfOpenState successor;
 
 	private int inFlight;
 
@@ -223,14 +231,13 @@ final class HalfOpenState extends BreakerState {
 	}
 
 	/**
-	 * Breadth: every lease in flight for the max wait lapses (see above), in slot order,
-	 * until one decides the episode.
+	 * Breadth: every lease in flight for the max wait lapses (see above), oldest first
+	 * (the one whose max wait ran out first; the lower slot of two started at once),
+	 * until one decides the episode: so the verdict is the same whenever the first look
+	 * after the deadlines happens.
 	 */
 	private void lapse(long now, Instant wallNow, Mover mover, String reason) {
-		for (int i = 0; i < maxProbes && !decided; i++) {
-			if (!busy[i] || now - startedAt[i] < maxWaitNanos) {
-				continue;
-			}
+		for (int i = oldestOverdue(now); i >= 0 && !decided; i = oldestOverdue(now)) {
 			long id = from[i];
 			if (id == TenantBreadth.ANONYMOUS && !childFailed) {
 				// the group's own call, and no child's probe failed: as in any breaker
@@ -244,6 +251,22 @@ final class HalfOpenState extends BreakerState {
 			mover.lapsed();
 			failed(id, now, wallNow, mover);
 		}
+	}
+
+	/**
+	 * The slot of the probe in flight longest, if that is at least the max wait; else -1.
+	 */
+	private int oldestOverdue(long now) {
+		int oldest = -1;
+		long longest = maxWaitNanos - 1;
+		for (int i = 0; i < maxProbes; i++) {
+			long age = now - startedAt[i];
+			if (busy[i] && age > longest) {
+				oldest = i;
+				longest = age;
+			}
+		}
+		return oldest;
 	}
 
 	/**
@@ -339,9 +362,43 @@ final class HalfOpenState extends BreakerState {
 		decided = true;
 	}
 
-	/** This replica's share of probes for this episode (fleet mode). */
-	synchronized void share(int max) {
-		share = max;
+	/**
+	 * This replica's share of probes for this episode (fleet mode); once a quiet restart
+	 * replaced this episode ({@link #handOver}), the fresh one's too: the fleet may have
+	 * read this state just before the swap.
+	 */
+	void share(int max) {
+		HalfOpenState next;
+		synchronized (this) {
+			share = max;
+			shareSet = true;
+			next = successor;
+		}
+		if (next != null) {
+			next.share(max);
+		}
+	}
+
+	/**
+	 * A quiet restart swapped in {@code fresh} for this episode: fresh takes this
+	 * episode's share unless the fleet has set its own meanwhile, and a share set here
+	 * later goes on to fresh. Under this lock, so a share the fleet sets here is either
+	 * read now or passed on; fresh's own lock is taken after this one is released.
+	 */
+	void handOver(HalfOpenState fresh) {
+		int inherited;
+		synchronized (this) {
+			successor = fresh;
+			inherited = share;
+		}
+		fresh.inherit(inherited);
+	}
+
+	/** Takes a retired episode's share, unless the fleet set this one's. */
+	synchronized void inherit(int max) {
+		if (!shareSet) {
+			share = max;
+		}
 	}
 
 	/** This replica's share of probes (fleet mode), -1 for no share. */

@@ -32,13 +32,12 @@ final class Overrides {
 			if (s.state == to && (to == State.FORCED_OPEN || to == State.DISABLED)) {
 				return;
 			}
-			if (s.state == to && TransitionLog.delivering(s)) {
-				// a listener asking for the state it is being told about: already there,
-				// so a listener that resets (or probes) on every transition terminates
-				return;
-			}
-			if ((to == State.CLOSED || to == State.HALF_OPEN) && s.state == to && repeated(breaker, s)) {
-				if (breaker.restartQuietly(s, restarted(breaker, s))) {
+			if ((to == State.CLOSED || to == State.HALF_OPEN) && s.state == to
+					&& (TransitionLog.delivering(s) || repeated(breaker, s))) {
+				// told to nobody, as is a listener asking for the state it is being told
+				// about (so one that resets or probes on every transition terminates); a
+				// fresh state still replaces s, so the calls in flight stop counting
+				if (restartQuietly(breaker, s)) {
 					return;
 				}
 				continue;
@@ -85,6 +84,21 @@ final class Overrides {
 	}
 
 	/**
+	 * Swaps in the fresh state of an override told to nobody for {@code s}; a half-open
+	 * one then hands its fleet share over (the fleet may set it on {@code s} meanwhile).
+	 */
+	private static boolean restartQuietly(Breaker breaker, BreakerState s) {
+		BreakerState next = restarted(breaker, s);
+		if (!breaker.restartQuietly(s, next)) {
+			return false;
+		}
+		if (s instanceof HalfOpenState retired) {
+			retired.handOver((HalfOpenState) next);
+		}
+		return true;
+	}
+
+	/**
 	 * The fresh state of an override told to nobody, entered now, with the marks of
 	 * {@code s} (and, half-open, its fleet share of probes).
 	 */
@@ -94,7 +108,7 @@ final class Overrides {
 		BreakerState next;
 		if (s instanceof HalfOpenState halfOpen) {
 			HalfOpenState fresh = new HalfOpenState(breaker, s, now, wallNow);
-			fresh.share(halfOpen.share());
+			fresh.inherit(halfOpen.share());
 			next = fresh;
 		}
 		else {

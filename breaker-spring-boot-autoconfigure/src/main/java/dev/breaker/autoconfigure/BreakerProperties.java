@@ -519,8 +519,9 @@ public class BreakerProperties {
 		private Integer failuresToReopen = 3;
 
 		/**
-		 * Reopen when the oldest probe in flight has had no verdict for this long.
-		 * Allowed: a positive duration, at most 24h.
+		 * Reopen when the oldest probe in flight has had no verdict for this long (in a
+		 * group that trips on breadth, a tenant's such probe counts once as its failed
+		 * probe instead). Allowed: a positive duration, at most 24h.
 		 */
 		private Duration maxWait = Duration.ofMinutes(1);
 
