@@ -184,7 +184,7 @@ final class MergedInstance {
 		return value;
 	}
 
-	private OpenHealth healthWhenOpen() {
+	OpenHealth healthWhenOpen() {
 		OpenHealth health = this.layers.pick(BreakerSetting.HEALTH_WHEN_OPEN);
 		return (health != null) ? health : OpenHealth
 			.valueOf(BreakerSetting.HEALTH_WHEN_OPEN.<String>defaultAs().toUpperCase(Locale.ROOT).replace('-', '_'));
