@@ -97,6 +97,45 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	}
 
 	/**
+	 * Refuses a duration written as a number alone ({@code open-wait: 30}): it converts,
+	 * as milliseconds, which is almost never what was meant (30s), so only the raw value
+	 * shows it. A plain {@code 0} is the same in every unit and is left alone.
+	 */
+	@Override
+	public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
+		ConfigurationProperty property = context.getConfigurationProperty();
+		// the property bound here, not one an element of the list bound before
+		if (ROOT.isAncestorOf(name) && property != null && name.equals(property.getName())
+				&& valueType(target.getType()) == Duration.class) {
+			Object raw = property.getValue();
+			boolean unitless = (raw instanceof Number number) ? number.doubleValue() != 0
+					: (raw instanceof String text && hasUnitless(text));
+			if (unitless) {
+				throw invalid(name, isList(target.getType()), raw, BreakerBindHandler::isUnitless, UNIT_REQUIRED, null);
+			}
+		}
+		return super.onSuccess(name, target, context, result);
+	}
+
+	/** What a duration written as a number alone is told. */
+	static final String UNIT_REQUIRED = "a duration with its unit, such as 500ms, 30s or 5m "
+			+ "(a number alone would be read as milliseconds)";
+
+	/** Whether text is a whole number other than zero, with no unit. */
+	private static boolean isUnitless(String text) {
+		String trimmed = text.trim();
+		return trimmed.matches("[+-]?[0-9]+") && !trimmed.matches("[+-]?0+");
+	}
+
+	/**
+	 * Whether the text, or any element of it read as a comma-separated list, is a number
+	 * alone.
+	 */
+	private static boolean hasUnitless(String text) {
+		return Arrays.stream(text.split(",")).anyMatch(BreakerBindHandler::isUnitless);
+	}
+
+	/**
 	 * What a property of this type allows: the range of the breaker setting it is (under
 	 * {@code breaker.defaults}, {@code breaker.instances.<name>} or
 	 * {@code breaker.http.instances[<host>]}), else what the property's own check allows,
@@ -167,7 +206,7 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	 * one); else the whole value. Both are printed escaped and bounded.
 	 */
 	private static InvalidBreakerPropertyException invalid(ConfigurationPropertyName name, boolean list, Object raw,
-			Predicate<String> bad, String allowed, Exception cause) {
+			Predicate<String> bad, String allowed, @Nullable Exception cause) {
 		String property = InvalidBreakerPropertyException.printed(name.toString());
 		if (raw instanceof String text && list && !name.isLastElementIndexed()) {
 			String[] elements = text.split(",");

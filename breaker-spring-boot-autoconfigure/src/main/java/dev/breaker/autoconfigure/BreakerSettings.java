@@ -78,6 +78,19 @@ public record BreakerSettings(BreakerConfig config, BreakerRegistry.Children chi
 	}
 
 	/**
+	 * The {@code health-when-open} alone of {@code own} over {@code defaults}: for
+	 * settings whose other parts mean something else (a host of
+	 * {@code breaker.http.instances}).
+	 * @param path the property prefix of {@code own}
+	 * @param own the settings
+	 * @param defaults the settings it inherits, or {@code null} for none
+	 * @return the health an open breaker of these settings reports
+	 */
+	public static OpenHealth healthWhenOpen(String path, Instance own, @Nullable Instance defaults) {
+		return new MergedInstance(path, own, defaults).healthWhenOpen();
+	}
+
+	/**
 	 * Checks that {@code max} children fit in {@link #CHILDREN_BUDGET_BYTES}: the
 	 * children a group's callers can create by their keys must not be able to fill the
 	 * heap.

@@ -74,6 +74,7 @@ final class MergedInstance {
 		}
 		List<Class<? extends Throwable>> record = exceptionClasses(BreakerSetting.RECORD_EXCEPTIONS, classLoader);
 		List<Class<? extends Throwable>> ignore = exceptionClasses(BreakerSetting.IGNORE_EXCEPTIONS, classLoader);
+		checkIgnoredLeaveRecorded(record, ignore);
 		builder.classifier((record.isEmpty() && ignore.isEmpty()) ? classifier
 				: new ExceptionListClassifier(classifier, record, ignore));
 		builder.ticker(ticker);
@@ -183,7 +184,7 @@ final class MergedInstance {
 		return value;
 	}
 
-	private OpenHealth healthWhenOpen() {
+	OpenHealth healthWhenOpen() {
 		OpenHealth health = this.layers.pick(BreakerSetting.HEALTH_WHEN_OPEN);
 		return (health != null) ? health : OpenHealth
 			.valueOf(BreakerSetting.HEALTH_WHEN_OPEN.<String>defaultAs().toUpperCase(Locale.ROOT).replace('-', '_'));
@@ -213,6 +214,37 @@ final class MergedInstance {
 			classes.add(type.asSubclass(Throwable.class));
 		}
 		return classes;
+	}
+
+	/**
+	 * An ignored exception wins over a recorded one anywhere in the cause chain: an
+	 * {@code ignore-exceptions} entry that is every exception, or a recorded exception's
+	 * class or supertype, would leave the breaker unable to trip on what it was told to
+	 * count, so it stops start-up, naming both entries.
+	 */
+	private void checkIgnoredLeaveRecorded(List<Class<? extends Throwable>> record,
+			List<Class<? extends Throwable>> ignore) {
+		String ignoreProperty = this.layers.property(BreakerSetting.IGNORE_EXCEPTIONS);
+		String recordProperty = this.layers.property(BreakerSetting.RECORD_EXCEPTIONS);
+		for (int r = 0; r < record.size(); r++) {
+			for (int i = 0; i < ignore.size(); i++) {
+				if (ignore.get(i).isAssignableFrom(record.get(r))) {
+					throw new InvalidBreakerPropertyException(recordProperty + "[" + r + "]", record.get(r).getName(),
+							"an exception class no ignore-exceptions entry covers: '" + ignoreProperty + "[" + i
+									+ "]' is '" + ignore.get(i).getName()
+									+ "', which ignores it and its subclasses, so it would never count; "
+									+ "remove one of the two");
+				}
+			}
+		}
+		for (int i = 0; i < ignore.size(); i++) {
+			Class<?> ignored = ignore.get(i);
+			if (ignored == Throwable.class || ignored == Exception.class) {
+				throw new InvalidBreakerPropertyException(ignoreProperty + "[" + i + "]", ignored.getName(),
+						"the exceptions that are the caller's fault, not " + ignored.getName()
+								+ ": it ignores every failure and timeout, so the breaker would never trip");
+			}
+		}
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package dev.breaker.autoconfigure.actuate;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,7 +16,9 @@ import org.springframework.context.annotation.Import;
 import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.health.BreakersHealthIndicator;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.BreakerProperties.OpenHealth;
 import dev.breaker.autoconfigure.ConfiguredBreakers;
+import dev.breaker.autoconfigure.http.HostHealthWhenOpen;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 
@@ -30,17 +35,21 @@ public final class BreakerHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "breakersHealthIndicator")
-	BreakersHealthIndicator breakersHealthIndicator(BreakerTree tree, ConfiguredBreakers configured) {
-		return new BreakersHealthIndicator(tree, (breaker) -> statusWhenOpen(breaker, configured));
+	BreakersHealthIndicator breakersHealthIndicator(BreakerTree tree, ConfiguredBreakers configured,
+			ObjectProvider<HostHealthWhenOpen> hosts) {
+		HostHealthWhenOpen configuredHosts = hosts.getIfAvailable();
+		return new BreakersHealthIndicator(tree, (breaker) -> statusWhenOpen(breaker, configured, configuredHosts));
 	}
 
 	/**
-	 * The {@code health-when-open} of a breaker's own instance, else of its parent's (for
-	 * a per-tenant or per-host child), inherited from {@code breaker.defaults}; UP when
-	 * set nowhere.
+	 * The {@code health-when-open} of a host configured under
+	 * {@code breaker.http.instances}, else of a breaker's own instance, else of its
+	 * parent's (for a per-tenant or per-host child), inherited from
+	 * {@code breaker.defaults}; UP when set nowhere.
 	 */
-	static Status statusWhenOpen(Breaker breaker, ConfiguredBreakers configured) {
-		return switch (configured.of(breaker).healthWhenOpen()) {
+	static Status statusWhenOpen(Breaker breaker, ConfiguredBreakers configured, @Nullable HostHealthWhenOpen hosts) {
+		OpenHealth host = (hosts != null) ? hosts.of(breaker) : null;
+		return switch ((host != null) ? host : configured.of(breaker).healthWhenOpen()) {
 			case UP -> Status.UP;
 			case OUT_OF_SERVICE -> Status.OUT_OF_SERVICE;
 			case DOWN -> Status.DOWN;

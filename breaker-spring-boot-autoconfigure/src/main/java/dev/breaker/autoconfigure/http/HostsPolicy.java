@@ -108,6 +108,21 @@ final class HostsPolicy {
 	}
 
 	/**
+	 * The {@code health-when-open} of every host configured under
+	 * {@code breaker.http.instances}, by the full name of its breaker: the host's own,
+	 * over the {@code http} group's, over {@code breaker.defaults}.
+	 */
+	static HostHealthWhenOpen healthWhenOpen(HttpBreakerProperties http, BreakerProperties breaker, Binder binder) {
+		Map<String, BreakerProperties.OpenHealth> health = new LinkedHashMap<>();
+		for (String host : http.getInstances().keySet()) {
+			BreakerProperties.OpenHealth own = BreakerSettings.healthWhenOpen(path(host), layered(host, binder),
+					breaker.getDefaults());
+			keys(host, http).forEach((key) -> health.put(HostBreakers.GROUP + ":" + key, own));
+		}
+		return new HostHealthWhenOpen(health);
+	}
+
+	/**
 	 * The property prefix of one host's settings, as a user writes it:
 	 * {@code breaker.http.instances[api.acme.com]}.
 	 */

@@ -54,6 +54,13 @@ public final class HttpBreakerAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
+	HostHealthWhenOpen hostHealthWhenOpen(HttpBreakerProperties http, BreakerProperties breaker,
+			Environment environment) {
+		return HostsPolicy.healthWhenOpen(http, breaker, Binder.get(environment));
+	}
+
+	@Bean
 	@ConditionalOnMissingBean(name = "httpBreakerNamesInUse")
 	BreakerNamesInUse httpBreakerNamesInUse() {
 		return () -> Set.of(HostBreakers.GROUP);
