@@ -92,8 +92,13 @@ final class FleetEntry {
 		heard.localOverride(state);
 	}
 
+	/**
+	 * Nothing current left (see {@link FleetHeard#stale}), and no override this replica's
+	 * operator decided that Redis has not taken yet: sweeping that would lose the
+	 * decision before it is resent.
+	 */
 	synchronized boolean stale(long nowNanos, long keepNanos) {
-		return heard.stale(nowNanos, keepNanos);
+		return overrides.untold() == null && heard.stale(nowNanos, keepNanos);
 	}
 
 	/**
