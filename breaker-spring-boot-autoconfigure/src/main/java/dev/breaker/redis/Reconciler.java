@@ -180,9 +180,16 @@ final class Reconciler {
 			FleetMessage untold = entry.untold();
 			if (untold != null && entry.untoldLatest() != null) {
 				String name = untold.breaker();
-				reads.add(sync.store()
-					.readOverrideDecided(name)
-					.thenAccept(read -> sync.thread().submit(() -> untold(name, entry, read, pass))));
+				reads.add(sync.store().readOverrideDecided(name).exceptionally(error -> {
+					if (StoreReplies.malformed(error)) {
+						// as the read of the key in the pass: left alone, no override
+						// known, no decision time known (so it does not outdo this one)
+						String key = sync.store().keys().override(name);
+						sync.thread().submit(() -> warnOnce(key, error));
+						return new StoreReplies.OverrideRead(null, -1, "");
+					}
+					throw RedisBreakerStore.rethrow(error);
+				}).thenAccept(read -> sync.thread().submit(() -> untold(name, entry, read, pass))));
 			}
 		}
 		CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
