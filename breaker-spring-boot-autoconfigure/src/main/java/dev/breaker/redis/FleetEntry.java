@@ -187,8 +187,13 @@ final class FleetEntry {
 		return overrides.untoldOutdoneAt(takenAt);
 	}
 
-	synchronized boolean untold(FleetMessage announcement, long since, String error) {
-		return overrides.untold(announcement, since, error);
+	synchronized boolean untold(FleetMessage announcement, long since, long decidedNanos, String error) {
+		return overrides.untold(announcement, since, decidedNanos, error);
+	}
+
+	/** See {@link FleetOverrideState#knowUntoldDecidedAt}. */
+	synchronized void knowUntoldDecidedAt(RedisClock clock) {
+		overrides.knowUntoldDecidedAt(clock);
 	}
 
 	/** The sequence number of the untold override's decision. */

@@ -213,6 +213,7 @@ final class Reconciler {
 	 */
 	private void untold(String name, FleetEntry entry, StoreReplies.OverrideRead read, Pass pass) {
 		FleetMessage stored = read.override();
+		entry.knowUntoldDecidedAt(sync.trust().clock());
 		long takenAt = read.decidedAt() >= 0 ? read.decidedAt() : (stored != null) ? stored.issuedAt() : -1;
 		if (entry.untoldLatest() == null || !entry.untoldOutdoneAt(takenAt)) {
 			pass.overrides.add(name);
