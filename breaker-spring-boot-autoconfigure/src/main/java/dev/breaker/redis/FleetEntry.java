@@ -92,8 +92,13 @@ final class FleetEntry {
 		heard.localOverride(state);
 	}
 
+	/**
+	 * Nothing current left (see {@link FleetHeard#stale}), and no override this replica's
+	 * operator decided that Redis has not taken yet: sweeping that would lose the
+	 * decision before it is resent.
+	 */
 	synchronized boolean stale(long nowNanos, long keepNanos) {
-		return heard.stale(nowNanos, keepNanos);
+		return overrides.untold() == null && heard.stale(nowNanos, keepNanos);
 	}
 
 	/**
@@ -182,8 +187,13 @@ final class FleetEntry {
 		return overrides.untoldOutdoneAt(takenAt);
 	}
 
-	synchronized boolean untold(FleetMessage announcement, long since, String error) {
-		return overrides.untold(announcement, since, error);
+	synchronized boolean untold(FleetMessage announcement, long since, long decidedNanos, String error) {
+		return overrides.untold(announcement, since, decidedNanos, error);
+	}
+
+	/** See {@link FleetOverrideState#knowUntoldDecidedAt}. */
+	synchronized void knowUntoldDecidedAt(RedisClock clock) {
+		overrides.knowUntoldDecidedAt(clock);
 	}
 
 	/** The sequence number of the untold override's decision. */

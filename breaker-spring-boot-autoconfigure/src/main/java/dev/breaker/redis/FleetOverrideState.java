@@ -40,6 +40,12 @@ final class FleetOverrideState {
 	 */
 	private long untoldDecidedAt = -1;
 
+	/**
+	 * When the untold override was decided, in this replica's {@code System.nanoTime()}:
+	 * made Redis's time at the first clock sample when it was decided before one.
+	 */
+	private long untoldDecidedNanos;
+
 	/** Why Redis did not take it (escaped, at most 200 characters). */
 	private String untoldError = "";
 
@@ -140,7 +146,7 @@ final class FleetOverrideState {
 	 * shown and told again, when it is still the latest decision here and no peer's
 	 * announcement was heard since it was decided. Returns whether it is kept.
 	 */
-	boolean untold(FleetMessage announcement, long since, String error) {
+	boolean untold(FleetMessage announcement, long since, long decidedNanos, String error) {
 		if (!stillLatest(announcement, since)) {
 			return false;
 		}
@@ -148,11 +154,24 @@ final class FleetOverrideState {
 			// a decision not yet kept: its own announcement says when it was made (one
 			// sent again is the untold one, re-issued, and keeps the time it was decided)
 			untoldDecidedAt = announcement.issuedAt();
+			untoldDecidedNanos = decidedNanos;
 		}
 		untold = announcement;
 		untoldSince = since;
 		untoldError = Printable.of(error, Printable.REASON);
 		return true;
+	}
+
+	/**
+	 * An untold override decided before this replica knew Redis's clock (decided at -1)
+	 * gets the Redis time it was decided at, once the clock is known: the operator's
+	 * latest decision is not taken for one made at an unknown time (which any stored one
+	 * would outdo, and which Redis would refuse when sent again).
+	 */
+	void knowUntoldDecidedAt(RedisClock clock) {
+		if (untold != null && untoldDecidedAt < 0 && clock.known()) {
+			untoldDecidedAt = clock.at(untoldDecidedNanos);
+		}
 	}
 
 	long untoldSince() {

@@ -165,13 +165,14 @@ final class FleetOverrides {
 	 * thread. Called under the entry's lock: it only hands work on.
 	 */
 	private void publish(FleetEntry entry, FleetMessage announcement, long since, long decidedAt, boolean again) {
+		long decidedNanos = System.nanoTime();
 		entry.publishes()
 			.queue(PublishOrder.Publish.AFTER_TRIP, sync.thread(),
 					() -> sync.store()
 						.override(announcement, decidedAt, again)
 						.whenComplete((took, error) -> sync.thread().submit(() -> {
 							if (error != null) {
-								notTaken(entry, announcement, since, error);
+								notTaken(entry, announcement, since, decidedNanos, error);
 							}
 							else if (took) {
 								taken(entry, announcement);
@@ -209,10 +210,10 @@ final class FleetOverrides {
 	 * Redis did not take the override (sync thread): kept, logged and sent again later
 	 * while it is the latest decision here.
 	 */
-	private void notTaken(FleetEntry entry, FleetMessage announcement, long since, Throwable error) {
+	private void notTaken(FleetEntry entry, FleetMessage announcement, long since, long decidedNanos, Throwable error) {
 		String name = announcement.breaker();
 		boolean first = !announcement.equals(entry.untold());
-		if (!entry.untold(announcement, since, RedisBreakerStore.message(error))) {
+		if (!entry.untold(announcement, since, decidedNanos, RedisBreakerStore.message(error))) {
 			failedInARow.remove(name);
 			return; // a later decision was made, or the fleet moved on: nothing to tell
 		}
@@ -276,6 +277,7 @@ final class FleetOverrides {
 				return;
 			}
 			// taken only if no decision Redis took was decided after this one
+			entry.knowUntoldDecidedAt(sync.trust().clock());
 			publish(entry, fresh, entry.untoldSince(), entry.untoldDecidedAt(), true);
 		}
 	}

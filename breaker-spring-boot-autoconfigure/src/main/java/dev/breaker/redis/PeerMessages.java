@@ -111,6 +111,7 @@ final class PeerMessages {
 	private void applyTo(FleetMessage message, FleetEntry entry, Optional<Breaker> found, long sequence,
 			long remainingMillis, boolean channel) {
 		boolean own = message.replica().equals(sync.replicaId());
+		entry.knowUntoldDecidedAt(sync.trust().clock());
 		if (!own && entry.beforeUntold(message.issuedAt()) && (message.kind() == FleetMessage.Kind.OVERRIDE
 				|| (message.kind() == FleetMessage.Kind.OPEN && entry.untoldLatest() == State.CLOSED))) {
 			// decided before this replica's operator's override that Redis did not take

@@ -151,13 +151,19 @@ final class Reconciler {
 						}
 					}
 				}));
-		return read.exceptionally(error -> {
-			if (StoreReplies.malformed(error)) {
-				sync.thread().submit(() -> warnOnce(key, error));
-				return null;
-			}
-			throw RedisBreakerStore.rethrow(error);
-		});
+		return read.exceptionally(error -> skipMalformed(key, error, null));
+	}
+
+	/**
+	 * A key this version cannot read is warned of once and read as {@code none}; any
+	 * other error fails the read.
+	 */
+	private <T> T skipMalformed(String key, Throwable error, T none) {
+		if (StoreReplies.malformed(error)) {
+			sync.thread().submit(() -> warnOnce(key, error));
+			return none;
+		}
+		throw RedisBreakerStore.rethrow(error);
 	}
 
 	private void warnOnce(String key, Throwable error) {
@@ -180,8 +186,12 @@ final class Reconciler {
 			FleetMessage untold = entry.untold();
 			if (untold != null && entry.untoldLatest() != null) {
 				String name = untold.breaker();
+				// a malformed key, as in the pass: no override, no decision time known
+				// (so it does not outdo this one)
 				reads.add(sync.store()
 					.readOverrideDecided(name)
+					.exceptionally(error -> skipMalformed(sync.store().keys().override(name), error,
+							new StoreReplies.OverrideRead(null, -1, "")))
 					.thenAccept(read -> sync.thread().submit(() -> untold(name, entry, read, pass))));
 			}
 		}
@@ -206,6 +216,7 @@ final class Reconciler {
 	 */
 	private void untold(String name, FleetEntry entry, StoreReplies.OverrideRead read, Pass pass) {
 		FleetMessage stored = read.override();
+		entry.knowUntoldDecidedAt(sync.trust().clock());
 		long takenAt = read.decidedAt() >= 0 ? read.decidedAt() : (stored != null) ? stored.issuedAt() : -1;
 		if (entry.untoldLatest() == null || !entry.untoldOutdoneAt(takenAt)) {
 			pass.overrides.add(name);

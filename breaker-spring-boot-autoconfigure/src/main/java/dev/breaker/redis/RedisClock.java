@@ -26,6 +26,16 @@ final class RedisClock {
 	}
 
 	/**
+	 * Redis's time, by this replica's estimate, at the local {@code System.nanoTime()}
+	 * {@code localNanos} (which may be from before the first sample); -1 before the first
+	 * sample.
+	 */
+	long at(long localNanos) {
+		Sample s = sample;
+		return s == null ? -1 : s.redisMillis + (localNanos - s.localNanos) / 1_000_000L;
+	}
+
+	/**
 	 * Redis's time now by this replica's estimate, in milliseconds since the epoch; -1
 	 * before the first sample.
 	 */
