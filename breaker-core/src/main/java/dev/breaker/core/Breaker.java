@@ -280,11 +280,30 @@ public final class Breaker {
 		}
 		catch (Throwable e) {
 			// any Throwable: one that is neither an Exception nor an Error (thrown past
-			// the compiler) must give back a half-open probe's slot too; rethrown as is
-			release(permit, classify(null, e), ticker.nanos() - start);
+			// the compiler) must give back a half-open probe's slot too; rethrown as is,
+			// even when the classifier throws a VirtualMachineError deciding it
+			Outcome outcome = Outcome.FAILURE;
+			try {
+				outcome = classify(null, e);
+			}
+			catch (Throwable classifierError) {
+				if (classifierError != e) {
+					e.addSuppressed(classifierError);
+				}
+			}
+			finally {
+				release(permit, outcome, ticker.nanos() - start);
+			}
 			throw e;
 		}
-		release(permit, classify(result, null), ticker.nanos() - start);
+		Outcome outcome = Outcome.SUCCESS;
+		try {
+			outcome = classify(result, null);
+		}
+		finally {
+			// a VirtualMachineError from the classifier still gives the permit back
+			release(permit, outcome, ticker.nanos() - start);
+		}
 		return result;
 	}
 

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -48,10 +49,16 @@ final class ChildBreakers {
 	 * counts as idle only from the end of its open wait, so a dependency called less
 	 * often than idleExpiry stays open and keeps its backoff streak. Met idle by expiry,
 	 * it is set aside in `waiting` (as pinned children are, so no lookup steps over it
-	 * again); the lookup of its key takes it back into the eviction order. It counts
-	 * toward maxEntries, and unlike a pinned child it can be evicted: waiting children
-	 * are the least recently used of all, so a full group evicts the one longest there
-	 * first, and memory stays bounded however long open waits are.
+	 * again), ordered by its deadline: the end of its open wait plus idleExpiry. Every
+	 * slow lookup takes out the waiting children whose deadline passed, looking at each
+	 * again (an open wait extended, or a new episode, sets it back with a later deadline;
+	 * else it is gone), so an ended episode is dropped on time however many wait. The
+	 * lookup of its key takes it back into the eviction order. It counts toward
+	 * maxEntries, and unlike a pinned child it can be evicted: waiting children are the
+	 * least recently used of all, so a full group evicts the one whose deadline comes
+	 * first (none is past it: the lookup expired those), and memory stays bounded however
+	 * long open waits are. A HALF_OPEN child counts idle from the end of the open wait
+	 * seen before it (entered by a read of its state, later, it would be kept longer).
 	 *
 	 * Held: an operator's override runs with no lock held (the breaker's transition
 	 * listeners run in it), so "found, then overridden" would race an eviction that read
@@ -67,6 +74,12 @@ final class ChildBreakers {
 
 	private final long sweepEveryNanos;
 
+	/** The ticker's reading when the group was made: deadlines count from there. */
+	private final long origin;
+
+	/** Orders the waiting children made with the same deadline. */
+	private long waitingSeq;
+
 	/** The children's classifier warnings: one limit for the whole group. */
 	final Classification classification;
 
@@ -77,9 +90,11 @@ final class ChildBreakers {
 	private final LinkedHashMap<String, Entry> pinned = new LinkedHashMap<>();
 
 	/**
-	 * The children found idle by expiry during their open episode, longest there first.
+	 * The children found idle by expiry during their open episode, soonest deadline
+	 * first.
 	 */
-	private final LinkedHashMap<String, Entry> waiting = new LinkedHashMap<>();
+	private final TreeSet<Entry> waiting = new TreeSet<>(
+			(a, b) -> (a.deadline != b.deadline) ? Long.compare(a.deadline, b.deadline) : Long.compare(a.seq, b.seq));
 
 	/** Every child, by key, for reads that leave the eviction order alone. */
 	private final HashMap<String, Entry> index = new HashMap<>();
@@ -96,6 +111,7 @@ final class ChildBreakers {
 		this.ticker = ticker;
 		this.classification = new Classification(ticker);
 		this.lastSweep = ticker.nanos();
+		this.origin = this.lastSweep;
 	}
 
 	/**
@@ -132,17 +148,16 @@ final class ChildBreakers {
 			lastSweep = now;
 			expire(now, removedOut);
 			recheck(pinned, now, removedOut);
-			recheck(waiting, now, removedOut);
 			Entry entry = index.get(key);
 			if (entry != null) {
 				if (findable(entry, now)) {
 					entry.lastUsed = now;
-					if (entry.aside == null) {
+					if (entry.aside == Entry.IN_ORDER) {
 						entries.get(key); // a use: the most recently used
 					}
-					else if (entry.aside == waiting) {
-						waiting.remove(key); // used: back in the eviction order
-						entry.aside = null;
+					else if (entry.aside == Entry.WAITING) {
+						waiting.remove(entry); // used: back in the eviction order
+						entry.aside = Entry.IN_ORDER;
 						entries.put(key, entry);
 					}
 					return entry.breaker;
@@ -151,7 +166,7 @@ final class ChildBreakers {
 				drop(key, entry, removedOut);
 			}
 			Breaker breaker = factory.apply(key);
-			Entry created = new Entry(breaker, now);
+			Entry created = new Entry(key, breaker, now);
 			entries.put(key, created);
 			index.put(key, created);
 			createdOut.add(breaker);
@@ -203,7 +218,7 @@ final class ChildBreakers {
 			List<Breaker> out = new ArrayList<>(index.size());
 			entries.values().forEach(e -> out.add(e.breaker));
 			pinned.values().forEach(e -> out.add(e.breaker));
-			waiting.values().forEach(e -> out.add(e.breaker));
+			waiting.forEach(e -> out.add(e.breaker));
 			return out;
 		}
 	}
@@ -224,31 +239,36 @@ final class ChildBreakers {
 			Map.Entry<String, Entry> eldest = it.next();
 			visited++;
 			if (now - eldest.getValue().lastUsed < idleNanos) {
-				return;
+				break;
 			}
 			it.remove();
 			place(eldest.getKey(), eldest.getValue(), now, removedOut);
+		}
+		long clock = now - origin;
+		while (!waiting.isEmpty() && waiting.first().deadline - clock <= 0) {
+			Entry due = waiting.pollFirst();
+			visited++;
+			due.aside = Entry.IN_ORDER;
+			place(due.key, due, now, removedOut);
 		}
 	}
 
 	/**
 	 * Evicts the least recently used child not pinned (at worst the one just made): first
-	 * the one waiting longest, then from the eviction order, setting aside the pinned
-	 * ones it meets.
+	 * the waiting one whose deadline comes first (expire() dropped those past it), then
+	 * from the eviction order, setting aside the pinned ones it meets.
 	 */
 	private void evictOne(List<Breaker> removedOut) {
-		Iterator<Map.Entry<String, Entry>> waited = waiting.entrySet().iterator();
-		while (waited.hasNext()) {
-			Map.Entry<String, Entry> longest = waited.next();
+		while (!waiting.isEmpty()) {
+			Entry soonest = waiting.pollFirst();
 			visited++;
-			waited.remove();
-			longest.getValue().aside = null;
-			if (pinned(longest.getValue())) {
-				setAside(pinned, longest.getKey(), longest.getValue());
+			soonest.aside = Entry.IN_ORDER;
+			if (pinned(soonest)) {
+				setAside(soonest.key, soonest, Entry.PINNED);
 				continue;
 			}
-			index.remove(longest.getKey());
-			removed(longest.getValue().breaker, removedOut);
+			index.remove(soonest.key);
+			removed(soonest.breaker, removedOut);
 			return;
 		}
 		Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
@@ -257,7 +277,7 @@ final class ChildBreakers {
 			visited++;
 			it.remove();
 			if (pinned(eldest.getValue()) && it.hasNext()) {
-				setAside(pinned, eldest.getKey(), eldest.getValue());
+				setAside(eldest.getKey(), eldest.getValue(), Entry.PINNED);
 				continue;
 			}
 			index.remove(eldest.getKey());
@@ -267,8 +287,8 @@ final class ChildBreakers {
 	}
 
 	/**
-	 * Looks again at the child longest in {@code aside}: still pinned or waiting, to the
-	 * back of either; else back in the eviction order, or gone if idle.
+	 * Looks again at the child longest in {@code aside}: still pinned, to the back; else
+	 * waiting, back in the eviction order, or gone if idle.
 	 */
 	private void recheck(LinkedHashMap<String, Entry> aside, long now, List<Breaker> removedOut) {
 		Iterator<Map.Entry<String, Entry>> it = aside.entrySet().iterator();
@@ -278,7 +298,7 @@ final class ChildBreakers {
 		Map.Entry<String, Entry> longest = it.next();
 		visited++;
 		it.remove();
-		longest.getValue().aside = null;
+		longest.getValue().aside = Entry.IN_ORDER;
 		place(longest.getKey(), longest.getValue(), now, removedOut);
 	}
 
@@ -287,14 +307,17 @@ final class ChildBreakers {
 	 * order if fresh, or gone.
 	 */
 	private void place(String key, Entry entry, long now, List<Breaker> removedOut) {
+		long left;
 		if (pinned(entry)) {
-			setAside(pinned, key, entry);
+			setAside(key, entry, Entry.PINNED);
 		}
 		else if (now - entry.lastUsed < idleNanos) {
 			entries.put(key, entry);
 		}
-		else if (waitingOut(entry)) {
-			setAside(waiting, key, entry);
+		else if ((left = waitLeft(entry)) > 0) {
+			entry.deadline = plus(now - origin, left);
+			entry.seq = waitingSeq++;
+			setAside(key, entry, Entry.WAITING);
 		}
 		else {
 			index.remove(key);
@@ -302,14 +325,22 @@ final class ChildBreakers {
 		}
 	}
 
-	private static void setAside(LinkedHashMap<String, Entry> aside, String key, Entry entry) {
+	private void setAside(String key, Entry entry, byte aside) {
 		entry.aside = aside;
-		aside.put(key, entry);
+		if (aside == Entry.PINNED) {
+			pinned.put(key, entry);
+		}
+		else {
+			waiting.add(entry);
+		}
 	}
 
 	private void drop(String key, Entry entry, List<Breaker> removedOut) {
-		if (entry.aside != null) {
-			entry.aside.remove(key);
+		if (entry.aside == Entry.PINNED) {
+			pinned.remove(key);
+		}
+		else if (entry.aside == Entry.WAITING) {
+			waiting.remove(entry);
 		}
 		else {
 			entries.remove(key);
@@ -335,13 +366,42 @@ final class ChildBreakers {
 	 * HALF_OPEN, less than idleExpiry after its open wait ended (idle counts from there).
 	 */
 	private boolean waitingOut(Entry entry) {
+		return waitLeft(entry) > 0;
+	}
+
+	/**
+	 * Nanoseconds until the child's open episode no longer keeps it (idleExpiry after its
+	 * open wait ends); 0 or less when it keeps it no more, or is in none. A HALF_OPEN
+	 * child that followed the OPEN state seen last counts from that open wait's end (or
+	 * its own start, if earlier: an operator's halfOpen()), not from when a read of its
+	 * state moved it; else from its own start.
+	 */
+	private long waitLeft(Entry entry) {
 		Breaker breaker = entry.breaker;
 		BreakerState state = breaker.current();
-		long now = breaker.now();
+		long end;
 		if (state instanceof OpenState open) {
-			return now - open.until() < idleNanos;
+			end = open.until();
+			entry.openEnd = end;
+			entry.openGeneration = open.generation;
 		}
-		return state.state == State.HALF_OPEN && now - state.enteredNanos < idleNanos;
+		else if (state.state == State.HALF_OPEN) {
+			end = (state.generation == entry.openGeneration + 1) ? Math.min(entry.openEnd, state.enteredNanos)
+					: state.enteredNanos;
+		}
+		else {
+			return 0;
+		}
+		return plus(end - breaker.now(), idleNanos);
+	}
+
+	private static long plus(long a, long b) {
+		long sum = a + b;
+		// overflow only when both have the same sign and the sum has the other
+		if (((a ^ sum) & (b ^ sum)) < 0) {
+			return (a < 0) ? Long.MIN_VALUE : Long.MAX_VALUE;
+		}
+		return sum;
 	}
 
 	private static void removed(Breaker breaker, List<Breaker> removedOut) {
@@ -352,20 +412,44 @@ final class ChildBreakers {
 	/** One child, and its place (guarded by the group's lock). */
 	static final class Entry {
 
+		static final byte IN_ORDER = 0;
+
+		static final byte PINNED = 1;
+
+		static final byte WAITING = 2;
+
+		final String key;
+
 		final Breaker breaker;
 
 		long lastUsed;
+
+		/** While WAITING: when it stops waiting (group ticker nanos since origin). */
+		long deadline;
+
+		/**
+		 * While WAITING: orders it after those set aside earlier with the same deadline.
+		 */
+		long seq;
+
+		/**
+		 * The end of the open wait last seen (child's engine time), and that OPEN state's
+		 * generation: a HALF_OPEN one after counts idle from there.
+		 */
+		long openEnd;
+
+		long openGeneration = -2;
 
 		/** Overrides being applied to it ({@link #hold}). */
 		int holds;
 
 		/**
-		 * The set-aside map it is in ({@code pinned} or {@code waiting}), rather than in
-		 * the eviction order; null when in the eviction order.
+		 * Where it is: IN_ORDER (the eviction order), or set aside, PINNED or WAITING.
 		 */
-		LinkedHashMap<String, Entry> aside;
+		byte aside = IN_ORDER;
 
-		Entry(Breaker breaker, long lastUsed) {
+		Entry(String key, Breaker breaker, long lastUsed) {
+			this.key = key;
 			this.breaker = breaker;
 			this.lastUsed = lastUsed;
 		}
