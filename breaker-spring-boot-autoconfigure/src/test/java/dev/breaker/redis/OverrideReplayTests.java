@@ -40,37 +40,53 @@ class OverrideReplayTests {
 
 	@Test
 	void aReplayedSignedDisabledAfterTheOperatorsResetDoesNotTurnProtectionOffOnAPeer() throws Exception {
-		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
-			BreakerRegistry ra = registry();
-			BreakerRegistry rb = registry();
-			try (FleetSync a = replica(redis, ra, "checkout-1"); FleetSync b = replica(redis, rb, "checkout-2")) {
-				List<String> heard = admin.listen("breaker:transitions");
-				Breaker pa = ra.breaker("payments");
-				Breaker pb = rb.breaker("payments");
-				a.override(pa, State.DISABLED, true);
-				await().atMost(Duration.ofSeconds(10)).until(() -> pb.state() == State.DISABLED);
-				a.override(pa, State.CLOSED, true);
-				await().atMost(Duration.ofSeconds(10)).until(() -> pb.state() == State.CLOSED);
-				await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() >= 2);
-				String disabled = heard.get(0);
-				assertThat(FleetMessage.decode(disabled).override()).isEqualTo(State.DISABLED);
-				long rejectedBefore = b.status().rejected();
+		afterADisabledFleetWide((admin, a, b, pa, pb, heard) -> {
+			a.override(pa, State.CLOSED, true);
+			await().atMost(Duration.ofSeconds(10)).until(() -> pb.state() == State.CLOSED);
+			await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() >= 2);
+			String disabled = heard.get(0);
+			assertThat(FleetMessage.decode(disabled).override()).isEqualTo(State.DISABLED);
+			long rejectedBefore = b.status().rejected();
 
-				// mallory, who can PUBLISH but not sign, replays the operator's earlier
-				// DISABLED
-				admin.publish("breaker:transitions", disabled);
-				await().atMost(Duration.ofSeconds(10)).until(() -> b.status().rejected() > rejectedBefore);
+			// mallory, who can PUBLISH but not sign, replays the operator's earlier
+			// DISABLED
+			admin.publish("breaker:transitions", disabled);
+			await().atMost(Duration.ofSeconds(10)).until(() -> b.status().rejected() > rejectedBefore);
 
-				assertThat(pb.state())
-					.as("peer b after a replay of the DISABLED the operator had reset; rejected %s->%s", rejectedBefore,
-							b.status().rejected())
-					.isEqualTo(State.CLOSED);
-			}
-		}
+			assertThat(pb.state())
+				.as("peer b after a replay of the DISABLED the operator had reset; rejected %s->%s", rejectedBefore,
+						b.status().rejected())
+				.isEqualTo(State.CLOSED);
+		});
 	}
 
 	@Test
 	void aReplayedSignedResetDoesNotEndAForcedOpenOnAPeer() throws Exception {
+		afterADisabledFleetWide((admin, a, b, pa, pb, heard) -> {
+			a.override(pa, State.CLOSED, true);
+			await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() >= 2);
+			a.override(pa, State.FORCED_OPEN, true);
+			await().atMost(Duration.ofSeconds(10)).until(() -> pb.state() == State.FORCED_OPEN);
+			String reset = heard.get(1);
+			assertThat(FleetMessage.decode(reset).override()).isEqualTo(State.CLOSED);
+
+			long rejectedBefore = b.status().rejected();
+			admin.publish("breaker:transitions", reset);
+			await().atMost(Duration.ofSeconds(10)).until(() -> b.status().rejected() > rejectedBefore);
+
+			assertThat(pb.state())
+				.as("peer b after a replay of an earlier reset, while the operator's FORCED_OPEN stands")
+				.isEqualTo(State.FORCED_OPEN);
+			assertThat(pa.state()).as("replica a itself").isEqualTo(State.FORCED_OPEN);
+		});
+	}
+
+	/**
+	 * Two replicas on one Redis, whose operator on {@code a} has set the breaker DISABLED
+	 * fleet-wide (heard on {@code b}), then the scenario, with every announcement on the
+	 * channel in {@code heard}.
+	 */
+	private static void afterADisabledFleetWide(Scenario scenario) throws Exception {
 		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
 			BreakerRegistry ra = registry();
 			BreakerRegistry rb = registry();
@@ -80,23 +96,16 @@ class OverrideReplayTests {
 				Breaker pb = rb.breaker("payments");
 				a.override(pa, State.DISABLED, true);
 				await().atMost(Duration.ofSeconds(10)).until(() -> pb.state() == State.DISABLED);
-				a.override(pa, State.CLOSED, true);
-				await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() >= 2);
-				a.override(pa, State.FORCED_OPEN, true);
-				await().atMost(Duration.ofSeconds(10)).until(() -> pb.state() == State.FORCED_OPEN);
-				String reset = heard.get(1);
-				assertThat(FleetMessage.decode(reset).override()).isEqualTo(State.CLOSED);
-
-				long rejectedBefore = b.status().rejected();
-				admin.publish("breaker:transitions", reset);
-				await().atMost(Duration.ofSeconds(10)).until(() -> b.status().rejected() > rejectedBefore);
-
-				assertThat(pb.state())
-					.as("peer b after a replay of an earlier reset, while the operator's FORCED_OPEN stands")
-					.isEqualTo(State.FORCED_OPEN);
-				assertThat(pa.state()).as("replica a itself").isEqualTo(State.FORCED_OPEN);
+				scenario.run(admin, a, b, pa, pb, heard);
 			}
 		}
+	}
+
+	private interface Scenario {
+
+		void run(RedisAdmin admin, FleetSync a, FleetSync b, Breaker pa, Breaker pb, List<String> heard)
+				throws Exception;
+
 	}
 
 }
