@@ -37,13 +37,20 @@ class CallAnyThrowableTests {
 		}));
 	}
 
-	@Test
-	void aHalfOpenProbeEndingInAPlainThrowableGivesItsSlotBack() {
-		Breaker breaker = fixture.breaker(c -> c.consecutiveFailures(1)
+	/**
+	 * Opens on one failure for 30 s, then lets one probe at a time through; two failed
+	 * probes reopen it (so one failed probe leaves it half-open).
+	 */
+	private static BreakerConfig.Builder oneProbeAfterOneFailure(BreakerConfig.Builder config) {
+		return config.consecutiveFailures(1)
 			.openWait(Duration.ofSeconds(30))
 			.halfOpenMaxProbes(1)
-			.halfOpenFailuresToReopen(2)
-			.halfOpenMaxWait(Duration.ofMinutes(1)));
+			.halfOpenFailuresToReopen(2);
+	}
+
+	@Test
+	void aHalfOpenProbeEndingInAPlainThrowableGivesItsSlotBack() {
+		Breaker breaker = fixture.breaker(c -> oneProbeAfterOneFailure(c).halfOpenMaxWait(Duration.ofMinutes(1)));
 		fail(breaker, 1);
 		fixture.advance(Duration.ofSeconds(30));
 		assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
@@ -85,12 +92,7 @@ class CallAnyThrowableTests {
 	@Test
 	void aChildsPlainThrowableGivesItsParentsProbeSlotBackToo() {
 		BreakerRegistry registry = BreakerRegistry.builder()
-			.defaults(fixture.config()
-				.consecutiveFailures(1)
-				.openWait(Duration.ofSeconds(30))
-				.halfOpenMaxProbes(1)
-				.halfOpenFailuresToReopen(2)
-				.build())
+			.defaults(oneProbeAfterOneFailure(fixture.config()).build())
 			.children("tenants", new BreakerRegistry.Children(100, Duration.ofMinutes(10), true))
 			.build();
 		Breaker parent = registry.breaker("tenants");

@@ -34,13 +34,18 @@ class TenantBreadthTests {
 		return registry;
 	}
 
+	/** Tenant {@code key}'s breaker: the group's child. */
+	private static Breaker tenant(BreakerRegistry registry, String key) {
+		return registry.breaker("recommendations", key);
+	}
+
 	private static List<Breaker> tenants(BreakerRegistry registry, String prefix, int count) {
-		return IntStream.range(0, count).mapToObj(i -> registry.breaker("recommendations", prefix + i)).toList();
+		return IntStream.range(0, count).mapToObj(i -> tenant(registry, prefix + i)).toList();
 	}
 
 	/** {@code failures} failed calls of tenant {@code key}. */
 	private static void failTenant(BreakerRegistry registry, String key, int failures) {
-		Fixture.fail(registry.breaker("recommendations", key), failures);
+		Fixture.fail(tenant(registry, key), failures);
 	}
 
 	/** The state of the group breaker every tenant consults. */
@@ -63,7 +68,7 @@ class TenantBreadthTests {
 	@Test
 	void oneTenantFailingAtAHighRateOpensOnlyItsOwnBreaker() {
 		BreakerRegistry registry = registry(3);
-		Breaker loud = registry.breaker("recommendations", "loud");
+		Breaker loud = tenant(registry, "loud");
 		List<Breaker> healthy = tenants(registry, "healthy-", 10);
 		int loudCalls = 0;
 		int healthyServed = 0;
@@ -99,8 +104,8 @@ class TenantBreadthTests {
 			.config("recommendations:loud", config.toBuilder().consecutiveFailures(0).failureRateThreshold(0).build())
 			.children("recommendations", new BreakerRegistry.Children(100, Duration.ofMinutes(10), true, 3, 128))
 			.build();
-		Breaker loud = registry.breaker("recommendations", "loud");
-		Breaker quiet = registry.breaker("recommendations", "quiet");
+		Breaker loud = tenant(registry, "loud");
+		Breaker quiet = tenant(registry, "quiet");
 		for (int i = 0; i < 100; i++) {
 			call(loud, Outcome.FAILURE);
 			if (i % 10 == 0) {
@@ -129,7 +134,7 @@ class TenantBreadthTests {
 	@Test
 	void theGroupTripsOnceTheThirdTenantFails() {
 		BreakerRegistry registry = registry(3);
-		Breaker a = registry.breaker("recommendations", "a");
+		Breaker a = tenant(registry, "a");
 		Fixture.fail(a, 4);
 		failTenant(registry, "b", 1);
 		assertThat(groupState(registry)).as("two tenants").isEqualTo(State.CLOSED);
@@ -161,7 +166,7 @@ class TenantBreadthTests {
 	void aTenantWhoseFailuresLeftTheWindowNoLongerCounts() {
 		// a and b leave the 10 s window
 		BreakerRegistry registry = failedOnceThenLater(Duration.ofSeconds(10), "a", "b");
-		Breaker c = registry.breaker("recommendations", "c");
+		Breaker c = tenant(registry, "c");
 		Fixture.fail(c, 4);
 		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
 		failTenant(registry, "d", 1);
@@ -231,9 +236,9 @@ class TenantBreadthTests {
 		assertThat(group.state()).isEqualTo(State.OPEN);
 		fixture.advance(Duration.ofSeconds(1));
 		assertThat(group.state()).isEqualTo(State.HALF_OPEN);
-		Fixture.succeed(registry.breaker("recommendations", "prober"), 5);
+		Fixture.succeed(tenant(registry, "prober"), 5);
 		assertThat(group.state()).isEqualTo(State.CLOSED);
-		Breaker loud = registry.breaker("recommendations", "loud");
+		Breaker loud = tenant(registry, "loud");
 		Fixture.fail(loud, 4);
 		call(loud, Outcome.FAILURE);
 		assertThat(group.state()).as("user-0..4 failed in this window, but before the group closed")
@@ -244,13 +249,13 @@ class TenantBreadthTests {
 	void aFailureOnAPermitOfTheClosedStateTheGroupLeftCountsTowardNoLaterOne() {
 		BreakerRegistry registry = registry(2);
 		Breaker group = registry.breaker("recommendations");
-		Breaker late = registry.breaker("recommendations", "late");
+		Breaker late = tenant(registry, "late");
 		Permit before = late.acquire();
 		group.reset();
 		late.release(before, Outcome.FAILURE, 0);
-		Fixture.fail(registry.breaker("recommendations", "loud"), 5);
+		Fixture.fail(tenant(registry, "loud"), 5);
 		assertThat(group.state()).as("only loud failed since the group closed again").isEqualTo(State.CLOSED);
-		call(registry.breaker("recommendations", "other"), Outcome.FAILURE);
+		call(tenant(registry, "other"), Outcome.FAILURE);
 		assertThat(group.state()).isEqualTo(State.OPEN);
 	}
 
@@ -266,14 +271,14 @@ class TenantBreadthTests {
 			.config("recommendations:slow", slowRule.toBuilder().slowCallRateThreshold(0).build())
 			.children("recommendations", new BreakerRegistry.Children(100, Duration.ofMinutes(10), true, 3, 128))
 			.build();
-		Breaker slow = registry.breaker("recommendations", "slow");
+		Breaker slow = tenant(registry, "slow");
 		for (int i = 0; i < 50; i++) {
 			Fixture.timed(slow, Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
 		}
 		assertThat(registry.breaker("recommendations").snapshot().slowCallRate()).isEqualTo(100);
 		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
-		Fixture.timed(registry.breaker("recommendations", "b"), Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
-		Fixture.timed(registry.breaker("recommendations", "c"), Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
+		Fixture.timed(tenant(registry, "b"), Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
+		Fixture.timed(tenant(registry, "c"), Outcome.SUCCESS, Duration.ofSeconds(3).toNanos());
 		assertThat(groupState(registry)).isEqualTo(State.OPEN);
 	}
 
@@ -281,8 +286,8 @@ class TenantBreadthTests {
 	void twoTenantsWhoseIdsCollideCountAsOneSoTheGroupTripsLaterNeverSooner() {
 		String[] collision = collidingKeys();
 		BreakerRegistry registry = registry(3);
-		Fixture.fail(registry.breaker("recommendations", collision[0]), 2);
-		Fixture.fail(registry.breaker("recommendations", collision[1]), 2);
+		Fixture.fail(tenant(registry, collision[0]), 2);
+		Fixture.fail(tenant(registry, collision[1]), 2);
 		failTenant(registry, "b", 1);
 		assertThat(groupState(registry)).isEqualTo(State.CLOSED);
 		failTenant(registry, "c", 1);

@@ -21,7 +21,6 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 
 /**
@@ -83,11 +82,6 @@ final class ClusterClient implements StoreClient {
 			}
 		}
 		return new Commands(connection, connection.async());
-	}
-
-	@Override
-	public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-		return client.connectPubSub(StringCodec.UTF8);
 	}
 
 	@Override

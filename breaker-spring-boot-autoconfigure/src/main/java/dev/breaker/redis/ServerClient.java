@@ -12,7 +12,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 
 /**
@@ -43,11 +42,6 @@ final class ServerClient implements StoreClient {
 			throw e;
 		}
 		return new Commands(connection, connection.async());
-	}
-
-	@Override
-	public StatefulRedisPubSubConnection<String, String> connectPubSub() {
-		return client.connectPubSub(StringCodec.UTF8);
 	}
 
 	@Override

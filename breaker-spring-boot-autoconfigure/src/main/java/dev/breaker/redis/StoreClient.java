@@ -8,6 +8,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SocketOptions;
@@ -15,6 +16,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 
@@ -45,8 +47,16 @@ sealed interface StoreClient permits ServerClient, ClusterClient {
 	 */
 	Commands connect();
 
-	/** Connects the connection the channel is subscribed on. */
-	StatefulRedisPubSubConnection<String, String> connectPubSub();
+	/**
+	 * Connects the connection the channel is subscribed on: the same UTF-8 pub/sub
+	 * connection of the Lettuce client whatever the topology (in a Cluster it lives on
+	 * one node, and hears every node's announcements).
+	 */
+	default StatefulRedisPubSubConnection<String, String> connectPubSub() {
+		AbstractRedisClient client = lettuce();
+		return (client instanceof RedisClusterClient cluster) ? cluster.connectPubSub(StringCodec.UTF8)
+				: ((RedisClient) client).connectPubSub(StringCodec.UTF8);
+	}
 
 	/**
 	 * The cheap periodic ping: {@code TIME} as the clock's server answers it. In a

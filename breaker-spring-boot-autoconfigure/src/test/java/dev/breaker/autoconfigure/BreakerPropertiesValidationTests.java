@@ -170,7 +170,7 @@ class BreakerPropertiesValidationTests {
 	@Test
 	void reportsABadEnumValueWithBreakersOwnAnalysis() {
 		this.runner.withPropertyValues("breaker.instances.payments.health-when-open=sideways").run((context) -> {
-			FailureAnalysis analysis = new InvalidBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailure.analysis(context, new InvalidBreakerPropertyFailureAnalyzer());
 			assertThat(analysis.getDescription()).isEqualTo("""
 					Invalid breaker configuration:
 
@@ -225,7 +225,7 @@ class BreakerPropertiesValidationTests {
 	@Test
 	void reportsTheFailureWithPropertyValueAndWhatIsAllowed() {
 		this.runner.withPropertyValues("breaker.instances.payments.failure-rate-threshold=120").run((context) -> {
-			FailureAnalysis analysis = new InvalidBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailure.analysis(context, new InvalidBreakerPropertyFailureAnalyzer());
 			assertThat(analysis.getDescription()).isEqualTo("""
 					Invalid breaker configuration:
 

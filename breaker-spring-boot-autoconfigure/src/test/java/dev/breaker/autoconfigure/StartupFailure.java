@@ -1,5 +1,7 @@
 package dev.breaker.autoconfigure;
 
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,6 +25,19 @@ final class StartupFailure {
 		assertThat(failure).as("an InvalidBreakerPropertyException among the causes of %s", context.getStartupFailure())
 			.isInstanceOf(InvalidBreakerPropertyException.class);
 		return (InvalidBreakerPropertyException) failure;
+	}
+
+	/**
+	 * What {@code analyzer} (one of breaker's failure analyzers) reports for the
+	 * context's start-up failure, as Spring Boot prints it; fails the test when the
+	 * context started or the analyzer does not recognise the failure.
+	 */
+	static FailureAnalysis analysis(AssertableApplicationContext context, FailureAnalyzer analyzer) {
+		assertThat(context).hasFailed();
+		FailureAnalysis analysis = analyzer.analyze(context.getStartupFailure());
+		assertThat(analysis).as("%s's analysis of %s", analyzer.getClass().getSimpleName(), context.getStartupFailure())
+			.isNotNull();
+		return analysis;
 	}
 
 }

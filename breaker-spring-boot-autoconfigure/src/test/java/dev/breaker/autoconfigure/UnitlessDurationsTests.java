@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
 
@@ -75,16 +74,16 @@ class UnitlessDurationsTests {
 
 	@Test
 	void reportsTheMissingUnitInTheFailureAnalysis() {
-		this.runner.withPropertyValues("breaker.instances.payments.open-wait=30").run((context) -> {
-			FailureAnalysis analysis = new InvalidBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
-			assertThat(analysis.getDescription()).isEqualTo("""
-					Invalid breaker configuration:
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=30")
+			.run((context) -> assertThat(
+					StartupFailure.analysis(context, new InvalidBreakerPropertyFailureAnalyzer()).getDescription())
+				.isEqualTo("""
+						Invalid breaker configuration:
 
-					    Property: breaker.instances.payments.open-wait
-					    Value:    '30'
-					    Allowed:  %s
-					""".formatted(WRITE_A_UNIT));
-		});
+						    Property: breaker.instances.payments.open-wait
+						    Value:    '30'
+						    Allowed:  %s
+						""".formatted(WRITE_A_UNIT)));
 	}
 
 	@Test

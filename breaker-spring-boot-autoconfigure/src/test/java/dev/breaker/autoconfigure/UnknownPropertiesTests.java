@@ -54,7 +54,7 @@ class UnknownPropertiesTests {
 	@Test
 	void reportsTheKeyTheValueCameFromTheClosestKeyAndTheKeysAllowedThere() {
 		this.runner.withPropertyValues("breaker.instances.payments.open-wiat=5s").run((context) -> {
-			FailureAnalysis analysis = new UnknownBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailure.analysis(context, new UnknownBreakerPropertyFailureAnalyzer());
 			assertThat(analysis.getDescription()).isEqualTo("""
 					Unknown breaker property:
 
@@ -130,7 +130,7 @@ class UnknownPropertiesTests {
 	void anUnquotedOnInYamlIsReadAsTrueAndSaysSo() {
 		// what YAML makes of "retry: { on: [success] }": the key on is the boolean true
 		this.runner.withPropertyValues("breaker.instances.payments.retry[true][0]=failure").run((context) -> {
-			FailureAnalysis analysis = new UnknownBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailure.analysis(context, new UnknownBreakerPropertyFailureAnalyzer());
 			assertThat(analysis.getAction())
 				.startsWith("Did you mean 'on'? Rename "
 						+ "'breaker.instances.payments.retry[true][0]' to 'breaker.instances.payments.retry.on'")
@@ -186,7 +186,7 @@ class UnknownPropertiesTests {
 	@Test
 	void theValueOfAnUnknownKeyIsNeverPrinted() {
 		this.runner.withPropertyValues("breaker.shared.redis.signing-kye=s3cr3t-signing-key").run((context) -> {
-			FailureAnalysis analysis = new UnknownBreakerPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailure.analysis(context, new UnknownBreakerPropertyFailureAnalyzer());
 			assertThat(analysis.getDescription() + analysis.getAction() + context.getStartupFailure().getMessage())
 				.doesNotContain("s3cr3t");
 		});

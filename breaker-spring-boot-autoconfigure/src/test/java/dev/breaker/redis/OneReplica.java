@@ -24,14 +24,20 @@ final class OneReplica implements AutoCloseable {
 
 	final RedisAdmin admin = new RedisAdmin(redis);
 
-	final BreakerRegistry registry = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
-		.build();
+	final BreakerRegistry registry = systemTickerRegistry();
 
 	final FleetSettings settings = FleetSettings.defaults(1);
 
 	final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
 			RedisURI.create("127.0.0.1", redis.port()), settings);
+
+	/**
+	 * Breakers at their defaults on the system ticker: this replica's, and a peer's
+	 * joined to the same Redis.
+	 */
+	static BreakerRegistry systemTickerRegistry() {
+		return BreakerRegistry.builder().defaults(BreakerConfig.builder().ticker(Ticker.system()).build()).build();
+	}
 
 	/** Starts the replica's fleet sync and waits for its first read of the fleet. */
 	FleetSync started() throws InterruptedException {

@@ -20,46 +20,29 @@ class StoredOverrideReplayTests {
 
 	@Test
 	void aSignedDisabledCopiedBackAfterTheResetDoesNotDisableAReplicaStartedLater() throws Exception {
-		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
-			BreakerRegistry ra = OverrideReplayTests.registry();
-			try (FleetSync a = OverrideReplayTests.replica(redis, ra, "checkout-1")) {
-				Map<String, String> captured = savedThenReset(a, ra, admin, State.DISABLED);
-
-				// mallory (write access to the keys, no signing key) puts the old signed
-				// value back
-				admin.redis().hset("breaker:{payments}:override", captured);
-
-				BreakerRegistry rc = OverrideReplayTests.registry();
-				try (FleetSync c = OverrideReplayTests.replica(redis, rc, "checkout-3")) {
-					Breaker pc = rc.breaker("payments");
-					assertThat(pc.state())
-						.as("a replica started after the operator's reset, Redis holding a copy of the old DISABLED (%s); rejected %s",
-								captured, c.status().rejected())
-						.isEqualTo(State.CLOSED);
-					assertThat(c.status().rejected()).as("the copy, counted").isPositive();
-				}
-			}
-		}
+		startedAfterACopyWrittenBack(State.DISABLED, (admin, captured) -> {
+			// mallory (write access to the keys, no signing key) puts the old signed
+			// value back
+			admin.redis().hset("breaker:{payments}:override", captured);
+		}, (rc, c, captured) -> {
+			Breaker pc = rc.breaker("payments");
+			assertThat(pc.state())
+				.as("a replica started after the operator's reset, Redis holding a copy of the old DISABLED (%s); rejected %s",
+						captured, c.status().rejected())
+				.isEqualTo(State.CLOSED);
+			assertThat(c.status().rejected()).as("the copy, counted").isPositive();
+		});
 	}
 
 	@Test
 	void aCopyWrittenBackWithTheDecisionRecordDeletedDoesNotDisableAReplicaStartedLater() throws Exception {
-		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
-			BreakerRegistry ra = OverrideReplayTests.registry();
-			try (FleetSync a = OverrideReplayTests.replica(redis, ra, "checkout-1")) {
-				Map<String, String> captured = savedThenReset(a, ra, admin, State.FORCED_OPEN);
-
-				admin.redis().del("breaker:{payments}:decided");
-				admin.redis().hset("breaker:{payments}:override", captured);
-
-				BreakerRegistry rc = OverrideReplayTests.registry();
-				try (FleetSync c = OverrideReplayTests.replica(redis, rc, "checkout-3")) {
-					assertThat(rc.breaker("payments").state()).as("rejected %s", c.status().rejected())
-						.isEqualTo(State.CLOSED);
-					assertThat(c.status().rejected()).isPositive();
-				}
-			}
-		}
+		startedAfterACopyWrittenBack(State.FORCED_OPEN, (admin, captured) -> {
+			admin.redis().del("breaker:{payments}:decided");
+			admin.redis().hset("breaker:{payments}:override", captured);
+		}, (rc, c, captured) -> {
+			assertThat(rc.breaker("payments").state()).as("rejected %s", c.status().rejected()).isEqualTo(State.CLOSED);
+			assertThat(c.status().rejected()).isPositive();
+		});
 	}
 
 	@Test
@@ -88,6 +71,42 @@ class StoredOverrideReplayTests {
 					.isPositive();
 			}
 		}
+	}
+
+	/**
+	 * On a Redis of its own: {@link #savedThenReset} on replica a, then {@code writeBack}
+	 * puts the saved override hash back (someone with write access to the keys, without
+	 * the signing key), then replica c starts and {@code check} looks at it.
+	 */
+	private static void startedAfterACopyWrittenBack(State state, WriteBack writeBack, StartedLater check)
+			throws Exception {
+		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
+			BreakerRegistry ra = OverrideReplayTests.registry();
+			try (FleetSync a = OverrideReplayTests.replica(redis, ra, "checkout-1")) {
+				Map<String, String> captured = savedThenReset(a, ra, admin, state);
+
+				writeBack.write(admin, captured);
+
+				BreakerRegistry rc = OverrideReplayTests.registry();
+				try (FleetSync c = OverrideReplayTests.replica(redis, rc, "checkout-3")) {
+					check.check(rc, c, captured);
+				}
+			}
+		}
+	}
+
+	/** What is written to Redis once the override is reset. */
+	private interface WriteBack {
+
+		void write(RedisAdmin admin, Map<String, String> captured);
+
+	}
+
+	/** What a test checks on replica c, started after the write-back. */
+	private interface StartedLater {
+
+		void check(BreakerRegistry rc, FleetSync c, Map<String, String> captured);
+
 	}
 
 	/**

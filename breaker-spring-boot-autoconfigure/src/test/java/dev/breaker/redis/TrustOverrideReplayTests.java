@@ -31,8 +31,7 @@ class TrustOverrideReplayTests {
 
 	@Test
 	void aSignedOverrideHeardTwiceIsTakenOnce() {
-		FleetMessage disabled = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.DISABLED, "peer",
-				"operator");
+		FleetMessage disabled = override(signed, "payments", State.DISABLED, "peer");
 
 		assertThat(signed.accept(disabled, disabled.encode())).isTrue();
 		assertThat(signed.accept(disabled, disabled.encode())).as("the same override again").isFalse();
@@ -41,11 +40,9 @@ class TrustOverrideReplayTests {
 
 	@Test
 	void aSignedOverrideIssuedWellBeforeTheLatestOneTakenIsNotNews() {
-		FleetMessage disabled = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.DISABLED, "peer",
-				"operator");
+		FleetMessage disabled = override(signed, "payments", State.DISABLED, "peer");
 		redisTimeIs(REDIS_NOW + OverrideLedger.ORDER_SLACK_MILLIS + 1_000);
-		FleetMessage reset = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.CLOSED, "peer",
-				"operator");
+		FleetMessage reset = override(signed, "payments", State.CLOSED, "peer");
 
 		assertThat(signed.accept(reset, reset.encode())).isTrue();
 		assertThat(signed.accept(disabled, disabled.encode()))
@@ -56,13 +53,10 @@ class TrustOverrideReplayTests {
 
 	@Test
 	void overridesIssuedWithinTheSlackOfEachOtherAreTakenInTheOrderTheyCome() {
-		FleetMessage first = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.DISABLED, "peer-1",
-				"operator");
+		FleetMessage first = override(signed, "payments", State.DISABLED, "peer-1");
 		redisTimeIs(REDIS_NOW + OverrideLedger.ORDER_SLACK_MILLIS);
-		FleetMessage second = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.FORCED_OPEN, "peer-2",
-				"operator");
-		FleetMessage otherBreaker = signed.issue(FleetMessage.Kind.OVERRIDE, "quotes", "", 0, State.DISABLED, "peer-1",
-				"operator");
+		FleetMessage second = override(signed, "payments", State.FORCED_OPEN, "peer-2");
+		FleetMessage otherBreaker = override(signed, "quotes", State.DISABLED, "peer-1");
 
 		assertThat(signed.accept(second, "")).isTrue();
 		assertThat(signed.accept(first, "")).as("Redis published it after the other").isTrue();
@@ -72,11 +66,9 @@ class TrustOverrideReplayTests {
 
 	@Test
 	void thisReplicasOwnOverrideIsLeftToItsOwnBookkeeping() {
-		FleetMessage own = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.DISABLED, "me",
-				"operator");
+		FleetMessage own = override(signed, "payments", State.DISABLED, "me");
 		redisTimeIs(REDIS_NOW + OverrideLedger.ORDER_SLACK_MILLIS + 1_000);
-		FleetMessage peers = signed.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.CLOSED, "peer",
-				"operator");
+		FleetMessage peers = override(signed, "payments", State.CLOSED, "peer");
 
 		assertThat(signed.accept(peers, "")).isTrue();
 		assertThat(signed.accept(own, "")).as("its own, told back late").isTrue();
@@ -85,8 +77,7 @@ class TrustOverrideReplayTests {
 
 	@Test
 	void withoutSigningAnOverrideHeardAgainIsTakenAgain() {
-		FleetMessage disabled = unsigned.issue(FleetMessage.Kind.OVERRIDE, "payments", "", 0, State.DISABLED, "peer",
-				"operator");
+		FleetMessage disabled = override(unsigned, "payments", State.DISABLED, "peer");
 
 		assertThat(unsigned.accept(disabled, "")).isTrue();
 		assertThat(unsigned.accept(disabled, "")).isTrue();
@@ -95,11 +86,18 @@ class TrustOverrideReplayTests {
 	@Test
 	void theSignaturesKeptAreBounded() {
 		for (int i = 0; i < OverrideLedger.MOST + 100; i++) {
-			FleetMessage override = signed.issue(FleetMessage.Kind.OVERRIDE, "b" + i, "", 0, State.DISABLED, "peer",
-					"operator");
+			FleetMessage override = override(signed, "b" + i, State.DISABLED, "peer");
 			assertThat(signed.accept(override, "")).isTrue();
 		}
 		assertThat(signed.overridesTaken()).isEqualTo(OverrideLedger.MOST);
+	}
+
+	/**
+	 * An operator's override of {@code breaker} on every replica, made on
+	 * {@code replica}, issued now (in Redis's time) through {@code trust}.
+	 */
+	private static FleetMessage override(Trust trust, String breaker, State state, String replica) {
+		return trust.issue(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, replica, "operator");
 	}
 
 	private void redisTimeIs(long millis) {

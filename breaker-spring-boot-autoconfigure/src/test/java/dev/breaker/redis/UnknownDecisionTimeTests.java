@@ -6,10 +6,8 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import dev.breaker.core.Breaker;
-import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
 import io.lettuce.core.KillArgs;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -24,9 +22,7 @@ class UnknownDecisionTimeTests {
 	@AutoClose
 	private final OneReplica replica = new OneReplica();
 
-	private final BreakerRegistry peers = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
-		.build();
+	private final BreakerRegistry peers = OneReplica.systemTickerRegistry();
 
 	@AutoClose
 	private FleetSync peer;

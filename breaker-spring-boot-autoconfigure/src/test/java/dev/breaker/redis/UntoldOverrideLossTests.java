@@ -43,9 +43,7 @@ class UntoldOverrideLossTests {
 	private final FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()),
 			RedisURI.create("127.0.0.1", redis.port()), settings);
 
-	private final BreakerRegistry peers = BreakerRegistry.builder()
-		.defaults(BreakerConfig.builder().ticker(Ticker.system()).build())
-		.build();
+	private final BreakerRegistry peers = OneReplica.systemTickerRegistry();
 
 	@AutoClose
 	private FleetSync peer;

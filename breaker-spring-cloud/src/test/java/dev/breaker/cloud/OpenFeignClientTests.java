@@ -1,5 +1,6 @@
 package dev.breaker.cloud;
 
+import dev.breaker.cloud.FeignClients.InventoryClient;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
@@ -7,21 +8,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.cloud.openfeign.EnableFeignClients;
-import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real Spring Cloud OpenFeign client with
+ * A real Spring Cloud OpenFeign client ({@link InventoryClient}) with
  * {@code spring.cloud.openfeign.circuitbreaker.enabled}, its circuit breakers grouped by
  * client name: each method is a child of the client's breaker, configured by
  * {@code breaker.instances.inventory}.
@@ -35,19 +27,13 @@ class OpenFeignClientTests {
 	@BeforeEach
 	void start() throws Exception {
 		this.backend = new Backend();
-		this.context = new SpringApplicationBuilder(FeignApplication.class).web(WebApplicationType.NONE)
-			.properties("inventory.url=" + this.backend.url(), "spring.cloud.openfeign.circuitbreaker.enabled=true",
-					"spring.cloud.openfeign.circuitbreaker.group.enabled=true",
-					// the Gateway on this module's test class path needs a web server;
-					// this client has none
-					"spring.cloud.gateway.server.webflux.enabled=false",
-					"breaker.instances.inventory.consecutive-failures=2",
-					// one method is the whole client here: let one child's failures trip
-					// the client's breaker
-					"breaker.instances.inventory.tenants.min-failing=1",
-					"breaker.instances.inventory.failure-rate-threshold=0", "breaker.instances.inventory.open-wait=1h",
-					"breaker.instances.inventory.max-open-wait=1h")
-			.run();
+		this.context = FeignClients.run(this.backend.url(), "spring.cloud.openfeign.circuitbreaker.group.enabled=true",
+				"breaker.instances.inventory.consecutive-failures=2",
+				// one method is the whole client here: let one child's failures trip
+				// the client's breaker
+				"breaker.instances.inventory.tenants.min-failing=1",
+				"breaker.instances.inventory.failure-rate-threshold=0", "breaker.instances.inventory.open-wait=1h",
+				"breaker.instances.inventory.max-open-wait=1h");
 	}
 
 	@AfterEach
@@ -76,35 +62,6 @@ class OpenFeignClientTests {
 		this.backend.fail(false);
 		assertThat(inventory.stock("sku-1")).isEqualTo("fallback stock of sku-1");
 		assertThat(this.backend.requests()).as("an open breaker does not call the backend").isEqualTo(3);
-	}
-
-	@FeignClient(name = "inventory", url = "${inventory.url}", fallback = InventoryFallback.class)
-	interface InventoryClient {
-
-		@GetMapping("/stock/{sku}")
-		String stock(@PathVariable("sku") String sku);
-
-	}
-
-	static class InventoryFallback implements InventoryClient {
-
-		@Override
-		public String stock(String sku) {
-			return "fallback stock of " + sku;
-		}
-
-	}
-
-	@SpringBootConfiguration
-	@EnableAutoConfiguration
-	@EnableFeignClients(clients = InventoryClient.class)
-	static class FeignApplication {
-
-		@Bean
-		InventoryFallback inventoryFallback() {
-			return new InventoryFallback();
-		}
-
 	}
 
 }

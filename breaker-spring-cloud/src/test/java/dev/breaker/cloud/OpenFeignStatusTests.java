@@ -7,28 +7,21 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.breaker.cloud.FeignClients.OrdersClient;
 import dev.breaker.core.BreakerRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.cloud.openfeign.EnableFeignClients;
-import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An OpenFeign client's breaker judges Feign's status exceptions as the per-host breakers
- * judge those answers: a user's 404s never open it for everyone, 5xx still do. Only
- * {@code spring.cloud.openfeign.circuitbreaker.enabled=true}, breaker's defaults.
+ * An OpenFeign client's ({@link OrdersClient}) breaker judges Feign's status exceptions
+ * as the per-host breakers judge those answers: a user's 404s never open it for everyone,
+ * 5xx still do. Only {@code spring.cloud.openfeign.circuitbreaker.enabled=true},
+ * breaker's defaults.
  */
 class OpenFeignStatusTests {
 
@@ -49,11 +42,7 @@ class OpenFeignStatusTests {
 			}
 		});
 		this.server.start();
-		this.context = new SpringApplicationBuilder(FeignApplication.class).web(WebApplicationType.NONE)
-			.properties("orders.url=http://127.0.0.1:" + this.server.getAddress().getPort(),
-					"spring.cloud.openfeign.circuitbreaker.enabled=true",
-					"spring.cloud.gateway.server.webflux.enabled=false")
-			.run();
+		this.context = FeignClients.run("http://127.0.0.1:" + this.server.getAddress().getPort());
 	}
 
 	@AfterEach
@@ -88,35 +77,6 @@ class OpenFeignStatusTests {
 			.stream()
 			.map((breaker) -> breaker.name() + "=" + breaker.state())
 			.toList();
-	}
-
-	@FeignClient(name = "orders", url = "${orders.url}", fallback = OrdersFallback.class)
-	interface OrdersClient {
-
-		@GetMapping("/orders/{id}")
-		String order(@PathVariable("id") String id);
-
-	}
-
-	static class OrdersFallback implements OrdersClient {
-
-		@Override
-		public String order(String id) {
-			return "fallback for " + id;
-		}
-
-	}
-
-	@SpringBootConfiguration
-	@EnableAutoConfiguration
-	@EnableFeignClients(clients = OrdersClient.class)
-	static class FeignApplication {
-
-		@Bean
-		OrdersFallback ordersFallback() {
-			return new OrdersFallback();
-		}
-
 	}
 
 }

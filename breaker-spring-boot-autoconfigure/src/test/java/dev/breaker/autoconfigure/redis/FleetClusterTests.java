@@ -11,7 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
 import dev.breaker.redis.FleetAcl;
 import dev.breaker.redis.FleetKeys;
 import dev.breaker.redis.RedisClusterSet;
@@ -118,14 +117,7 @@ class FleetClusterTests {
 	@Test
 	void theFleetWindowTripsBreakersOfEveryPrimary() {
 		replicas.properties(Replicas.PATIENT_PING);
-		BreakerConfig config = BreakerConfig.builder()
-			.consecutiveFailures(0)
-			.failureRateThreshold(50)
-			.minimumCalls(10)
-			.openWait(Duration.ofSeconds(5))
-			.openWaitJitter(0)
-			.ticker(Ticker.system())
-			.build();
+		BreakerConfig config = Replicas.failureRateOnly();
 		List<String> names = onePerPrimary("window");
 		List<Replica> fleet = List.of(
 				replicas.start("a", config, "breaker.shared.redis.fleet-window=true",

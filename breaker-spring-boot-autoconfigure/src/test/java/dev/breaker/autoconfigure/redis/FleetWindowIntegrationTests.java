@@ -17,7 +17,6 @@ import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.Snapshot;
 import dev.breaker.core.State;
-import dev.breaker.core.Ticker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,16 +33,7 @@ class FleetWindowIntegrationTests {
 	 */
 	private static final Duration NEWS_LATENCY = Duration.ofSeconds(2);
 
-	private static final BreakerConfig CONFIG = BreakerConfig.builder()
-		.consecutiveFailures(0)
-		.failureRateThreshold(50)
-		.minimumCalls(10)
-		.window(Duration.ofSeconds(10))
-		.bucket(Duration.ofSeconds(1))
-		.openWait(Duration.ofSeconds(5))
-		.openWaitJitter(0)
-		.ticker(Ticker.system())
-		.build();
+	private static final BreakerConfig CONFIG = Replicas.failureRateOnly();
 
 	@RegisterExtension
 	final Replicas replicas = Replicas.onLocalRedis();

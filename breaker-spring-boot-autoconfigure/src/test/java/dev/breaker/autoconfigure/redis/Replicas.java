@@ -85,6 +85,22 @@ final class Replicas implements BeforeEachCallback, AfterEachCallback {
 	}
 
 	/**
+	 * Trips on the failure rate only: 50 % of at least 10 calls in the default window (10
+	 * s of 1 s buckets), then open 5 s without jitter; so 4 failures on one replica never
+	 * trip it alone, the same on three replicas trip the fleet window.
+	 */
+	static BreakerConfig failureRateOnly() {
+		return BreakerConfig.builder()
+			.consecutiveFailures(0)
+			.failureRateThreshold(50)
+			.minimumCalls(10)
+			.openWait(Duration.ofSeconds(5))
+			.openWaitJitter(0)
+			.ticker(Ticker.system())
+			.build();
+	}
+
+	/**
 	 * The breaker defaults of every replica started without its own (at first
 	 * {@link #threeFailures threeFailures(30s)}).
 	 */
