@@ -63,6 +63,38 @@ class UnitlessDurationsTests {
 	}
 
 	@Test
+	void aPlaceholderThatResolvesToANumberAloneStopsStartUpNamingTheResolvedValue() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=${WAIT}", "WAIT=30")
+			.run((context) -> assertThat(StartupFailure.invalidProperty(context))
+				.hasMessage("Invalid value '30' for property 'breaker.instances.payments.open-wait'; allowed: "
+						+ WRITE_A_UNIT));
+	}
+
+	@Test
+	void aPlaceholdersDefaultWithoutAUnitStopsStartUp() {
+		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=${SLOW_CALL:2}")
+			.run((context) -> assertThat(StartupFailure.invalidProperty(context)).hasMessage(
+					"Invalid value '2' for property 'breaker.defaults.slow-call-duration'; allowed: " + WRITE_A_UNIT));
+	}
+
+	@Test
+	void aListedPauseFromAPlaceholderIsNamedByItsIndex() {
+		this.runner.withPropertyValues("breaker.instances.search.retry.intervals=${PAUSES}", "PAUSES=100ms,200")
+			.run((context) -> assertThat(StartupFailure.invalidProperty(context))
+				.hasMessage("Invalid value '200' for property 'breaker.instances.search.retry.intervals[1]'; allowed: "
+						+ WRITE_A_UNIT));
+	}
+
+	@Test
+	void aPlaceholderThatResolvesToADurationWithItsUnitStarts() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=${WAIT}", "WAIT=30s").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(BreakerRegistry.class).breaker("payments").config().openWait())
+				.isEqualTo(Duration.ofSeconds(30));
+		});
+	}
+
+	@Test
 	void theHttpBreakersDurationsNeedAUnitToo() {
 		this.runner.withPropertyValues("breaker.http.idle-expiry=600")
 			.run((context) -> assertThat(StartupFailure.invalidProperty(context))
