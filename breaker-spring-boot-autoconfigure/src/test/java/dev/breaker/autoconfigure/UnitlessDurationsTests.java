@@ -64,25 +64,26 @@ class UnitlessDurationsTests {
 
 	@Test
 	void aPlaceholderThatResolvesToANumberAloneStopsStartUpNamingTheResolvedValue() {
-		this.runner.withPropertyValues("breaker.instances.payments.open-wait=${WAIT}", "WAIT=30")
-			.run((context) -> assertThat(StartupFailure.invalidProperty(context))
-				.hasMessage("Invalid value '30' for property 'breaker.instances.payments.open-wait'; allowed: "
-						+ WRITE_A_UNIT));
+		refusedAs("breaker.instances.payments.open-wait", "30", "breaker.instances.payments.open-wait=${WAIT}",
+				"WAIT=30");
 	}
 
 	@Test
 	void aPlaceholdersDefaultWithoutAUnitStopsStartUp() {
-		this.runner.withPropertyValues("breaker.defaults.slow-call-duration=${SLOW_CALL:2}")
-			.run((context) -> assertThat(StartupFailure.invalidProperty(context)).hasMessage(
-					"Invalid value '2' for property 'breaker.defaults.slow-call-duration'; allowed: " + WRITE_A_UNIT));
+		refusedAs("breaker.defaults.slow-call-duration", "2", "breaker.defaults.slow-call-duration=${SLOW_CALL:2}");
 	}
 
 	@Test
 	void aListedPauseFromAPlaceholderIsNamedByItsIndex() {
-		this.runner.withPropertyValues("breaker.instances.search.retry.intervals=${PAUSES}", "PAUSES=100ms,200")
+		refusedAs("breaker.instances.search.retry.intervals[1]", "200",
+				"breaker.instances.search.retry.intervals=${PAUSES}", "PAUSES=100ms,200");
+	}
+
+	/** Start-up with these properties stops naming the property and the value read. */
+	private void refusedAs(String property, String value, String... properties) {
+		this.runner.withPropertyValues(properties)
 			.run((context) -> assertThat(StartupFailure.invalidProperty(context))
-				.hasMessage("Invalid value '200' for property 'breaker.instances.search.retry.intervals[1]'; allowed: "
-						+ WRITE_A_UNIT));
+				.hasMessage("Invalid value '" + value + "' for property '" + property + "'; allowed: " + WRITE_A_UNIT));
 	}
 
 	@Test
