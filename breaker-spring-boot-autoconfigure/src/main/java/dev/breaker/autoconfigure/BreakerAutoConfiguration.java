@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
@@ -34,8 +35,8 @@ public final class BreakerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "breakerBindHandlerAdvisor")
-	static ConfigurationPropertiesBindHandlerAdvisor breakerBindHandlerAdvisor() {
-		return new BreakerBindHandlerAdvisor();
+	static ConfigurationPropertiesBindHandlerAdvisor breakerBindHandlerAdvisor(Environment environment) {
+		return new BreakerBindHandlerAdvisor(environment);
 	}
 
 	@Bean

@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.PlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -64,12 +65,26 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	static final String SETTINGS_NOT_A_VALUE = "settings below this key, not a value of its own; in a .properties file "
 			+ "a ':' in a key ends the key: write a host's port as [api.acme.com\\:8443], or use YAML";
 
+	private final PlaceholdersResolver placeholders;
+
 	/**
-	 * A handler over another.
+	 * A handler over another, judging values as written (a placeholder is not resolved).
 	 * @param parent the handler this one falls back to
 	 */
 	public BreakerBindHandler(BindHandler parent) {
+		this(parent, PlaceholdersResolver.NONE);
+	}
+
+	/**
+	 * A handler over another, judging each value as the binder reads it: with its
+	 * placeholders resolved ({@code open-wait: ${WAIT}} is refused as {@code 30} when
+	 * {@code WAIT=30}).
+	 * @param parent the handler this one falls back to
+	 * @param placeholders the binder's resolver of placeholders
+	 */
+	public BreakerBindHandler(BindHandler parent, PlaceholdersResolver placeholders) {
 		super(parent);
+		this.placeholders = placeholders;
 	}
 
 	@Override
@@ -81,16 +96,16 @@ public class BreakerBindHandler extends AbstractBindHandler {
 			boolean list = isList(target.getType());
 			if (type != null && type.isEnum()) {
 				String allowed = EnumValues.allowed(Arrays.asList((Enum<?>[]) type.getEnumConstants()));
-				throw invalid(name, list, property.getValue(), (text) -> EnumValues.parse(type, text) == null, allowed,
+				throw invalid(name, list, value(property), (text) -> EnumValues.parse(type, text) == null, allowed,
 						error);
 			}
 			if (type != null && !list && isSettingsGroup(type)) {
-				throw invalid(name, false, property.getValue(), (text) -> true, SETTINGS_NOT_A_VALUE, error);
+				throw invalid(name, false, value(property), (text) -> true, SETTINGS_NOT_A_VALUE, error);
 			}
 			String allowed = (type != null) ? allowed(name, ClassUtils.resolvePrimitiveIfNecessary(type)) : null;
 			if (allowed != null) {
 				Class<?> boxed = ClassUtils.resolvePrimitiveIfNecessary(type);
-				throw invalid(name, list, property.getValue(), (text) -> !converts(text, boxed), allowed, error);
+				throw invalid(name, list, value(property), (text) -> !converts(text, boxed), allowed, error);
 			}
 		}
 		return super.onFailure(name, target, context, error);
@@ -99,7 +114,9 @@ public class BreakerBindHandler extends AbstractBindHandler {
 	/**
 	 * Refuses a duration written as a number alone ({@code open-wait: 30}): it converts,
 	 * as milliseconds, which is almost never what was meant (30s), so only the raw value
-	 * shows it. A plain {@code 0} is the same in every unit and is left alone.
+	 * shows it, with its placeholders resolved as the binder resolved them
+	 * ({@code ${WAIT}} with {@code WAIT=30} converted the same way). A plain {@code 0} is
+	 * the same in every unit and is left alone.
 	 */
 	@Override
 	public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
@@ -107,7 +124,7 @@ public class BreakerBindHandler extends AbstractBindHandler {
 		// the property bound here, not one an element of the list bound before
 		if (ROOT.isAncestorOf(name) && property != null && name.equals(property.getName())
 				&& valueType(target.getType()) == Duration.class) {
-			Object raw = property.getValue();
+			Object raw = value(property);
 			boolean unitless = (raw instanceof Number number) ? number.doubleValue() != 0
 					: (raw instanceof String text && hasUnitless(text));
 			if (unitless) {
@@ -115,6 +132,14 @@ public class BreakerBindHandler extends AbstractBindHandler {
 			}
 		}
 		return super.onSuccess(name, target, context, result);
+	}
+
+	/**
+	 * The property's value as the binder converted it: its placeholders resolved, so a
+	 * report shows what was read, not {@code ${WAIT}}.
+	 */
+	private @Nullable Object value(ConfigurationProperty property) {
+		return this.placeholders.resolvePlaceholders(property.getValue());
 	}
 
 	/** What a duration written as a number alone is told. */

@@ -26,7 +26,10 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
  * the caller's fault, IGNORED; a 429 is THROTTLED; a 5xx is a FAILURE. A 503 is a FAILURE
  * whatever its {@code Retry-After}: only a host's breaker honours that hint. The
  * exception and its causes are searched, the exception first. Statuses below 400 say
- * nothing here: such an exception is judged as any other.
+ * nothing here: such an exception is judged as any other. A breaker's
+ * {@code record-exceptions} entry naming a status exception type
+ * ({@code HttpClientErrorException.NotFound}) counts those answers as failures
+ * ({@link #reads}).
  */
 public final class StatusExceptionClassifier implements OutcomeClassifier {
 
@@ -53,10 +56,10 @@ public final class StatusExceptionClassifier implements OutcomeClassifier {
 	public static OutcomeClassifier of(@Nullable ClassLoader classLoader, List<? extends StatusReader> more) {
 		List<StatusReader> readers = new ArrayList<>();
 		if (ClassUtils.isPresent(REST_CLIENT_EXCEPTION, classLoader)) {
-			readers.add(RestClientStatus::of);
+			readers.add(new RestClientStatus());
 		}
 		if (ClassUtils.isPresent(WEB_CLIENT_EXCEPTION, classLoader)) {
-			readers.add(WebClientStatus::of);
+			readers.add(new WebClientStatus());
 		}
 		readers.addAll(more);
 		return readers.isEmpty() ? OutcomeClassifier.defaults() : new StatusExceptionClassifier(readers);
@@ -83,6 +86,22 @@ public final class StatusExceptionClassifier implements OutcomeClassifier {
 		return null;
 	}
 
+	/**
+	 * Whether exceptions of this type report an HTTP answer a reader reads: a
+	 * {@code record-exceptions} entry naming such a type is a choice about those answers,
+	 * which then count as failures whatever their status.
+	 * @param type an exception class
+	 * @return whether some reader {@linkplain StatusReader#reads reads} it
+	 */
+	public boolean reads(Class<?> type) {
+		for (StatusReader reader : this.readers) {
+			if (reader.reads(type)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	@Override
 	public String toString() {
 		return "StatusExceptionClassifier[" + this.readers.length + " readers]";
@@ -104,22 +123,46 @@ public final class StatusExceptionClassifier implements OutcomeClassifier {
 		 */
 		int status(Throwable error);
 
+		/**
+		 * Whether this reader reads the status of the exceptions of this type (its own
+		 * exception type or a subclass of it): a {@code record-exceptions} entry naming
+		 * such a type counts their answers as failures, a 4xx too, while a broader entry
+		 * ({@code java.lang.RuntimeException}) leaves them judged by their status.
+		 * @param type an exception class named in {@code record-exceptions}
+		 * @return {@code false} unless overridden
+		 */
+		default boolean reads(Class<?> type) {
+			return false;
+		}
+
 	}
 
 	/** Loaded only when spring-web is on the class path. */
-	private static final class RestClientStatus {
+	private static final class RestClientStatus implements StatusReader {
 
-		static int of(Throwable error) {
+		@Override
+		public int status(Throwable error) {
 			return (error instanceof RestClientResponseException answer) ? answer.getStatusCode().value() : 0;
+		}
+
+		@Override
+		public boolean reads(Class<?> type) {
+			return RestClientResponseException.class.isAssignableFrom(type);
 		}
 
 	}
 
 	/** Loaded only when spring-webflux is on the class path. */
-	private static final class WebClientStatus {
+	private static final class WebClientStatus implements StatusReader {
 
-		static int of(Throwable error) {
+		@Override
+		public int status(Throwable error) {
 			return (error instanceof WebClientResponseException answer) ? answer.getStatusCode().value() : 0;
+		}
+
+		@Override
+		public boolean reads(Class<?> type) {
+			return WebClientResponseException.class.isAssignableFrom(type);
 		}
 
 	}

@@ -61,9 +61,10 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 	static final int MAX_EPISODE = 64;
 
 	/**
-	 * Longest replica id taken (a default one is a host name, a pid and 8 characters).
+	 * Longest replica id taken (a default one is a host name, a pid and 8 characters); a
+	 * longer configured one stops start-up.
 	 */
-	static final int MAX_REPLICA = 512;
+	public static final int MAX_REPLICA = 512;
 
 	/**
 	 * Longest reason kept: a replica cuts what it sends to this, and a longer one read is

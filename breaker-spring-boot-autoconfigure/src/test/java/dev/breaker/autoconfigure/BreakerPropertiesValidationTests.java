@@ -160,6 +160,14 @@ class BreakerPropertiesValidationTests {
 	}
 
 	@Test
+	void reportsTheValueAPlaceholderResolvedTo() {
+		this.runner
+			.withPropertyValues("breaker.instances.payments.health-when-open=${OPEN_HEALTH}", "OPEN_HEALTH=sideways")
+			.run(failsWith("Invalid value 'sideways' for property 'breaker.instances.payments.health-when-open'; "
+					+ "allowed: up, out-of-service or down"));
+	}
+
+	@Test
 	void rejectsAStatusOutcomeThatDoesNotExistEvenWithoutTheHttpClients() {
 		this.runner.withPropertyValues("breaker.http.instances[stock.acme.com].status-outcomes.404=fine")
 			.run(failsWith("Invalid value 'fine' for property "

@@ -8,6 +8,9 @@ import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.client.HttpClientErrorException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,6 +45,22 @@ class ExceptionListClassifierTests {
 
 		assertThat(classifier.classify(null, wrapped(new IllegalArgumentException("bad sku"), 32)))
 			.isEqualTo(Outcome.FAILURE);
+	}
+
+	@Test
+	void aListedStatusExceptionIsAFailureWhateverItsStatusUnlessAlsoIgnored() {
+		OutcomeClassifier byStatus = StatusExceptionClassifier.of(getClass().getClassLoader(), List.of());
+		Throwable tooMany = HttpClientErrorException.create(HttpStatusCode.valueOf(429), "", null, null, null);
+
+		assertThat(new ExceptionListClassifier(byStatus, List.of(HttpClientErrorException.TooManyRequests.class),
+				List.of())
+			.classify(null, new IllegalStateException("quote failed", tooMany))).isEqualTo(Outcome.FAILURE);
+		assertThat(new ExceptionListClassifier(byStatus, List.of(RuntimeException.class), List.of()).classify(null,
+				tooMany))
+			.isEqualTo(Outcome.THROTTLED);
+		assertThat(new ExceptionListClassifier(byStatus, List.of(HttpClientErrorException.class),
+				List.of(HttpClientErrorException.TooManyRequests.class))
+			.classify(null, tooMany)).isEqualTo(Outcome.IGNORED);
 	}
 
 	private static Throwable wrapped(Throwable cause, int wrappers) {

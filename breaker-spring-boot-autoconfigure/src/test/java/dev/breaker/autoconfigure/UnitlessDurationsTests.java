@@ -63,6 +63,39 @@ class UnitlessDurationsTests {
 	}
 
 	@Test
+	void aPlaceholderThatResolvesToANumberAloneStopsStartUpNamingTheResolvedValue() {
+		refusedAs("breaker.instances.payments.open-wait", "30", "breaker.instances.payments.open-wait=${WAIT}",
+				"WAIT=30");
+	}
+
+	@Test
+	void aPlaceholdersDefaultWithoutAUnitStopsStartUp() {
+		refusedAs("breaker.defaults.slow-call-duration", "2", "breaker.defaults.slow-call-duration=${SLOW_CALL:2}");
+	}
+
+	@Test
+	void aListedPauseFromAPlaceholderIsNamedByItsIndex() {
+		refusedAs("breaker.instances.search.retry.intervals[1]", "200",
+				"breaker.instances.search.retry.intervals=${PAUSES}", "PAUSES=100ms,200");
+	}
+
+	/** Start-up with these properties stops naming the property and the value read. */
+	private void refusedAs(String property, String value, String... properties) {
+		this.runner.withPropertyValues(properties)
+			.run((context) -> assertThat(StartupFailure.invalidProperty(context))
+				.hasMessage("Invalid value '" + value + "' for property '" + property + "'; allowed: " + WRITE_A_UNIT));
+	}
+
+	@Test
+	void aPlaceholderThatResolvesToADurationWithItsUnitStarts() {
+		this.runner.withPropertyValues("breaker.instances.payments.open-wait=${WAIT}", "WAIT=30s").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(BreakerRegistry.class).breaker("payments").config().openWait())
+				.isEqualTo(Duration.ofSeconds(30));
+		});
+	}
+
+	@Test
 	void theHttpBreakersDurationsNeedAUnitToo() {
 		this.runner.withPropertyValues("breaker.http.idle-expiry=600")
 			.run((context) -> assertThat(StartupFailure.invalidProperty(context))

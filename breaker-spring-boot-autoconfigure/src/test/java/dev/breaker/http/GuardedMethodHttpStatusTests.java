@@ -3,12 +3,15 @@ package dev.breaker.http;
 import java.net.URI;
 
 import dev.breaker.annotation.CircuitGuarded;
+import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.OutcomeClassifier;
 import dev.breaker.core.State;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -148,6 +151,81 @@ class GuardedMethodHttpStatusTests {
 				assertThat(context.getBean(BreakerRegistry.class).breaker("orders").state())
 					.as("'orders' after 4 answers 500 with %s", exceptionList)
 					.isEqualTo(State.CLOSED);
+			});
+	}
+
+	@Test
+	void aClientErrorExceptionListedInRecordExceptionsCountsItsAnswersAsFailures() {
+		guarded(HttpClients.restClientRunner("jdk"), RestClientOrders.class)
+			.withPropertyValues(
+					"breaker.instances.orders.record-exceptions=" + HttpClientErrorException.class.getName(),
+					"breaker.instances.orders.consecutive-failures=2")
+			.run((context) -> {
+				RestClientOrders orders = context.getBean(RestClientOrders.class);
+				assertThat(orders.find(this.server.uri("/status/404"))).as("a listed 404 is a failure: the fallback")
+					.isEqualTo("fallback");
+				orders.find(this.server.uri("/status/404"));
+				assertThat(context.getBean(BreakerRegistry.class).breaker("orders").state())
+					.as("'orders' after 2 answers 404 with HttpClientErrorException listed")
+					.isEqualTo(State.OPEN);
+			});
+	}
+
+	@Test
+	void aListedStatusExceptionCountsOnlyItsOwnAnswers() {
+		guarded(HttpClients.restClientRunner("jdk"), RestClientOrders.class)
+			.withPropertyValues(
+					"breaker.instances.orders.record-exceptions=java.io.IOException,"
+							+ "org.springframework.web.client.HttpClientErrorException.NotFound",
+					"breaker.instances.orders.consecutive-failures=2")
+			.run((context) -> {
+				RestClientOrders orders = context.getBean(RestClientOrders.class);
+				Breaker breaker = context.getBean(BreakerRegistry.class).breaker("orders");
+				for (int i = 0; i < 4; i++) {
+					catchThrowable(() -> orders.find(this.server.uri("/status/409")));
+				}
+				assertThat(breaker.state()).as("after 4 answers 409, NotFound listed").isEqualTo(State.CLOSED);
+				assertThat(breaker.snapshot().ignored()).isEqualTo(4);
+				orders.find(this.server.uri("/status/404"));
+				orders.find(this.server.uri("/status/404"));
+				assertThat(breaker.state()).as("after 2 answers 404, NotFound listed").isEqualTo(State.OPEN);
+			});
+	}
+
+	@Test
+	void aWebClientStatusExceptionListedInRecordExceptionsCountsItsAnswersAsFailures() {
+		guarded(HttpClients.webClientRunner(), WebClientOrders.class)
+			.withPropertyValues(
+					"breaker.instances.orders.record-exceptions=" + WebClientResponseException.NotFound.class.getName(),
+					"breaker.instances.orders.consecutive-failures=2")
+			.run((context) -> {
+				WebClientOrders orders = context.getBean(WebClientOrders.class);
+				assertThat(orders.find(this.server.uri("/status/404")).block()).isEqualTo("fallback");
+				orders.find(this.server.uri("/status/404")).block();
+				assertThat(context.getBean(BreakerRegistry.class).breaker("orders").state())
+					.as("'orders' after 2 answers 404 with WebClientResponseException.NotFound listed")
+					.isEqualTo(State.OPEN);
+			});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "java.io.IOException", "java.lang.RuntimeException",
+			"org.springframework.web.client.RestClientException" })
+	void aRecordExceptionsEntryThatIsNoStatusExceptionLeavesAClientErrorIgnored(String entry) {
+		guarded(HttpClients.restClientRunner("jdk"), RestClientOrders.class)
+			.withPropertyValues("breaker.instances.orders.record-exceptions=" + entry,
+					"breaker.instances.orders.consecutive-failures=2")
+			.run((context) -> {
+				RestClientOrders orders = context.getBean(RestClientOrders.class);
+				Throwable last = null;
+				for (int i = 0; i < 4; i++) {
+					last = catchThrowable(() -> orders.find(this.server.uri("/status/404")));
+				}
+				Breaker breaker = context.getBean(BreakerRegistry.class).breaker("orders");
+				assertThat(breaker.state()).as("'orders' after 4 answers 404 with %s listed", entry)
+					.isEqualTo(State.CLOSED);
+				assertThat(breaker.snapshot().ignored()).isEqualTo(4);
+				assertThat(last).isInstanceOf(HttpClientErrorException.NotFound.class);
 			});
 	}
 

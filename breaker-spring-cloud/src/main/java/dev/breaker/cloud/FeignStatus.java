@@ -20,4 +20,13 @@ public final class FeignStatus implements StatusExceptionClassifier.StatusReader
 		return (error instanceof FeignException feign) ? Math.max(feign.status(), 0) : 0;
 	}
 
+	/**
+	 * {@code FeignException} and its subclasses: a {@code record-exceptions} entry naming
+	 * one ({@code feign.FeignException$NotFound}) counts those answers as failures.
+	 */
+	@Override
+	public boolean reads(Class<?> type) {
+		return FeignException.class.isAssignableFrom(type);
+	}
+
 }

@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -67,7 +68,8 @@ public final class BreakerAspectConfiguration {
 		// value that is not an integer fails with breaker's report naming
 		// breaker.advisor-order
 		int order = Binder.get(environment)
-			.bind("breaker.advisor-order", Bindable.of(Integer.class), new BreakerBindHandler(BindHandler.DEFAULT))
+			.bind("breaker.advisor-order", Bindable.of(Integer.class),
+					new BreakerBindHandler(BindHandler.DEFAULT, new PropertySourcesPlaceholdersResolver(environment)))
 			.orElse(BreakerProperties.DEFAULT_ADVISOR_ORDER);
 		return new CircuitGuardedAdvisor(new CircuitGuardedInterceptor(guardedMethods::getObject), order);
 	}

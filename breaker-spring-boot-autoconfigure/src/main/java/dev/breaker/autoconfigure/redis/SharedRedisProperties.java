@@ -30,7 +30,7 @@ public class SharedRedisProperties {
 
 	/**
 	 * Id this replica signs its messages with; empty for host name, process id and a
-	 * random suffix.
+	 * random suffix. At most 512 characters (peers drop messages with a longer one).
 	 */
 	private String replicaId = "";
 

@@ -8,6 +8,7 @@ import java.util.StringJoiner;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.Numbers;
+import dev.breaker.redis.FleetMessage;
 import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSettings;
 import io.lettuce.core.RedisURI;
@@ -47,6 +48,14 @@ final class SharedRedisSettings {
 		atMostADay("breaker.shared.redis.startup-sync-timeout", startup);
 		notEmpty("breaker.shared.redis.key-prefix", properties.getKeyPrefix());
 		notEmpty("breaker.shared.redis.channel", properties.getChannel());
+		String replicaId = properties.getReplicaId();
+		if (replicaId != null && replicaId.length() > FleetMessage.MAX_REPLICA) {
+			// peers would drop every message of this replica; the store refuses it too,
+			// but naming no property
+			throw new InvalidBreakerPropertyException("breaker.shared.redis.replica-id", replicaId,
+					"empty (host name, process id and a random suffix), or at most " + FleetMessage.MAX_REPLICA
+							+ " characters: the other replicas drop a message with a longer replica id");
+		}
 		if (properties.getQuorum() < 1) {
 			throw new InvalidBreakerPropertyException("breaker.shared.redis.quorum", properties.getQuorum(),
 					"1 or more (1: any replica's trip opens the fleet)");

@@ -1,6 +1,7 @@
 package dev.breaker.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
@@ -26,13 +27,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
 
 @ExtendWith(OutputCaptureExtension.class)
 class RedisBreakerAutoConfigurationTests {
@@ -153,6 +158,54 @@ class RedisBreakerAutoConfigurationTests {
 	void theReplicaIdIsConfigurable() {
 		enabled().withPropertyValues("breaker.shared.redis.replica-id=checkout-7")
 			.run(context -> assertThat(context.getBean(SharedStoreStatus.class).replicaId()).isEqualTo("checkout-7"));
+	}
+
+	/**
+	 * Peers drop a message whose replica id is longer than 512 characters, so a longer id
+	 * would leave this replica unheard: the store refused it only when it was built, with
+	 * an exception naming no property.
+	 */
+	@Test
+	void aReplicaIdLongerThanPeersTakeStopsStartUpNamingTheLimit() {
+		String id = "checkout-\n" + "7".repeat(503);
+		enabled().withPropertyValues("breaker.shared.redis.replica-id=" + id)
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessage("Invalid value 'checkout-\\n" + "7".repeat(110)
+						+ "... (513 characters)' for property 'breaker.shared.redis.replica-id'; allowed: "
+						+ REPLICA_ID_ALLOWED));
+	}
+
+	@Test
+	void aReplicaIdOfTheLongestLengthPeersTakeStarts() {
+		String id = "r".repeat(512);
+		enabled().withPropertyValues("breaker.shared.redis.replica-id=" + id)
+			.run(context -> assertThat(context.getBean(FleetSync.class).replicaId()).isEqualTo(id));
+	}
+
+	@Test
+	void springBootReportsATooLongReplicaIdWhenTheApplicationFailsToStart(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(FleetApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(RuntimeException.class).isThrownBy(
+				() -> application.run("--breaker.shared.redis.enabled=true", "--spring.data.redis.port=" + redis.port(),
+						"--breaker.shared.redis.replica-id=" + "r".repeat(600)));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("    Property: breaker.shared.redis.replica-id")
+			.contains("    Value:    '" + "r".repeat(120) + "... (600 characters)'")
+			.contains("    Allowed:  " + REPLICA_ID_ALLOWED)
+			.doesNotContain("r".repeat(121));
+	}
+
+	private static final String REPLICA_ID_ALLOWED = "empty (host name, process id and a random suffix), "
+			+ "or at most 512 characters: the other replicas drop a message with a longer replica id";
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
+			RedisBreakerAutoConfiguration.class })
+	static class FleetApplication {
+
 	}
 
 	@Test
