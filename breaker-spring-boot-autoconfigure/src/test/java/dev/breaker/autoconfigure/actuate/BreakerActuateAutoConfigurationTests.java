@@ -138,6 +138,15 @@ class BreakerActuateAutoConfigurationTests {
 	}
 
 	@Test
+	void hostTagsAreOffByDefaultAndCanBeTurnedOn() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isHostTags()).isFalse());
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("breaker.metrics.host-tags=true")
+			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isHostTags()).isTrue());
+	}
+
+	@Test
 	void theCallDurationHistogramIsCollectedByThePrometheusRegistry() {
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withBean(PrometheusRegistry.class, PrometheusRegistry::new)
