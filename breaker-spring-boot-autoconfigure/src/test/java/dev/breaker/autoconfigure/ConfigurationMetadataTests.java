@@ -151,6 +151,10 @@ class ConfigurationMetadataTests {
 		assertThat(((Number) defaults.get("breaker.http.retry.jitter")).doubleValue())
 			// HostsPolicy uses the same default
 			.isEqualTo(BreakerSetting.RETRY_JITTER.defaultValue());
+		assertThat(defaults.get("breaker.metrics.host-tags")).isEqualTo(false)
+			.isEqualTo(new dev.breaker.autoconfigure.actuate.BreakerMetricsProperties().isHostTags());
+		assertThat(defaults.get("breaker.metrics.tenant-tags")).isEqualTo(false)
+			.isEqualTo(new dev.breaker.autoconfigure.actuate.BreakerMetricsProperties().isTenantTags());
 		assertThat(defaults.get("breaker.advisor-order")).isEqualTo(BreakerProperties.DEFAULT_ADVISOR_ORDER)
 			.isEqualTo(new BreakerProperties().getAdvisorOrder());
 	}

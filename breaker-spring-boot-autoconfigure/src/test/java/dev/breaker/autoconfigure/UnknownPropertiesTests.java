@@ -202,7 +202,8 @@ class UnknownPropertiesTests {
 				"breaker.instances.http.stall-calls=5", "breaker.http.max-hosts=10", "breaker.http.max-key-length=64",
 				"breaker.http.status-outcomes.404=success", "breaker.http.instances[stock.acme.com].open-wait=10s",
 				"breaker.http.instances[stock.acme.com].status-outcomes.409=failure",
-				"breaker.shared.redis.key-prefix=b:", "breaker.metrics.tenant-tags=true")
+				"breaker.shared.redis.key-prefix=b:", "breaker.metrics.tenant-tags=true",
+				"breaker.metrics.host-tags=true")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 

@@ -2,6 +2,7 @@ package dev.breaker.actuate.metrics;
 
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,12 +25,12 @@ import dev.breaker.http.HostBreakers;
  * including the ones created later, and removes a child's meters when the registry drops
  * it.
  * <p>
- * Per-host children ({@code http:<host>}) are breakers in their own right and get meters
- * tagged with their full name. Per-tenant children could number in the thousands, so they
- * get meters only when {@code tenantTags} is on; then every breaker meter carries a
- * {@code tenant} tag (empty for breakers that are not per-tenant, because Prometheus
- * needs one set of tag keys per meter name) and a tenant child is tagged with its
- * parent's name.
+ * Which children get meters is {@link MeteredBreakers}'s to say: per-tenant and per-host
+ * children could number in the thousands. A per-host child ({@code http:<host>}) that has
+ * meters is a breaker in its own right, tagged with its full name. With
+ * {@code tenantTags} on, every breaker meter carries a {@code tenant} tag (empty for
+ * breakers that are not per-tenant, because Prometheus needs one set of tag keys per
+ * meter name) and a tenant child is tagged with its parent's name.
  * <p>
  * A registry that fails is logged and otherwise ignored: metrics never break a call.
  */
@@ -41,17 +42,27 @@ public class BreakerMetrics implements MeterBinder {
 
 	private final BreakerTree tree;
 
-	private final boolean tenantTags;
+	private final MeteredBreakers metered;
 
 	/**
+	 * Meters for every per-host child.
 	 * @param breakers the registry whose breakers get meters
 	 * @param tree the registry's breakers as they are now, grouped
 	 * @param tenantTags whether per-tenant children get meters, tagged {@code tenant}
 	 */
 	public BreakerMetrics(BreakerRegistry breakers, BreakerTree tree, boolean tenantTags) {
+		this(breakers, tree, new MeteredBreakers(tenantTags, true, Set.of()));
+	}
+
+	/**
+	 * @param breakers the registry whose breakers get meters
+	 * @param tree the registry's breakers as they are now, grouped
+	 * @param metered which children get meters of their own
+	 */
+	public BreakerMetrics(BreakerRegistry breakers, BreakerTree tree, MeteredBreakers metered) {
 		this.breakers = breakers;
 		this.tree = tree;
-		this.tenantTags = tenantTags;
+		this.metered = metered;
 	}
 
 	@Override
@@ -92,8 +103,8 @@ public class BreakerMetrics implements MeterBinder {
 		 * job. A removal queued during a registration (a filter evicting the child) runs
 		 * after it and removes all of it, and a namesake re-created there registers after
 		 * that. A call that finds its breaker never comes here; a call that creates a
-		 * child (a new tenant with tenant tags on, a new host) queues its job and runs
-		 * the jobs if nobody is.
+		 * child (a new tenant with tenant tags on, a new measured host) queues its job
+		 * and runs the jobs if nobody is.
 		 */
 		private final Queue<Runnable> jobs = new ConcurrentLinkedQueue<>();
 
@@ -163,9 +174,8 @@ public class BreakerMetrics implements MeterBinder {
 			}
 		}
 
-		/** Tenant children have meters only with tenant tags on. */
 		private boolean measured(Breaker breaker) {
-			return !isTenantChild(breaker) || BreakerMetrics.this.tenantTags;
+			return BreakerMetrics.this.metered.measured(breaker);
 		}
 
 		private void addMeters(BreakerMeters added) {
@@ -229,7 +239,7 @@ public class BreakerMetrics implements MeterBinder {
 		}
 
 		private Tags tags(Breaker breaker) {
-			if (!BreakerMetrics.this.tenantTags) {
+			if (!BreakerMetrics.this.metered.tenantTags()) {
 				return Tags.of("name", BreakerNames.printable(breaker.name()));
 			}
 			if (isTenantChild(breaker)) {

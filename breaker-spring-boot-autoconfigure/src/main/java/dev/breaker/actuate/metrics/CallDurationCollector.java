@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
@@ -28,10 +29,11 @@ import dev.breaker.core.Outcome;
  * <p>
  * Micrometer has no meter whose buckets can be read from elsewhere (its timers record
  * every call themselves), so this is a collector of the Prometheus registry behind
- * Micrometer's, in the same scrape. It follows the breaker meters' rules: per-host
- * children are breakers of their own, per-tenant children have no latency of their own
- * (their group has it), and with {@code tenantTags} every sample carries
- * {@code tenant=""}. A breaker that fails to read is logged and left out of that scrape.
+ * Micrometer's, in the same scrape. It follows the breaker meters' rules
+ * ({@link MeteredBreakers}): a per-host child with meters is a breaker of its own, one
+ * without has no histogram; a per-tenant child has none unless tenant tags are on (its
+ * group has its latency), and with tenant tags every sample carries {@code tenant=""}. A
+ * breaker that fails to read is logged and left out of that scrape.
  */
 public class CallDurationCollector implements MultiCollector {
 
@@ -45,15 +47,24 @@ public class CallDurationCollector implements MultiCollector {
 
 	private final BreakerTree tree;
 
-	private final boolean tenantTags;
+	private final MeteredBreakers metered;
 
 	/**
+	 * A histogram for every per-host child.
 	 * @param tree the breakers to read
 	 * @param tenantTags whether the other breaker meters carry a {@code tenant} tag
 	 */
 	public CallDurationCollector(BreakerTree tree, boolean tenantTags) {
+		this(tree, new MeteredBreakers(tenantTags, true, Set.of()));
+	}
+
+	/**
+	 * @param tree the breakers to read
+	 * @param metered which children have meters, as {@link BreakerMetrics} was given
+	 */
+	public CallDurationCollector(BreakerTree tree, MeteredBreakers metered) {
 		this.tree = tree;
-		this.tenantTags = tenantTags;
+		this.metered = metered;
 	}
 
 	@Override
@@ -61,7 +72,7 @@ public class CallDurationCollector implements MultiCollector {
 		List<HistogramDataPointSnapshot> points = new ArrayList<>();
 		for (Breaker breaker : this.tree.breakers()) {
 			CallDurations durations = breaker.durations();
-			if (durations == null || (BreakerMetrics.isTenantChild(breaker) && !this.tenantTags)) {
+			if (durations == null || !this.metered.measured(breaker)) {
 				continue;
 			}
 			try {
@@ -102,10 +113,11 @@ public class CallDurationCollector implements MultiCollector {
 
 	private Labels labels(Breaker breaker, Outcome outcome) {
 		String value = outcome.name().toLowerCase(Locale.ROOT);
-		if (this.tenantTags && BreakerMetrics.isTenantChild(breaker)) {
+		boolean tenantTags = this.metered.tenantTags();
+		if (tenantTags && BreakerMetrics.isTenantChild(breaker)) {
 			return Labels.of("name", breaker.group(), "outcome", value, "tenant", breaker.key());
 		}
-		if (this.tenantTags) {
+		if (tenantTags) {
 			return Labels.of("name", breaker.name(), "outcome", value, "tenant", "");
 		}
 		return Labels.of("name", breaker.name(), "outcome", value);

@@ -1,8 +1,11 @@
 package dev.breaker.autoconfigure.actuate;
 
+import java.util.Set;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,7 +21,9 @@ import dev.breaker.actuate.BreakerTree;
 import dev.breaker.actuate.metrics.BreakerMetrics;
 import dev.breaker.actuate.metrics.CallDurationCollector;
 import dev.breaker.actuate.metrics.FallbackMetrics;
+import dev.breaker.actuate.metrics.MeteredBreakers;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
+import dev.breaker.autoconfigure.http.ConfiguredHosts;
 import dev.breaker.core.BreakerRegistry;
 
 /**
@@ -35,8 +40,19 @@ public final class BreakerMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	BreakerMetrics breakerMetrics(BreakerRegistry registry, BreakerTree tree, BreakerMetricsProperties properties) {
-		return new BreakerMetrics(registry, tree, properties.isTenantTags());
+	BreakerMetrics breakerMetrics(BreakerRegistry registry, BreakerTree tree, BreakerMetricsProperties properties,
+			ObjectProvider<ConfiguredHosts> hosts) {
+		return new BreakerMetrics(registry, tree, metered(properties, hosts));
+	}
+
+	/**
+	 * Which children get meters: tenants and hosts found in traffic only when asked for,
+	 * hosts under {@code breaker.http.instances} always.
+	 */
+	static MeteredBreakers metered(BreakerMetricsProperties properties, ObjectProvider<ConfiguredHosts> hosts) {
+		ConfiguredHosts configured = hosts.getIfAvailable();
+		return new MeteredBreakers(properties.isTenantTags(), properties.isHostTags(),
+				(configured != null) ? configured.breakerNames() : Set.of());
 	}
 
 	@Bean
@@ -57,8 +73,8 @@ public final class BreakerMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		CallDurationCollector breakerCallDurationCollector(BreakerTree tree, BreakerMetricsProperties properties,
-				PrometheusRegistry prometheus) {
-			CallDurationCollector collector = new CallDurationCollector(tree, properties.isTenantTags());
+				ObjectProvider<ConfiguredHosts> hosts, PrometheusRegistry prometheus) {
+			CallDurationCollector collector = new CallDurationCollector(tree, metered(properties, hosts));
 			prometheus.register(collector);
 			return collector;
 		}

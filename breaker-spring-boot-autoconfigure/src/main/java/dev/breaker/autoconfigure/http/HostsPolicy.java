@@ -122,6 +122,15 @@ final class HostsPolicy {
 		return new HostHealthWhenOpen(health);
 	}
 
+	/** The hosts configured under {@code breaker.http.instances}. */
+	static ConfiguredHosts configuredHosts(HttpBreakerProperties http) {
+		Set<String> names = new LinkedHashSet<>();
+		for (String host : http.getInstances().keySet()) {
+			keys(host, http).forEach((key) -> names.add(HostBreakers.GROUP + ":" + key));
+		}
+		return new ConfiguredHosts(names);
+	}
+
 	/**
 	 * The property prefix of one host's settings, as a user writes it:
 	 * {@code breaker.http.instances[api.acme.com]}.

@@ -61,6 +61,12 @@ public final class HttpBreakerAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
+	ConfiguredHosts configuredHosts(HttpBreakerProperties http) {
+		return HostsPolicy.configuredHosts(http);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean(name = "httpBreakerNamesInUse")
 	BreakerNamesInUse httpBreakerNamesInUse() {
 		return () -> Set.of(HostBreakers.GROUP);

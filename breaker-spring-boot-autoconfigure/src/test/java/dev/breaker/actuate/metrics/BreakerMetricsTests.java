@@ -1,6 +1,7 @@
 package dev.breaker.actuate.metrics;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -200,6 +201,31 @@ class BreakerMetricsTests {
 		this.breakers.breaker("http", "api.acme.com").call(() -> "ok");
 
 		assertThat(counter("breaker.calls", "http:api.acme.com", "outcome", "success")).isEqualTo(1);
+	}
+
+	@Test
+	void perHostChildrenGetMetersOnlyWhenTheirHostIsNamed() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers),
+				new MeteredBreakers(false, false, Set.of("http:api.acme.com")))
+			.bindTo(this.registry);
+		this.breakers.breaker("http", "api.acme.com").call(() -> "ok");
+		this.breakers.breaker("http", "from-a-user-url.example").call(() -> "ok");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("name"))
+			.containsExactly("http:api.acme.com");
+	}
+
+	@Test
+	void everyPerHostChildGetsMetersWithHostTags() throws Exception {
+		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), new MeteredBreakers(false, true, Set.of()))
+			.bindTo(this.registry);
+		this.breakers.breaker("http", "api.acme.com").call(() -> "ok");
+		this.breakers.breaker("http", "from-a-user-url.example").call(() -> "ok");
+
+		assertThat(this.registry.find("breaker.state").tag("state", "CLOSED").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("name"))
+			.containsExactlyInAnyOrder("http:api.acme.com", "http:from-a-user-url.example");
 	}
 
 	@Test

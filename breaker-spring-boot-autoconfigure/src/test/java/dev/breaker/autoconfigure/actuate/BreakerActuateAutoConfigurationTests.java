@@ -129,12 +129,17 @@ class BreakerActuateAutoConfigurationTests {
 	}
 
 	@Test
-	void tenantTagsAreOffByDefaultAndCanBeTurnedOn() {
+	void tenantAndHostTagsAreOffByDefaultAndCanBeTurnedOn() {
+		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isFalse();
+			assertThat(context.getBean(BreakerMetricsProperties.class).isHostTags()).isFalse();
+		});
 		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isFalse());
-		this.runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("breaker.metrics.tenant-tags=true")
-			.run((context) -> assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isTrue());
+			.withPropertyValues("breaker.metrics.tenant-tags=true", "breaker.metrics.host-tags=true")
+			.run((context) -> {
+				assertThat(context.getBean(BreakerMetricsProperties.class).isTenantTags()).isTrue();
+				assertThat(context.getBean(BreakerMetricsProperties.class).isHostTags()).isTrue();
+			});
 	}
 
 	@Test

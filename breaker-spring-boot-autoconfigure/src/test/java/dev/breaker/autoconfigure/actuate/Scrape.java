@@ -50,6 +50,19 @@ final class Scrape {
 		return this.samples.stream().map(Sample::name).collect(Collectors.toSet());
 	}
 
+	/** Every value the label {@code label} has in the scrape, of any sample. */
+	Set<String> labelValues(String label) {
+		return this.samples.stream()
+			.map((sample) -> sample.labels().get(label))
+			.filter((value) -> value != null)
+			.collect(Collectors.toSet());
+	}
+
+	/** How many samples the scrape has whose name starts with {@code prefix}. */
+	int size(String prefix) {
+		return (int) this.samples.stream().filter((sample) -> sample.name().startsWith(prefix)).count();
+	}
+
 	/**
 	 * The value of the one sample with this name whose labels include the given ones.
 	 * @param name the sample name

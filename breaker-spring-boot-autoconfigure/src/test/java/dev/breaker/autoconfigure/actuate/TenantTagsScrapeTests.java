@@ -9,12 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * With {@code breaker.metrics.tenant-tags=true}, tenant children reach Prometheus tagged
- * with their tenant next to breakers that have none: Prometheus drops a meter whose tag
- * keys differ from those of its name, so this is checked on a real scrape.
+ * with their tenant next to breakers that have none (hosts too, with
+ * {@code breaker.metrics.host-tags=true}): Prometheus drops a meter whose tag keys differ
+ * from those of its name, so this is checked on a real scrape.
  */
 @SpringBootTest(classes = ObservedApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=prometheus", "breaker.metrics.tenant-tags=true",
-				"breaker.instances.recommendations.tenants.max=100" })
+				"breaker.metrics.host-tags=true", "breaker.instances.recommendations.tenants.max=100" })
 class TenantTagsScrapeTests extends RunningActuator {
 
 	@Test

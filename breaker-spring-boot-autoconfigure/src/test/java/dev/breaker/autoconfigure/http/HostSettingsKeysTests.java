@@ -54,6 +54,15 @@ class HostSettingsKeysTests {
 		aHostsSettingsAreTheSettingsOfTheBreakerItsRequestsReach(configured, request);
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "API.Acme.com:8443, http:api.acme.com:8443", "payments_api:8080, http:payments_api:8080",
+			"api.acme.com:443, http:api.acme.com http:api.acme.com:443" })
+	void aConfiguredHostIsKnownByTheNamesOfTheBreakersItsRequestsReach(String configured, String breakers) {
+		// what keeps its meters with breaker.metrics.host-tags off
+		withHostSettings(configured).run((context) -> assertThat(context.getBean(ConfiguredHosts.class).breakerNames())
+			.containsExactlyInAnyOrder(breakers.split(" ")));
+	}
+
 	@Test
 	void twoKeysTuningOneBreakerStopStartUpNamingBoth() {
 		Map<String, Object> properties = Map.of("breaker.http.instances[api.acme.com].consecutive-failures", "2",
