@@ -154,29 +154,35 @@ public abstract class GrantedRetry {
 	 */
 	protected static void delayFailed(PauseFailures failures, Breaker breaker, DelayScheduler delays, Delay what,
 			Throwable failure) {
-		String scheduler = BreakerNames.printable(delays.getClass().getName());
 		if (failure instanceof RejectedExecutionException) {
 			if (failures.closing()) {
-				PAUSES.log(System.Logger.Level.DEBUG, () -> "breaker '" + BreakerNames.printable(breaker.name()) + "': "
-						+ what.whenClosing + ", the " + what.operation + " of " + scheduler + " refused it");
+				PAUSES.log(System.Logger.Level.DEBUG,
+						() -> told(breaker, what.whenClosing, what, delays) + " refused it");
 				return;
 			}
 			QuietWarnings saturated = failures.saturated(breaker);
 			if (saturated.due()) {
-				saturated.log("breaker '" + BreakerNames.printable(breaker.name()) + "': " + what.consequence + ", the "
-						+ what.operation + " of " + scheduler + " refused it while its context is live (saturated?): "
-						+ BreakerNames.printable(failure.getClass().getName()) + ": "
-						+ DiscardedValues.bounded(failure.getMessage()), null);
+				saturated.log(told(breaker, what.consequence, what, delays)
+						+ " refused it while its context is live (saturated?): " + thrown(failure), null);
 			}
 			return;
 		}
 		QuietWarnings warnings = failures.paced(breaker);
 		if (warnings.due()) {
-			warnings.log("breaker '" + BreakerNames.printable(breaker.name()) + "': " + what.consequence + ", the "
-					+ what.operation + " of " + scheduler + " threw "
-					+ BreakerNames.printable(failure.getClass().getName()) + ": "
-					+ DiscardedValues.bounded(failure.getMessage()), null);
+			warnings.log(told(breaker, what.consequence, what, delays) + " threw " + thrown(failure), null);
 		}
+	}
+
+	/** How a told delay's line starts: the breaker, what the call does, the scheduler. */
+	private static String told(Breaker breaker, String consequence, Delay what, DelayScheduler delays) {
+		return "breaker '" + BreakerNames.printable(breaker.name()) + "': " + consequence + ", the " + what.operation
+				+ " of " + BreakerNames.printable(delays.getClass().getName());
+	}
+
+	/** What a scheduler threw, escaped, its message cut. */
+	private static String thrown(Throwable failure) {
+		return BreakerNames.printable(failure.getClass().getName()) + ": "
+				+ DiscardedValues.bounded(failure.getMessage());
 	}
 
 	/** Which delay of a call a scheduler failed ({@link #delayFailed}). */
