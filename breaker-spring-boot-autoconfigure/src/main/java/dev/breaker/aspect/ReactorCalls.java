@@ -152,11 +152,11 @@ final class ReactorCalls {
 	/**
 	 * The attempt's publisher, failed with a
 	 * {@link java.util.concurrent.TimeoutException} when it has not terminated in time. A
-	 * scheduler that cannot take the timeout (closed with its context, or failing:
-	 * warned) leaves the attempt without one, as for a CompletionStage, rather than
-	 * failing it; one that takes it and then drops it (closed with its context while the
-	 * attempt is pending) ends the attempt at once with {@link DroppedTimeout}: nothing
-	 * else would end an attempt that hangs.
+	 * scheduler that cannot take the timeout while its context is live (saturated, or
+	 * failing: warned) leaves the attempt without one, as for a CompletionStage, rather
+	 * than failing it; one that refuses it as the context closes, or takes it and then
+	 * drops it (closed with its context while the attempt is pending) ends the attempt at
+	 * once with {@link DroppedTimeout}: nothing else would end an attempt that hangs.
 	 *
 	 * <p>
 	 * However the attempt ends early, its publisher is unsubscribed: the expiry ends it
