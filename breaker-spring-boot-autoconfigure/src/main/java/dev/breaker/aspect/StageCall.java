@@ -141,11 +141,9 @@ final class StageCall {
 	/**
 	 * The attempt's timeout, or {@code null} without one. A scheduler that cannot take it
 	 * while its context is live (saturated, or failing: warned) leaves the attempt
-	 * without a timeout rather than the call without an end; one that refuses it as the
-	 * context closes ends the attempt at once, as if it took it and dropped it; one that
-	 * takes it and then drops it (closed with its context while the attempt is pending)
-	 * ends the attempt at once with {@link DroppedTimeout}, as a caller giving up would:
-	 * nothing else would end an attempt that hangs.
+	 * without one rather than the call without an end; one that refuses it as the context
+	 * closes, or takes it and drops it then, ends the attempt at once with
+	 * {@link DroppedTimeout}, as a caller giving up would: nothing else would end it.
 	 */
 	private @Nullable Future<?> timer(CompletableFuture<Object> attempt) {
 		Duration timeout = this.timeout;
