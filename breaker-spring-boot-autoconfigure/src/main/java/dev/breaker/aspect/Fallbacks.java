@@ -13,9 +13,10 @@ import dev.breaker.core.Listeners;
 /**
  * The fallback tiers of one guarded method (resolved at start-up by
  * {@link FallbackResolver}) and the one way they run, for every return type: each tier in
- * order, the first that succeeds wins, the last one's exception reaches the caller. What
- * "succeeds" means for a value, a {@code CompletionStage} or a publisher is the
- * {@link Results} adapter's to say.
+ * order, the first that succeeds wins, the last one's exception reaches the caller,
+ * carrying the failure the tiers ran for ({@link #withOriginal}). What "succeeds" means
+ * for a value, a {@code CompletionStage} or a publisher is the {@link Results} adapter's
+ * to say.
  */
 final class Fallbacks {
 
@@ -114,6 +115,38 @@ final class Fallbacks {
 		return CauseChain.unwrapAsync(error);
 	}
 
+	/**
+	 * The last tier's exception {@code last}, carrying {@code original} (the call's
+	 * failure, the rejection or the timeout the tiers ran for) as a suppressed exception,
+	 * so that the caller still sees why the fallbacks ran. Added to what an asynchronous
+	 * wrapper wraps (what the caller of a {@code CompletionStage} call gets), once: not
+	 * when it is {@code original} itself (a tier that rethrows its cause, which cannot
+	 * suppress itself), nor when either is already in the other's cause chain (a tier
+	 * that wrapped it), nor when it already carries it (a tier that throws one exception
+	 * it keeps, for a breaker that rejects with its one preallocated rejection).
+	 */
+	static Throwable withOriginal(Throwable last, Throwable original) {
+		Throwable failure = unwrap(last);
+		if (inChain(failure, original) || inChain(original, failure)) {
+			return last;
+		}
+		synchronized (failure) {
+			// Throwable's own lock: no two calls failing with one kept exception add
+			// twice
+			for (Throwable suppressed : failure.getSuppressed()) {
+				if (suppressed == original) {
+					return last;
+				}
+			}
+			failure.addSuppressed(original);
+		}
+		return last;
+	}
+
+	private static boolean inChain(Throwable error, Throwable wanted) {
+		return CauseChain.first(error, (current) -> (current == wanted) ? Boolean.TRUE : null) != null;
+	}
+
 	/** One run of the tiers for one failed call: the tier loop, written once. */
 	private final class Run<R> {
 
@@ -171,7 +204,7 @@ final class Fallbacks {
 
 				});
 			}
-			return this.results.exhausted(last);
+			return this.results.exhausted((last != this.cause) ? withOriginal(last, this.cause) : last);
 		}
 
 	}

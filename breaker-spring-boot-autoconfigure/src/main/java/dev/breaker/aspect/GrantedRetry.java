@@ -108,7 +108,8 @@ public abstract class GrantedRetry {
 	 * @param task what runs once the delay passed
 	 * @param dropped what runs if the scheduler took the task and drops it
 	 * @return the handle to cancel the task, or {@code null} when the scheduler threw
-	 * (neither {@code task} nor {@code dropped} runs then)
+	 * (neither {@code task} nor {@code dropped} runs then, but for a timeout refused
+	 * while the context closes: {@code dropped} has run)
 	 */
 	protected static @Nullable Future<?> schedule(PauseFailures failures, Breaker breaker, DelayScheduler delays,
 			Delay what, Duration delay, Runnable task, Runnable dropped) {
@@ -122,6 +123,13 @@ public abstract class GrantedRetry {
 		}
 		catch (Throwable failed) {
 			delayFailed(failures, breaker, delays, what, failed);
+			if (what == Delay.TIMEOUT && failed instanceof RejectedExecutionException && failures.closing()) {
+				// refused up front by a scheduler closing with its context: as a timeout
+				// it took and dropped at once, the attempt ends (nothing else would end
+				// one that hangs)
+				dropped.run();
+				return NO_HANDLE;
+			}
 			return null;
 		}
 	}
@@ -133,9 +141,11 @@ public abstract class GrantedRetry {
 	 * without the delay, the scheduler's class and the exception, all escaped, its
 	 * message cut to 200 characters, at the pace of {@code failures}: the first, then at
 	 * most one a minute with how many went unlogged (a broken scheduler fails every
-	 * call). A refusal ({@link RejectedExecutionException}: a scheduler closed with its
-	 * context refuses every delay, the documented normal end of a shutdown) is no fault
-	 * and is logged at debug level only; the caller's call goes on the same either way.
+	 * call). A refusal ({@link RejectedExecutionException}) while the context closes (a
+	 * scheduler closed with it refuses every delay, the documented normal end of a
+	 * shutdown) is no fault and is logged at debug level only; one while the context is
+	 * live (an executor saturated) is warned, at most once a minute per breaker
+	 * ({@link SchedulerRefusals}); the caller's call goes on the same either way.
 	 * @param failures the warnings of the retry loop whose delay failed
 	 * @param breaker the breaker whose call it is
 	 * @param delays the scheduler that threw
@@ -145,39 +155,60 @@ public abstract class GrantedRetry {
 	protected static void delayFailed(PauseFailures failures, Breaker breaker, DelayScheduler delays, Delay what,
 			Throwable failure) {
 		if (failure instanceof RejectedExecutionException) {
-			PAUSES.log(System.Logger.Level.DEBUG,
-					() -> "breaker '" + BreakerNames.printable(breaker.name()) + "': " + what.consequence + ", the "
-							+ what.operation + " of " + BreakerNames.printable(delays.getClass().getName())
-							+ " refused it");
+			if (failures.closing()) {
+				PAUSES.log(System.Logger.Level.DEBUG,
+						() -> told(breaker, what.whenClosing, what, delays) + " refused it");
+				return;
+			}
+			QuietWarnings saturated = failures.saturated(breaker);
+			if (saturated.due()) {
+				saturated.log(told(breaker, what.consequence, what, delays)
+						+ " refused it while its context is live (saturated?): " + thrown(failure), null);
+			}
 			return;
 		}
 		QuietWarnings warnings = failures.paced(breaker);
 		if (warnings.due()) {
-			warnings.log("breaker '" + BreakerNames.printable(breaker.name()) + "': " + what.consequence + ", the "
-					+ what.operation + " of " + BreakerNames.printable(delays.getClass().getName()) + " threw "
-					+ BreakerNames.printable(failure.getClass().getName()) + ": "
-					+ DiscardedValues.bounded(failure.getMessage()), null);
+			warnings.log(told(breaker, what.consequence, what, delays) + " threw " + thrown(failure), null);
 		}
+	}
+
+	/** How a told delay's line starts: the breaker, what the call does, the scheduler. */
+	private static String told(Breaker breaker, String consequence, Delay what, DelayScheduler delays) {
+		return "breaker '" + BreakerNames.printable(breaker.name()) + "': " + consequence + ", the " + what.operation
+				+ " of " + BreakerNames.printable(delays.getClass().getName());
+	}
+
+	/** What a scheduler threw, escaped, its message cut. */
+	private static String thrown(Throwable failure) {
+		return BreakerNames.printable(failure.getClass().getName()) + ": "
+				+ DiscardedValues.bounded(failure.getMessage());
 	}
 
 	/** Which delay of a call a scheduler failed ({@link #delayFailed}). */
 	public enum Delay {
 
 		/** The pause before a synchronous retry, slept: the retry is not made. */
-		SLEEP("retry not made", "sleep"),
+		SLEEP("retry not made", "retry not made", "sleep"),
 
 		/** The pause before an asynchronous retry, scheduled: the retry is not made. */
-		PAUSE("retry not made", "schedule"),
+		PAUSE("retry not made", "retry not made", "schedule"),
 
-		/** An asynchronous attempt's timeout, scheduled: the attempt runs without it. */
-		TIMEOUT("the attempt runs without its timeout", "schedule");
+		/**
+		 * An asynchronous attempt's timeout, scheduled: the attempt runs without it, or
+		 * ends at once when the context closes.
+		 */
+		TIMEOUT("the attempt runs without its timeout", "attempt ended", "schedule");
 
 		private final String consequence;
 
+		private final String whenClosing;
+
 		private final String operation;
 
-		Delay(String consequence, String operation) {
+		Delay(String consequence, String whenClosing, String operation) {
 			this.consequence = consequence;
+			this.whenClosing = whenClosing;
 			this.operation = operation;
 		}
 
@@ -193,10 +224,34 @@ public abstract class GrantedRetry {
 
 		private final AtomicReference<@Nullable QuietWarnings> warnings = new AtomicReference<>();
 
+		private final SchedulerRefusals refusals;
+
+		/** The breaker name the refusals are warned under. */
+		private final @Nullable String name;
+
 		/**
-		 * For the retry loops of this module only.
+		 * For the retry loops of this module only: every refusal is taken for a closing
+		 * context's.
 		 */
 		public PauseFailures() {
+			this(SchedulerRefusals.ALWAYS_CLOSING, null);
+		}
+
+		/**
+		 * The warnings of guarded method {@code name}'s delays, whose context's refusals
+		 * are {@code refusals}.
+		 */
+		PauseFailures(SchedulerRefusals refusals, @Nullable String name) {
+			this.refusals = refusals;
+			this.name = name;
+		}
+
+		boolean closing() {
+			return this.refusals.closing();
+		}
+
+		QuietWarnings saturated(Breaker breaker) {
+			return this.refusals.saturated((this.name != null) ? this.name : breaker.name(), breaker);
 		}
 
 		QuietWarnings paced(Breaker breaker) {

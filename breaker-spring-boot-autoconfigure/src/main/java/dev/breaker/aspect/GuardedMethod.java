@@ -85,11 +85,11 @@ final class GuardedMethod implements CompiledMethod {
 
 	private final QuietWarnings tenantWarnings;
 
-	private final GrantedRetry.PauseFailures pauseFailures = new GrantedRetry.PauseFailures();
+	private final GrantedRetry.PauseFailures pauseFailures;
 
 	GuardedMethod(String name, Method method, Class<?> targetClass, Kind kind, BreakerRegistry registry,
 			Expression tenant, Fallbacks fallbacks, CallPolicy policy, DelayScheduler delays,
-			List<FallbackObserver> observers, CallObserver calls) {
+			List<FallbackObserver> observers, CallObserver calls, SchedulerRefusals refusals) {
 		this.name = name;
 		this.method = method;
 		this.targetClass = targetClass;
@@ -104,6 +104,7 @@ final class GuardedMethod implements CompiledMethod {
 		this.calls = calls;
 		this.discardedValues = new DiscardedValues(name, this.breaker);
 		this.tenantWarnings = new QuietWarnings(LOG, this.breaker);
+		this.pauseFailures = new GrantedRetry.PauseFailures(refusals, name);
 	}
 
 	String name() {

@@ -22,6 +22,9 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.MethodClassKey;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -36,7 +39,8 @@ import org.springframework.util.StringUtils;
  * singletons are ready (so a broken fallback or tenant expression stops start-up), then
  * looked up by the interceptor on each call.
  */
-public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFactoryAware {
+public class GuardedMethodRegistry
+		implements SmartInitializingSingleton, BeanFactoryAware, ApplicationListener<ContextClosedEvent> {
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			GuardedMethodRegistry.class.getClassLoader());
@@ -68,6 +72,9 @@ public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFa
 	private final Set<String> names = ConcurrentHashMap.newKeySet();
 
 	private volatile ConfigurableListableBeanFactory beanFactory;
+
+	/** Whether a scheduler's refusal is its context's shutdown or a saturation. */
+	private final SchedulerRefusals refusals = new SchedulerRefusals();
 
 	private volatile boolean scanned;
 
@@ -104,6 +111,15 @@ public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFa
 	public void setBeanFactory(BeanFactory beanFactory) {
 		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
 			this.beanFactory = listable;
+		}
+	}
+
+	/** Its context closes (not a child's, whose events reach it too). */
+	@Override
+	public void onApplicationEvent(ContextClosedEvent event) {
+		if (event.getApplicationContext() instanceof ConfigurableApplicationContext closed
+				&& closed.getBeanFactory() == this.beanFactory) {
+			this.refusals.contextClosing();
 		}
 	}
 
@@ -239,7 +255,7 @@ public class GuardedMethodRegistry implements SmartInitializingSingleton, BeanFa
 				kind == GuardedMethod.Kind.STAGE);
 		this.names.add(annotation.name());
 		return new GuardedMethod(annotation.name(), method, type, kind, this.registry, tenant, fallbacks,
-				this.policies.apply(annotation.name()), this.delays, this.observers, this.calls);
+				this.policies.apply(annotation.name()), this.delays, this.observers, this.calls, this.refusals);
 	}
 
 	private static GuardedMethod.Kind kind(String beanName, String signature, Class<?> returnType) {

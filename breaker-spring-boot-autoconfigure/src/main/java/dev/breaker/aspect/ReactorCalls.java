@@ -3,6 +3,7 @@ package dev.breaker.aspect;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.core.Outcome;
 import org.aopalliance.intercept.MethodInvocation;
@@ -151,25 +152,44 @@ final class ReactorCalls {
 	/**
 	 * The attempt's publisher, failed with a
 	 * {@link java.util.concurrent.TimeoutException} when it has not terminated in time. A
-	 * scheduler that cannot take the timeout (closed with its context, or failing:
-	 * warned) leaves the attempt without one, as for a CompletionStage, rather than
-	 * failing it; one that takes it and then drops it (closed with its context while the
-	 * attempt is pending) ends the attempt at once with {@link DroppedTimeout}: nothing
-	 * else would end an attempt that hangs.
+	 * scheduler that cannot take the timeout while its context is live (saturated, or
+	 * failing: warned) leaves the attempt without one, as for a CompletionStage, rather
+	 * than failing it; one that refuses it as the context closes, or takes it and then
+	 * drops it (closed with its context while the attempt is pending) ends the attempt at
+	 * once with {@link DroppedTimeout}: nothing else would end an attempt that hangs.
+	 *
+	 * <p>
+	 * However the attempt ends early, its publisher is unsubscribed: the expiry ends it
+	 * by emitting (which cancels the source), then the error follows. An expiry that
+	 * failed would not cancel it ({@code takeUntilOther} passes an error of its other
+	 * publisher on and leaves the source subscribed, a Flux streaming for ever). The
+	 * source's end and the expiry race for {@code ended}: whichever comes first is how
+	 * the attempt ends, so a source that ends just as its timeout fires keeps its own
+	 * end.
 	 */
 	private static Flux<Object> withTimeout(GuardedMethod method, Attempts attempts, Flux<Object> source) {
 		Duration timeout = method.policy().timeout();
 		if (timeout == null) {
 			return source;
 		}
-		Mono<Object> expiry = pause(method, attempts, GrantedRetry.Delay.TIMEOUT, timeout, NOTHING)
-			.flatMap((paused) -> switch (paused) {
-				case ENDED -> Mono.error(CallPolicy.timedOut(method.name(), timeout));
-				case DROPPED -> Mono.error(new DroppedTimeout(method.name(), timeout));
+		AtomicReference<@Nullable Object> ended = new AtomicReference<>();
+		Mono<Throwable> expiry = pause(method, attempts, GrantedRetry.Delay.TIMEOUT, timeout, NOTHING)
+			.<Throwable>flatMap((paused) -> switch (paused) {
+				case ENDED -> Mono.just(CallPolicy.timedOut(method.name(), timeout));
+				case DROPPED -> Mono.just(new DroppedTimeout(method.name(), timeout));
 				case REFUSED -> Mono.never();
-			});
-		return source.takeUntilOther(expiry);
+			})
+			.onErrorResume(Mono::just)
+			.filter((expired) -> ended.compareAndSet(null, expired))
+			.switchIfEmpty(Mono.never());
+		return source.doOnTerminate(() -> ended.compareAndSet(null, SOURCE_ENDED))
+			.takeUntilOther(expiry)
+			.concatWith(
+					Flux.defer(() -> (ended.get() instanceof Throwable expired) ? Flux.error(expired) : Flux.empty()));
 	}
+
+	/** What {@link #withTimeout} keeps when the source ended before its timeout. */
+	private static final Object SOURCE_ENDED = new Object();
 
 	private static final Runnable NOTHING = () -> {
 	};

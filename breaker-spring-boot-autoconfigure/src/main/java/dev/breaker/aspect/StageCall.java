@@ -140,11 +140,10 @@ final class StageCall {
 
 	/**
 	 * The attempt's timeout, or {@code null} without one. A scheduler that cannot take it
-	 * (one closed with its context, or one that fails: warned) leaves the attempt without
-	 * a timeout rather than the call without an end; one that takes it and then drops it
-	 * (closed with its context while the attempt is pending) ends the attempt at once
-	 * with {@link DroppedTimeout}, as a caller giving up would: nothing else would end an
-	 * attempt that hangs.
+	 * while its context is live (saturated, or failing: warned) leaves the attempt
+	 * without one rather than the call without an end; one that refuses it as the context
+	 * closes, or takes it and drops it then, ends the attempt at once with
+	 * {@link DroppedTimeout}, as a caller giving up would: nothing else would end it.
 	 */
 	private @Nullable Future<?> timer(CompletableFuture<Object> attempt) {
 		Duration timeout = this.timeout;

@@ -75,48 +75,82 @@ class ThrowingSchedulerTests {
 
 	@Test
 	void aSleepThatThrowsOnEveryCallIsWarnedOnceThenAtMostOnceAMinuteWithTheCount() {
-		this.runner.withBean(AlwaysDown.class)
-			.withPropertyValues("breaker.instances.down.retry.intervals=50ms",
-					"breaker.instances.down.consecutive-failures=0", "breaker.instances.down.minimum-calls=1000")
-			.run((context) -> {
-				AlwaysDown down = context.getBean(AlwaysDown.class);
-				ManualTicker ticker = context.getBean(ManualTicker.class);
-				Breaker breaker = context.getBean(BreakerRegistry.class).breaker("down");
-				try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
-					for (int i = 0; i < 8; i++) {
-						assertThat(down.call()).isEqualTo("fallback");
-					}
-					assertThat(breaker.totals().retries()).as("pauses that failed").isEqualTo(8);
-					assertThat(warnings.messages()).as("warnings, the ticker never moved").hasSize(1);
-					ticker.advance(Duration.ofSeconds(59));
-					assertThat(down.call()).isEqualTo("fallback");
-					assertThat(warnings.messages()).as("warnings, 59 s later").hasSize(1);
-					ticker.advance(Duration.ofSeconds(1));
-					assertThat(down.call()).isEqualTo("fallback");
-					assertThat(warnings.messages()).as("warnings, a minute later").hasSize(2);
-					assertThat(warnings.messages().get(1))
-						.startsWith("breaker 'down': retry not made, the sleep of " + BrokenSleep.class.getName()
-								+ " threw java.lang.IllegalStateException: clock gone\\nWARN forged line xxx")
-						.endsWith("(and 8 more since the last warning)")
-						.doesNotContain("\n");
-				}
-				assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
-			});
+		this.runner.withBean(AlwaysDown.class).withPropertyValues(DOWN_RETRIED).run((context) -> {
+			List<String> warnings = warningsOfTenFailingCallsOverAMinute(context);
+			assertThat(warnings.get(1))
+				.startsWith("breaker 'down': retry not made, the sleep of " + BrokenSleep.class.getName()
+						+ " threw java.lang.IllegalStateException: clock gone\\nWARN forged line xxx");
+			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("down");
+			assertThat(breaker.totals().retries()).as("pauses that failed").isEqualTo(10);
+			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+		});
 	}
 
 	@Test
 	void aSleepRefusedByASchedulerClosedWithItsContextIsNoWarning() {
-		this.anyScheduler.withBean(DelayScheduler.class, ClosedScheduler::new).run((context) -> {
-			RetryPauseRacesTests.Remote remote = context.getBean(RetryPauseRacesTests.Remote.class);
-			Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
-			try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
-				assertThat(remote.plain()).isEqualTo("cached after blip");
-				assertThat(warnings.messages()).as("warnings after a refused pause").isEmpty();
+		this.anyScheduler.withBean(DelayScheduler.class, ClosedScheduler::new)
+			.withBean(AlwaysDown.class)
+			.run((context) -> {
+				RetryPauseRacesTests.Remote remote = context.getBean(RetryPauseRacesTests.Remote.class);
+				Breaker breaker = context.getBean(BreakerRegistry.class).breaker("remote");
+				assertThat(context.getBean(AlwaysDown.class).call()).as("a call before the close")
+					.isEqualTo("fallback");
+				context.close();
+				try (WarningsLogged warnings = WarningsLogged.withDebug(DelayScheduler.class.getName())) {
+					assertThat(remote.plain()).isEqualTo("cached after blip");
+					assertThat(warnings.messages()).as("warnings after a refused pause").isEmpty();
+					assertThat(warnings.debugs()).as("debug lines")
+						.containsExactly("breaker 'remote': retry not made, the sleep of "
+								+ ClosedScheduler.class.getName() + " refused it");
+				}
+				assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
+				assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
+				assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
+			});
+	}
+
+	/**
+	 * A scheduler that refuses while its context is live is saturated (an executor of the
+	 * application's own with a bounded queue), not closing: that is warned, at most once
+	 * a minute per breaker, with how many went unlogged.
+	 */
+	@Test
+	void aSleepRefusedWhileTheContextIsLiveIsWarnedAtMostOnceAMinutePerBreaker() {
+		this.anyScheduler.withBean(DelayScheduler.class, ClosedScheduler::new)
+			.withBean(AlwaysDown.class)
+			.withPropertyValues(DOWN_RETRIED)
+			.run((context) -> assertThat(warningsOfTenFailingCallsOverAMinute(context).get(0))
+				.isEqualTo("breaker 'down': retry not made, the sleep of " + ClosedScheduler.class.getName()
+						+ " refused it while its context is live (saturated?): "
+						+ "java.util.concurrent.RejectedExecutionException: scheduler closed"));
+	}
+
+	/** {@link AlwaysDown} retried, its breaker never tripping. */
+	private static final String[] DOWN_RETRIED = { "breaker.instances.down.retry.intervals=50ms",
+			"breaker.instances.down.consecutive-failures=0", "breaker.instances.down.minimum-calls=1000" };
+
+	/**
+	 * Eight calls of {@link AlwaysDown} whose pauses fail, then one 59 s later and one a
+	 * minute later: the warnings, the first and then one with the count of the others.
+	 */
+	private static List<String> warningsOfTenFailingCallsOverAMinute(AssertableApplicationContext context)
+			throws IOException {
+		AlwaysDown down = context.getBean(AlwaysDown.class);
+		ManualTicker ticker = context.getBean(ManualTicker.class);
+		try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
+			for (int i = 0; i < 8; i++) {
+				assertThat(down.call()).isEqualTo("fallback");
 			}
-			assertThat(breaker.totals().retries()).as("retries granted").isEqualTo(1);
-			assertThat(breaker.snapshot().retryBudget().retries()).as("retries taken from the budget").isZero();
-			assertThat(breaker.snapshot().inFlight()).as("in flight").isZero();
-		});
+			assertThat(warnings.messages()).as("warnings, the ticker never moved").hasSize(1);
+			ticker.advance(Duration.ofSeconds(59));
+			assertThat(down.call()).isEqualTo("fallback");
+			assertThat(warnings.messages()).as("warnings, 59 s later").hasSize(1);
+			ticker.advance(Duration.ofSeconds(1));
+			assertThat(down.call()).isEqualTo("fallback");
+			assertThat(warnings.messages()).as("warnings, a minute later").hasSize(2);
+			assertThat(warnings.messages().get(1)).endsWith("(and 8 more since the last warning)").doesNotContain("\n");
+			return warnings.messages();
+		}
 	}
 
 	@ParameterizedTest

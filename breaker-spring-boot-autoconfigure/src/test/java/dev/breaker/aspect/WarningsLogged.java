@@ -9,7 +9,7 @@ import java.util.logging.Logger;
 
 /**
  * The warnings a logger logs while this is open (java.util.logging, where
- * {@link System.Logger} writes here).
+ * {@link System.Logger} writes here), and its debug lines when asked for.
  */
 public final class WarningsLogged extends Handler implements AutoCloseable {
 
@@ -17,14 +17,35 @@ public final class WarningsLogged extends Handler implements AutoCloseable {
 
 	private final List<String> warnings = new CopyOnWriteArrayList<>();
 
-	private WarningsLogged(String name) {
+	private final List<String> debugs = new CopyOnWriteArrayList<>();
+
+	private final Level level;
+
+	private WarningsLogged(String name, boolean debug) {
 		this.logger = Logger.getLogger(name);
+		this.level = this.logger.getLevel();
+		if (debug) {
+			this.logger.setLevel(Level.FINE);
+		}
 		this.logger.addHandler(this);
+	}
+
+	/**
+	 * Starts listening to the logger {@code name}, its debug lines too (enabled until
+	 * this is closed).
+	 */
+	public static WarningsLogged withDebug(String name) {
+		return new WarningsLogged(name, true);
+	}
+
+	/** The debug lines' messages so far, in order ({@link #withDebug}). */
+	public List<String> debugs() {
+		return List.copyOf(this.debugs);
 	}
 
 	/** Starts listening to the logger {@code name}. */
 	public static WarningsLogged by(String name) {
-		return new WarningsLogged(name);
+		return new WarningsLogged(name, false);
 	}
 
 	/** The warnings' messages so far, in order. */
@@ -37,6 +58,9 @@ public final class WarningsLogged extends Handler implements AutoCloseable {
 		if (record.getLevel() == Level.WARNING) {
 			this.warnings.add(record.getMessage());
 		}
+		else if (record.getLevel() == Level.FINE) {
+			this.debugs.add(record.getMessage());
+		}
 	}
 
 	@Override
@@ -46,6 +70,7 @@ public final class WarningsLogged extends Handler implements AutoCloseable {
 	@Override
 	public void close() {
 		this.logger.removeHandler(this);
+		this.logger.setLevel(this.level);
 	}
 
 }
