@@ -22,6 +22,13 @@ final class Fallbacks {
 
 	static final Fallbacks NONE = new Fallbacks(new Tier[0]);
 
+	/**
+	 * The most failures {@link #withOriginal} attaches to one exception: a fallback that
+	 * throws one exception it keeps carries the first few, not one more per failed call
+	 * for as long as its dependency is down.
+	 */
+	static final int MOST_SUPPRESSED = 4;
+
 	private static final System.Logger LOG = System.getLogger(Fallbacks.class.getName());
 
 	private static final Listeners.Notice<FallbackObserver, String, String> SUCCEEDED = (observer, breaker,
@@ -123,7 +130,8 @@ final class Fallbacks {
 	 * when it is {@code original} itself (a tier that rethrows its cause, which cannot
 	 * suppress itself), nor when either is already in the other's cause chain (a tier
 	 * that wrapped it), nor when it already carries it (a tier that throws one exception
-	 * it keeps, for a breaker that rejects with its one preallocated rejection).
+	 * it keeps, for a breaker that rejects with its one preallocated rejection), nor once
+	 * it carries {@link #MOST_SUPPRESSED}.
 	 */
 	static Throwable withOriginal(Throwable last, Throwable original) {
 		Throwable failure = unwrap(last);
@@ -133,7 +141,11 @@ final class Fallbacks {
 		synchronized (failure) {
 			// Throwable's own lock: no two calls failing with one kept exception add
 			// twice
-			for (Throwable suppressed : failure.getSuppressed()) {
+			Throwable[] carried = failure.getSuppressed();
+			if (carried.length >= MOST_SUPPRESSED) {
+				return last;
+			}
+			for (Throwable suppressed : carried) {
 				if (suppressed == original) {
 					return last;
 				}

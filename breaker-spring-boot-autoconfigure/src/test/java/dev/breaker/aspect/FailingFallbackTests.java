@@ -136,6 +136,29 @@ class FailingFallbackTests {
 		});
 	}
 
+	/**
+	 * A fallback that throws one exception it keeps, for calls that each fail with a
+	 * fresh exception: the kept exception carries the first few failures, not one more
+	 * per call (it would grow for as long as the dependency is down).
+	 */
+	@ParameterizedTest
+	@EnumSource
+	void aFallbackThatThrowsOneKeptExceptionForFreshFailuresCarriesABoundedFew(Kind kind) {
+		this.runner.run((context) -> {
+			Broken broken = context.getBean(Broken.class);
+			IllegalStateException kept = new IllegalStateException("fallback broken for good");
+			broken.fallbackThrows((cause) -> kept);
+			for (int i = 0; i < 100; i++) {
+				IOException down = new IOException("down " + i);
+				broken.script().then(down);
+				assertThat(failure(kind.call(broken))).isSameAs(kept);
+			}
+			assertThat(kept.getSuppressed()).extracting(Throwable::getMessage)
+				.containsExactly("down 0", "down 1", "down 2", "down 3")
+				.hasSize(Fallbacks.MOST_SUPPRESSED);
+		});
+	}
+
 	private static Throwable failure(CompletableFuture<Object> result) {
 		assertThat(result).as("failed").isCompletedExceptionally();
 		return Fallbacks.unwrap(result.handle((value, error) -> error).join());
