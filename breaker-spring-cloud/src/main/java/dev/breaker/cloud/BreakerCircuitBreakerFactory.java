@@ -20,6 +20,12 @@ import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
  * is built; called later they throw (but {@code configure} with no ids, which configures
  * nothing). The default function is applied once, to the id {@code "default"}, and
  * replaces {@code breaker.defaults} for every breaker of the registry.
+ *
+ * <p>
+ * Every method delegates to {@code CloudBreakers}, shared with
+ * {@link ReactiveBreakerCircuitBreakerFactory}: the two Spring Cloud base classes are
+ * unrelated abstract classes that each declare these methods, so the one-line overrides
+ * are written in both (an interface default cannot implement an abstract class's method).
  */
 public class BreakerCircuitBreakerFactory extends CircuitBreakerFactory<BreakerConfig, BreakerConfigBuilder> {
 

@@ -423,8 +423,8 @@ class BreakerMetricsTests {
 	void aTransitionRacingTheChildsRemovalLeavesNoTransitionCounterBehind() throws Exception {
 		CountDownLatch registering = new CountDownLatch(1);
 		CountDownLatch goOn = new CountDownLatch(1);
-		SimpleMeterRegistry slow = blockingOnce(
-				(id) -> "user-1".equals(id.getTag("tenant")) && "HALF_OPEN".equals(id.getTag("to")), registering, goOn);
+		SimpleMeterRegistry slow = blockingOnce((id) -> "user-1".equals(id.getTag("tenant"))
+				&& "CLOSED".equals(id.getTag("from")) && "HALF_OPEN".equals(id.getTag("to")), registering, goOn);
 		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(slow);
 		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
 		evictUser1While(user1::halfOpen, registering, goOn);
@@ -545,8 +545,8 @@ class BreakerMetricsTests {
 		this.registry.config().meterFilter(new MeterFilter() {
 			@Override
 			public Meter.Id map(Meter.Id id) {
-				if ("user-1".equals(id.getTag("tenant")) && "HALF_OPEN".equals(id.getTag("to"))
-						&& !once.getAndSet(true)) {
+				if ("user-1".equals(id.getTag("tenant")) && "CLOSED".equals(id.getTag("from"))
+						&& "HALF_OPEN".equals(id.getTag("to")) && !once.getAndSet(true)) {
 					inFilter.countDown();
 					long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 					while (evictorRef.get() == null && System.nanoTime() - deadline < 0) {
@@ -563,6 +563,7 @@ class BreakerMetricsTests {
 		});
 		new BreakerMetrics(this.breakers, new BreakerTree(this.breakers), true).bindTo(this.registry);
 		Breaker user1 = this.breakers.breaker("recommendations", "user-1");
+		assertThat(inFilter.getCount()).as("the filter held a registration before the forcer ran").isOne();
 		Thread forcer = new Thread(user1::halfOpen, "forcer");
 		forcer.setDaemon(true);
 		forcer.start();
@@ -783,6 +784,8 @@ class BreakerMetricsTests {
 	 */
 	private void evictUser1While(Runnable action, CountDownLatch registering, CountDownLatch goOn)
 			throws InterruptedException {
+		assertThat(registering.getCount()).as("a registration held before the action ran (the filter matches too much)")
+			.isOne();
 		Thread acting = new Thread(action);
 		acting.start();
 		assertThat(registering.await(30, TimeUnit.SECONDS)).isTrue();
