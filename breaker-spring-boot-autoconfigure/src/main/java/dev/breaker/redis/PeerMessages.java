@@ -268,6 +268,12 @@ final class PeerMessages {
 	 */
 	private @Nullable Void decideOverride(FleetMessage message, FleetEntry entry, Breaker breaker, boolean own,
 			boolean echo) {
+		// a reset sent again leaves an episode opened after it was decided open, and the
+		// breaker following it in it
+		String newer = entry.openedAfter(message);
+		if (!newer.isEmpty() && newer.equals(entry.tied())) {
+			return null;
+		}
 		String reason = own ? FleetOverrides.here(message.override(), true)
 				: FleetOverrides.fromPeer(message.replica(), message.override());
 		OverrideDecision decision = OverrideDecision.fleet(message.override(), reason, true, sync.nextSequence());
@@ -279,6 +285,9 @@ final class PeerMessages {
 			entry.untie();
 		}
 		OverrideDecision.settle(breaker, entry, made);
+		if (!newer.isEmpty()) {
+			follow(breaker, entry, newer, own);
+		}
 		return null;
 	}
 
