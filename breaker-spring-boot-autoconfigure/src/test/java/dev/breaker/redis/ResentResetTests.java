@@ -25,11 +25,6 @@ class ResentResetTests {
 	@AutoClose
 	private final OneReplica replica = new OneReplica();
 
-	private final BreakerRegistry peers = OneReplica.systemTickerRegistry();
-
-	@AutoClose
-	private FleetSync peer;
-
 	@Test
 	void aResetResentAfterAPeerTrippedTheFleetDoesNotEndTheNewerEpisode() throws Exception {
 		resentAfterANewEpisode(false);
@@ -47,7 +42,13 @@ class ResentResetTests {
 	 */
 	private void resentAfterANewEpisode(boolean ownTrip) throws Exception {
 		FleetSync sync = replica.started();
-		peer = replica.redis.join(peers, "b", 1);
+		BreakerRegistry peers = OneReplica.systemTickerRegistry();
+		try (FleetSync peer = replica.redis.join(peers, "b", 1)) {
+			resentAfterANewEpisode(ownTrip, sync, peers, peer);
+		}
+	}
+
+	private void resentAfterANewEpisode(boolean ownTrip, FleetSync sync, BreakerRegistry peers, FleetSync peer) {
 		Breaker payments = replica.registry.breaker("payments");
 		Breaker there = peers.breaker("payments");
 		String state = new FleetKeys(replica.settings.keyPrefix()).state("payments");
