@@ -269,9 +269,11 @@ final class PeerMessages {
 	private @Nullable Void decideOverride(FleetMessage message, FleetEntry entry, Breaker breaker, boolean own,
 			boolean echo) {
 		// a reset sent again leaves an episode opened after it was decided open, and the
-		// breaker following it in it
+		// breaker following it in it; one an older override holds (it followed the
+		// episode before that override came) is lifted out of it, and follows it again
 		String newer = entry.openedAfter(message);
-		if (!newer.isEmpty() && newer.equals(entry.tied())) {
+		State held = breaker.state();
+		if (!newer.isEmpty() && newer.equals(entry.tied()) && held != State.FORCED_OPEN && held != State.DISABLED) {
 			return null;
 		}
 		String reason = own ? FleetOverrides.here(message.override(), true)

@@ -64,7 +64,6 @@ final class OneReplica implements AutoCloseable {
 	 * also keeps when it was decided), run on this replica's Redis.
 	 */
 	void peerReset(String breaker) {
-		FleetKeys keys = new FleetKeys(settings.keyPrefix());
 		// decided after whatever was decided before this call, by more than this
 		// replica's estimate of Redis's clock may be off on loopback
 		long called = redisTimeMillis();
@@ -72,16 +71,27 @@ final class OneReplica implements AutoCloseable {
 		while (now < called + 2) {
 			now = redisTimeMillis();
 		}
-		String reason = "operator: CLOSED on every replica";
-		String message = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, State.CLOSED, "checkout-2", now,
+		peerOverrideTaken(breaker, State.CLOSED, now);
+	}
+
+	/**
+	 * An operator's override of {@code breaker} on every replica made on the peer
+	 * "checkout-2" at {@code decidedAt} (Redis's time) and sent for the first time, as
+	 * Redis takes it from a replica only now (unsigned): the real override script, run on
+	 * this replica's Redis.
+	 */
+	void peerOverrideTaken(String breaker, State state, long decidedAt) {
+		FleetKeys keys = new FleetKeys(settings.keyPrefix());
+		String reason = "operator: " + state + " on every replica";
+		String message = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, "checkout-2", decidedAt,
 				reason, "")
 			.encode();
 		admin.redis()
 			.eval(FleetScripts.OVERRIDE.body(), ScriptOutputType.INTEGER,
 					new String[] { keys.state(breaker), keys.votes(breaker), keys.override(breaker),
 							keys.decided(breaker) },
-					"CLOSED", "checkout-2", reason, Long.toString(now), "", settings.channel(), message,
-					Long.toString(now), "0");
+					state.name(), "checkout-2", reason, Long.toString(decidedAt), "", settings.channel(), message,
+					Long.toString(decidedAt), "0");
 	}
 
 	/** Redis's clock, in milliseconds. */

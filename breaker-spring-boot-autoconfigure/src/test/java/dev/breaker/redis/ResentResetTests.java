@@ -25,6 +25,8 @@ class ResentResetTests {
 	@AutoClose
 	private final OneReplica replica = new OneReplica();
 
+	private final FleetKeys keys = new FleetKeys(replica.settings.keyPrefix());
+
 	@Test
 	void aResetResentAfterAPeerTrippedTheFleetDoesNotEndTheNewerEpisode() throws Exception {
 		resentAfterANewEpisode(false);
@@ -51,27 +53,82 @@ class ResentResetTests {
 	private void resentAfterANewEpisode(boolean ownTrip, FleetSync sync, BreakerRegistry peers, FleetSync peer) {
 		Breaker payments = replica.registry.breaker("payments");
 		Breaker there = peers.breaker("payments");
-		String state = new FleetKeys(replica.settings.keyPrefix()).state("payments");
 
+		untoldReset(sync, payments);
+		beforeTheResend(sync, payments, () -> {
+			replica.admin.redis().replicaofNoOne();
+			if (ownTrip) {
+				sync.tripFromFleetWindow(payments, TRIPPED);
+			}
+			else {
+				peer.tripFromFleetWindow(there, TRIPPED);
+				await().atMost(Duration.ofSeconds(10)).until(() -> hget(keys.state("payments"), "episode") != null);
+			}
+		});
+		heardTheReset(peer);
+
+		assertThat(hget(keys.state("payments"), "episode")).as("the newer episode, in Redis").isNotNull();
+		assertThat(there.state()).as("replica b, following the newer episode").isEqualTo(State.OPEN);
+		assertThat(peer.view("payments").fleetOpen()).as("replica b's mirror").isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.OPEN);
+	}
+
+	/**
+	 * As above, the peer b trips and follows the newer episode; then an operator's
+	 * FORCED_OPEN decided on another replica before a's reset reaches Redis (it was sent
+	 * late) and holds b's breaker. a's reset, sent again, is taken (nothing Redis took
+	 * was decided after it) and ends that FORCED_OPEN fleet-wide: b's breaker is lifted
+	 * out of it, and follows the episode the reset left open.
+	 */
+	@Test
+	void aResetResentLiftsAnOlderForcedOpenFromAPeerFollowingTheNewerEpisode() throws Exception {
+		FleetSync sync = replica.started();
+		BreakerRegistry peers = OneReplica.systemTickerRegistry();
+		try (FleetSync peer = replica.redis.join(peers, "b", 1)) {
+			Breaker payments = replica.registry.breaker("payments");
+			Breaker there = peers.breaker("payments");
+
+			untoldReset(sync, payments);
+			long resetAt = sync.entries().get("payments").untoldDecidedAt();
+			assertThat(resetAt).as("when a's reset was decided").isPositive();
+			beforeTheResend(sync, payments, () -> {
+				replica.admin.redis().replicaofNoOne();
+				peer.tripFromFleetWindow(there, TRIPPED);
+				await().atMost(Duration.ofSeconds(10)).until(() -> !peer.view("payments").episode().isEmpty());
+				replica.peerOverrideTaken("payments", State.FORCED_OPEN, resetAt - 1_000);
+				await().atMost(Duration.ofSeconds(10)).until(() -> there.state() == State.FORCED_OPEN);
+			});
+			heardTheReset(peer);
+
+			assertThat(hget(keys.override("payments"), "state")).as("the older FORCED_OPEN, in Redis").isNull();
+			assertThat(hget(keys.state("payments"), "episode")).as("the newer episode, in Redis").isNotNull();
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(there.state()).as("replica b, lifted out of the FORCED_OPEN")
+					.isEqualTo(State.OPEN));
+			assertThat(peer.view("payments").episode()).as("the episode b follows")
+				.isEqualTo(hget(keys.state("payments"), "episode"));
+		}
+	}
+
+	/** Replica a's operator resets "payments" fleet-wide while Redis refuses writes. */
+	private void untoldReset(FleetSync sync, Breaker payments) {
 		replica.admin.redis().replicaof("127.0.0.1", 1); // a demoted primary: READONLY
 		sync.override(payments, State.CLOSED, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
+	}
 
+	/**
+	 * Runs {@code landing} as the pause before the untold reset is sent again ends (on
+	 * a's sync thread, so a hears nothing meanwhile); returns once the reset sent again
+	 * was taken.
+	 */
+	private void beforeTheResend(FleetSync sync, Breaker payments, Landing landing) {
 		AtomicBoolean landed = new AtomicBoolean();
 		AtomicReference<Throwable> failed = new AtomicReference<>();
-		AtomicReference<String> episode = new AtomicReference<>();
 		sync.overrides().beforeResend(breaker -> {
 			if (breaker == payments && landed.compareAndSet(false, true)) {
 				try {
-					replica.admin.redis().replicaofNoOne();
-					if (ownTrip) {
-						sync.tripFromFleetWindow(payments, TRIPPED);
-					}
-					else {
-						peer.tripFromFleetWindow(there, TRIPPED);
-						await().atMost(Duration.ofSeconds(10))
-							.until(() -> replica.admin.redis().hget(state, "episode") != null);
-					}
+					landing.run();
 				}
 				catch (Throwable e) {
 					failed.set(e);
@@ -79,17 +136,26 @@ class ResentResetTests {
 			}
 		});
 		await().atMost(Duration.ofSeconds(20)).until(landed::get);
-		assertThat(failed.get()).as("the trip as the pause ended").isNull();
-		// the reset sent again was taken, and b heard its announcement after the open
+		assertThat(failed.get()).as("what lands as the pause ended").isNull();
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() == null);
+	}
+
+	/** Waits until b heard the announcement of a's reset sent again. */
+	private static void heardTheReset(FleetSync peer) {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> "a".equals(peer.view("payments").replica())
 					&& peer.view("payments").reason().contains("CLOSED"));
+	}
 
-		assertThat(replica.admin.redis().hget(state, "episode")).as("the newer episode, in Redis").isNotNull();
-		assertThat(there.state()).as("replica b, following the newer episode").isEqualTo(State.OPEN);
-		assertThat(peer.view("payments").fleetOpen()).as("replica b's mirror").isTrue();
-		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.OPEN);
+	private String hget(String key, String field) {
+		return replica.admin.redis().hget(key, field);
+	}
+
+	@FunctionalInterface
+	private interface Landing {
+
+		void run() throws Exception;
+
 	}
 
 }
