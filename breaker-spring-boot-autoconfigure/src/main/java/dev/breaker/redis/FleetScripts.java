@@ -188,7 +188,8 @@ final class FleetScripts {
 			  hashOrNothing(KEYS[1])
 			  local h = openCircuit(KEYS[1])
 			  local now = nowMillis()
-			  local opened = tonumber(redis.call('HGET', KEYS[1], 'opened'))
+			  -- HMGET: the production ACL allows it, not HGET
+			  local opened = tonumber(redis.call('HMGET', KEYS[1], 'opened')[1])
 			  if not (opened and opened >= 0 and opened <= now) then opened = tonumber(h[5]) end
 			  local newer = ARGV[9] == '1' and decidedAt >= 0 and h[1] ~= '' and opened and opened <= now
 			    and opened > decidedAt
