@@ -1,11 +1,15 @@
 package dev.breaker.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
@@ -92,6 +96,36 @@ final class OneReplica implements AutoCloseable {
 							keys.decided(breaker) },
 					state.name(), "checkout-2", reason, Long.toString(decidedAt), "", settings.channel(), message,
 					Long.toString(decidedAt), "0");
+	}
+
+	/** What a test lands between two steps of the fleet sync (it may throw). */
+	@FunctionalInterface
+	interface Landing {
+
+		void run() throws Exception;
+
+	}
+
+	/**
+	 * Runs {@code landing} once, as the pause before this replica's refused override of
+	 * {@code breaker} is sent again ends (on the sync thread, before it is checked: this
+	 * replica hears nothing meanwhile). Returns once it ran, and fails if it did.
+	 */
+	void asTheResendPauseEnds(Breaker breaker, Landing landing) {
+		AtomicBoolean landed = new AtomicBoolean();
+		AtomicReference<Throwable> failed = new AtomicReference<>();
+		sync.overrides().beforeResend(found -> {
+			if (found == breaker && landed.compareAndSet(false, true)) {
+				try {
+					landing.run();
+				}
+				catch (Throwable e) {
+					failed.set(e);
+				}
+			}
+		});
+		await().atMost(Duration.ofSeconds(20)).until(landed::get);
+		assertThat(failed.get()).as("what landed as the pause ended").isNull();
 	}
 
 	/** Redis's clock, in milliseconds. */

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
@@ -118,25 +116,11 @@ class ResentResetTests {
 	}
 
 	/**
-	 * Runs {@code landing} as the pause before the untold reset is sent again ends (on
-	 * a's sync thread, so a hears nothing meanwhile); returns once the reset sent again
-	 * was taken.
+	 * Runs {@code landing} as the pause before the untold reset is sent again ends;
+	 * returns once the reset sent again was taken.
 	 */
-	private void beforeTheResend(FleetSync sync, Breaker payments, Landing landing) {
-		AtomicBoolean landed = new AtomicBoolean();
-		AtomicReference<Throwable> failed = new AtomicReference<>();
-		sync.overrides().beforeResend(breaker -> {
-			if (breaker == payments && landed.compareAndSet(false, true)) {
-				try {
-					landing.run();
-				}
-				catch (Throwable e) {
-					failed.set(e);
-				}
-			}
-		});
-		await().atMost(Duration.ofSeconds(20)).until(landed::get);
-		assertThat(failed.get()).as("what lands as the pause ended").isNull();
+	private void beforeTheResend(FleetSync sync, Breaker payments, OneReplica.Landing landing) {
+		replica.asTheResendPauseEnds(payments, landing);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() == null);
 	}
 
@@ -149,13 +133,6 @@ class ResentResetTests {
 
 	private String hget(String key, String field) {
 		return replica.admin.redis().hget(key, field);
-	}
-
-	@FunctionalInterface
-	private interface Landing {
-
-		void run() throws Exception;
-
 	}
 
 }
