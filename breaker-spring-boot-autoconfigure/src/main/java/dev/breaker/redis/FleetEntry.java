@@ -56,6 +56,14 @@ final class FleetEntry {
 		heard.overridden(message, sequence);
 	}
 
+	/**
+	 * The episode the mirror holds open if it opened after {@code reset} (a reset sent
+	 * again) was decided: that reset does not end it ("" none).
+	 */
+	synchronized String openedAfter(FleetMessage reset) {
+		return heard.openedAfter(reset) ? heard.openEpisode() : "";
+	}
+
 	synchronized boolean newer(FleetMessage message) {
 		return heard.newer(message);
 	}

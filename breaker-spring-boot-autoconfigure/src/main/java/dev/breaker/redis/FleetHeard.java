@@ -30,6 +30,9 @@ final class FleetHeard {
 
 	private long openUntilNanos;
 
+	/** When the open episode was issued (Redis's time as its opener estimated it). */
+	private long openedAt = -1;
+
 	private String replica = "";
 
 	private String reason = "";
@@ -76,6 +79,7 @@ final class FleetHeard {
 	 */
 	void opened(FleetMessage opened, long untilNanos, long sequence) {
 		episode = opened.episode();
+		openedAt = opened.issuedAt();
 		open = true;
 		openUntilNanos = untilNanos;
 		heardFrom(opened, sequence);
@@ -93,15 +97,30 @@ final class FleetHeard {
 
 	/**
 	 * An operator's fleet-wide override arrived: standing (FORCED_OPEN, DISABLED) or
-	 * ended (CLOSED, which ends any open too).
+	 * ended (CLOSED, which ends any open too, but for one opened after a reset sent again
+	 * was decided: Redis keeps that one, {@link FleetScripts#OVERRIDE}).
 	 */
 	void overridden(FleetMessage message, long sequence) {
 		override = message.override() == State.CLOSED ? null : message;
-		if (message.override() == State.CLOSED) {
+		if (message.override() == State.CLOSED && !openedAfter(message)) {
 			open = false;
 			openUntilNanos = 0;
 		}
 		heardFrom(message, sequence);
+	}
+
+	/**
+	 * Whether the mirror holds open an episode opened after {@code reset} (a reset sent
+	 * again) was decided, which that reset does not end.
+	 */
+	boolean openedAfter(FleetMessage reset) {
+		long decidedAt = reset.decidedAt();
+		return open && decidedAt >= 0 && openedAt > decidedAt;
+	}
+
+	/** The episode the mirror holds open ("" none). */
+	String openEpisode() {
+		return open ? episode : "";
 	}
 
 	/**

@@ -21,7 +21,9 @@ import dev.breaker.core.State;
  * @param kind what happened
  * @param breaker the breaker's full name
  * @param episode the open episode (OPEN, CLOSED), "" for an override
- * @param ttlMillis how long the fleet holds the circuit open (OPEN), 0 otherwise
+ * @param ttlMillis how long the fleet holds the circuit open (OPEN); for an operator's
+ * reset sent again (OVERRIDE CLOSED), how long before it was sent it was decided
+ * ({@link #decidedAt}); 0 otherwise
  * @param override the operator's state (OVERRIDE: FORCED_OPEN, DISABLED or CLOSED),
  * {@code null} otherwise
  * @param replica the replica that sent it
@@ -115,6 +117,16 @@ public record FleetMessage(Kind kind, String breaker, String episode, long ttlMi
 		}
 		int end = Character.isHighSurrogate(reason.charAt(MAX_REASON - 1)) ? MAX_REASON - 1 : MAX_REASON;
 		return reason.substring(0, end);
+	}
+
+	/**
+	 * When an operator's reset sent again was decided, Redis's time as its sender
+	 * estimated it; -1 when it is no reset sent again, or the time is unknown. A reset
+	 * sent again ends no episode opened after it ({@link FleetScripts#OVERRIDE}).
+	 */
+	long decidedAt() {
+		boolean resent = kind == Kind.OVERRIDE && override == State.CLOSED && ttlMillis > 0;
+		return resent && issuedAt >= ttlMillis ? issuedAt - ttlMillis : -1;
 	}
 
 	/** The fields the signature covers, in order. */

@@ -267,8 +267,8 @@ final class FleetOverrides {
 			scheduleResend(entry, name);
 			return;
 		}
-		FleetMessage fresh = sync.trust()
-			.issue(FleetMessage.Kind.OVERRIDE, name, "", 0, untold.override(), sync.replicaId(), untold.reason());
+		entry.knowUntoldDecidedAt(sync.trust().clock());
+		FleetMessage fresh = sync.trust().issueAgain(untold, entry.untoldDecidedAt());
 		synchronized (entry) {
 			// as an operator's decision: checked, made the latest's announcement and
 			// queued in one step, so its publish keeps the order of the decisions here
@@ -277,7 +277,6 @@ final class FleetOverrides {
 				return;
 			}
 			// taken only if no decision Redis took was decided after this one
-			entry.knowUntoldDecidedAt(sync.trust().clock());
 			publish(entry, fresh, entry.untoldSince(), entry.untoldDecidedAt(), true);
 		}
 	}

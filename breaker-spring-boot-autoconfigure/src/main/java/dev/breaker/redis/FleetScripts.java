@@ -77,7 +77,9 @@ final class FleetScripts {
 	 * returns that one). KEYS: state, votes. ARGV: episode, ttlMs, replica, reason,
 	 * issued, sig, channel, message, mode ({@code absent}: only where no episode is open;
 	 * {@code replace:<episode>}: also over that episode, which this replica's failed
-	 * probes just ended). Returns {@code {'opened'}} or {@code {'open', episode, ttl,
+	 * probes just ended). The state hash keeps, as {@code opened}, Redis's time when the
+	 * episode opened ({@link #OVERRIDE}: a reset sent again ends only an episode opened
+	 * before it was decided). Returns {@code {'opened'}} or {@code {'open', episode, ttl,
 	 * replica, reason, issued, sig, pttl}}.
 	 */
 	static final Script OPEN = Script.of("open", PRELUDE + """
@@ -91,7 +93,7 @@ final class FleetScripts {
 			end
 			redis.call('DEL', KEYS[1], KEYS[2])
 			redis.call('HSET', KEYS[1], 'state', 'OPEN', 'episode', ARGV[1], 'ttl', ARGV[2], 'replica', ARGV[3],
-			  'reason', ARGV[4], 'issued', ARGV[5], 'sig', ARGV[6])
+			  'reason', ARGV[4], 'issued', ARGV[5], 'sig', ARGV[6], 'opened', int(nowMillis()))
 			redis.call('PEXPIRE', KEYS[1], ARGV[2])
 			redis.call('PUBLISH', ARGV[7], ARGV[8])
 			return {'opened'}
@@ -163,10 +165,14 @@ final class FleetScripts {
 	 * older one written back is not); it stands as long as the override, and a day after
 	 * a CLOSED. An override sent again ({@code ARGV[9]} 1) is taken only if no decision
 	 * Redis took was decided after it, so an old decision sent again never overrules a
-	 * later one. A decision sent for the first time is taken as it comes. KEYS: state,
-	 * votes, override, decided. ARGV: state, replica, reason, issued, sig, channel,
-	 * message, decidedAt (ms, Redis's time as the deciding replica estimated it), again
-	 * (1: sent again). Returns 1 when taken, 0 when a later decision stands.
+	 * later one. A decision sent for the first time is taken as it comes. A CLOSED sent
+	 * again ends only an episode opened before it was decided (the state hash's
+	 * {@code opened}, Redis's time; for a hash written without one, its {@code issued};
+	 * neither a time Redis had: ended): a trip after the reset stands, though the reset
+	 * is taken (it still ends an older standing override). KEYS: state, votes, override,
+	 * decided. ARGV: state, replica, reason, issued, sig, channel, message, decidedAt
+	 * (ms, Redis's time as the deciding replica estimated it), again (1: sent again).
+	 * Returns 1 when taken, 0 when a later decision stands.
 	 */
 	static final Script OVERRIDE = Script.of("override", PRELUDE + """
 			hashOrNothing(KEYS[4])
@@ -179,7 +185,15 @@ final class FleetScripts {
 			if stamp then redis.call('HSET', KEYS[4], 'at', int(stamp)) end
 			if ARGV[1] == 'CLOSED' then
 			  redis.call('PEXPIRE', KEYS[4], 86400000)
-			  redis.call('DEL', KEYS[1], KEYS[2])
+			  hashOrNothing(KEYS[1])
+			  local h = openCircuit(KEYS[1])
+			  local now = nowMillis()
+			  -- HMGET: the production ACL allows it, not HGET
+			  local opened = tonumber(redis.call('HMGET', KEYS[1], 'opened')[1])
+			  if not (opened and opened >= 0 and opened <= now) then opened = tonumber(h[5]) end
+			  local newer = ARGV[9] == '1' and decidedAt >= 0 and h[1] ~= '' and opened and opened <= now
+			    and opened > decidedAt
+			  if not newer then redis.call('DEL', KEYS[1], KEYS[2]) end
 			else
 			  redis.call('HSET', KEYS[3], 'state', ARGV[1], 'replica', ARGV[2], 'reason', ARGV[3], 'issued', ARGV[4],
 			    'sig', ARGV[5])

@@ -268,6 +268,14 @@ final class PeerMessages {
 	 */
 	private @Nullable Void decideOverride(FleetMessage message, FleetEntry entry, Breaker breaker, boolean own,
 			boolean echo) {
+		// a reset sent again leaves an episode opened after it was decided open, and the
+		// breaker following it in it; one an older override holds (it followed the
+		// episode before that override came) is lifted out of it, and follows it again
+		String newer = entry.openedAfter(message);
+		State held = breaker.state();
+		if (!newer.isEmpty() && newer.equals(entry.tied()) && held != State.FORCED_OPEN && held != State.DISABLED) {
+			return null;
+		}
 		String reason = own ? FleetOverrides.here(message.override(), true)
 				: FleetOverrides.fromPeer(message.replica(), message.override());
 		OverrideDecision decision = OverrideDecision.fleet(message.override(), reason, true, sync.nextSequence());
@@ -279,6 +287,9 @@ final class PeerMessages {
 			entry.untie();
 		}
 		OverrideDecision.settle(breaker, entry, made);
+		if (!newer.isEmpty()) {
+			follow(breaker, entry, newer, own);
+		}
 		return null;
 	}
 

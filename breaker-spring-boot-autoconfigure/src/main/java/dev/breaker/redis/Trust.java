@@ -66,6 +66,23 @@ final class Trust {
 			String replica, String reason) {
 		FleetMessage unsigned = new FleetMessage(kind, breaker, episode, ttlMillis, override, replica, clock.now(),
 				Printable.of(reason, Printable.REASON), "");
+		return signed(unsigned);
+	}
+
+	/**
+	 * {@code untold} (this replica's operator's override, decided at {@code decidedAt})
+	 * issued anew to be sent again; a reset carries how long ago it was decided, so peers
+	 * do not end with it an episode opened since ({@link FleetMessage#decidedAt}).
+	 */
+	FleetMessage issueAgain(FleetMessage untold, long decidedAt) {
+		long now = clock.now();
+		long age = untold.override() == State.CLOSED && decidedAt >= 0 && now > decidedAt ? now - decidedAt : 0;
+		FleetMessage unsigned = new FleetMessage(FleetMessage.Kind.OVERRIDE, untold.breaker(), "", age,
+				untold.override(), untold.replica(), now, untold.reason(), "");
+		return signed(unsigned);
+	}
+
+	private FleetMessage signed(FleetMessage unsigned) {
 		return signer.on() ? unsigned.signedWith(signer.sign(unsigned.signedFields())) : unsigned;
 	}
 

@@ -2,9 +2,13 @@ package dev.breaker.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,6 +16,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.breaker.core.Breaker;
+import dev.breaker.core.BreakerRegistry;
+import dev.breaker.core.State;
+import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +47,40 @@ class FleetScriptsAclTests {
 
 		assertThat(called).contains("publish", "hset", "pexpire")
 			.allSatisfy(command -> assertThat(allowed).contains(command));
+	}
+
+	/**
+	 * A script that calls a command the ACL denies fails part-way (what it wrote before
+	 * stays): a reset through the docs' ACL must run the override script to its end.
+	 */
+	@Test
+	void aFleetWideResetThroughTheProductionAclEndsTheEpisode() throws Exception {
+		try (RedisServerHarness redis = RedisServerHarness.start(); RedisAdmin admin = new RedisAdmin(redis)) {
+			FleetAcl.createUser(admin.redis(), "checkout");
+			RedisURI asCheckout = RedisURI.builder()
+				.withHost("127.0.0.1")
+				.withPort(redis.port())
+				.withAuthentication("checkout", FleetAcl.PASSWORD)
+				.build();
+			BreakerRegistry registry = OneReplica.systemTickerRegistry();
+			FleetSettings settings = FleetSettings.defaults(1);
+			String open = new FleetKeys(settings.keyPrefix()).state("payments");
+			try (FleetSync sync = new FleetSync(registry, new SharedStoreStatus("a", Clock.systemUTC()), asCheckout,
+					settings)) {
+				sync.start();
+				assertThat(sync.awaitFirstSync(Duration.ofSeconds(10))).isTrue();
+				Breaker payments = registry.breaker("payments");
+				sync.tripFromFleetWindow(payments, "fleet failure rate 100.0% >= 50% over 40 calls");
+				await().atMost(Duration.ofSeconds(10)).until(() -> admin.redis().hget(open, "episode") != null);
+
+				sync.override(payments, State.CLOSED, true);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> admin.redis().hget(open, "episode") == null || sync.view("payments").untold() != null);
+
+				assertThat(sync.view("payments").untold()).as("the reset, not taken by Redis").isNull();
+				assertThat(admin.redis().hget(open, "episode")).as("the episode the reset ended").isNull();
+			}
+		}
 	}
 
 	@Test

@@ -1,11 +1,15 @@
 package dev.breaker.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
 import dev.breaker.core.State;
@@ -64,7 +68,6 @@ final class OneReplica implements AutoCloseable {
 	 * also keeps when it was decided), run on this replica's Redis.
 	 */
 	void peerReset(String breaker) {
-		FleetKeys keys = new FleetKeys(settings.keyPrefix());
 		// decided after whatever was decided before this call, by more than this
 		// replica's estimate of Redis's clock may be off on loopback
 		long called = redisTimeMillis();
@@ -72,16 +75,57 @@ final class OneReplica implements AutoCloseable {
 		while (now < called + 2) {
 			now = redisTimeMillis();
 		}
-		String reason = "operator: CLOSED on every replica";
-		String message = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, State.CLOSED, "checkout-2", now,
+		peerOverrideTaken(breaker, State.CLOSED, now);
+	}
+
+	/**
+	 * An operator's override of {@code breaker} on every replica made on the peer
+	 * "checkout-2" at {@code decidedAt} (Redis's time) and sent for the first time, as
+	 * Redis takes it from a replica only now (unsigned): the real override script, run on
+	 * this replica's Redis.
+	 */
+	void peerOverrideTaken(String breaker, State state, long decidedAt) {
+		FleetKeys keys = new FleetKeys(settings.keyPrefix());
+		String reason = "operator: " + state + " on every replica";
+		String message = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, "checkout-2", decidedAt,
 				reason, "")
 			.encode();
 		admin.redis()
 			.eval(FleetScripts.OVERRIDE.body(), ScriptOutputType.INTEGER,
 					new String[] { keys.state(breaker), keys.votes(breaker), keys.override(breaker),
 							keys.decided(breaker) },
-					"CLOSED", "checkout-2", reason, Long.toString(now), "", settings.channel(), message,
-					Long.toString(now), "0");
+					state.name(), "checkout-2", reason, Long.toString(decidedAt), "", settings.channel(), message,
+					Long.toString(decidedAt), "0");
+	}
+
+	/** What a test lands between two steps of the fleet sync (it may throw). */
+	@FunctionalInterface
+	interface Landing {
+
+		void run() throws Exception;
+
+	}
+
+	/**
+	 * Runs {@code landing} once, as the pause before this replica's refused override of
+	 * {@code breaker} is sent again ends (on the sync thread, before it is checked: this
+	 * replica hears nothing meanwhile). Returns once it ran, and fails if it did.
+	 */
+	void asTheResendPauseEnds(Breaker breaker, Landing landing) {
+		AtomicBoolean landed = new AtomicBoolean();
+		AtomicReference<Throwable> failed = new AtomicReference<>();
+		sync.overrides().beforeResend(found -> {
+			if (found == breaker && landed.compareAndSet(false, true)) {
+				try {
+					landing.run();
+				}
+				catch (Throwable e) {
+					failed.set(e);
+				}
+			}
+		});
+		await().atMost(Duration.ofSeconds(20)).until(landed::get);
+		assertThat(failed.get()).as("what landed as the pause ended").isNull();
 	}
 
 	/** Redis's clock, in milliseconds. */

@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -364,20 +363,7 @@ class RefusedOverrideTests {
 		refuseWrites();
 		sync.override(payments, State.FORCED_OPEN, true);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.view("payments").untold() != null);
-		AtomicBoolean landed = new AtomicBoolean();
-		AtomicReference<Throwable> failed = new AtomicReference<>();
-		sync.overrides().beforeResend(breaker -> {
-			if (breaker == payments && landed.compareAndSet(false, true)) {
-				try {
-					landing.run();
-				}
-				catch (Throwable e) {
-					failed.set(e);
-				}
-			}
-		});
-		await().atMost(Duration.ofSeconds(20)).until(landed::get);
-		assertThat(failed.get()).as("what landed as the pause ended").isNull();
+		replica.asTheResendPauseEnds(payments, landing::run);
 	}
 
 	/** A primary a failover demoted answers every write with READONLY. */

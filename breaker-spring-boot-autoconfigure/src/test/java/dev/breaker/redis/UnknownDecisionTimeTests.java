@@ -35,7 +35,10 @@ class UnknownDecisionTimeTests {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> "DISABLED"
 				.equals(replica.admin.redis().hget(replica.settings.keyPrefix() + "{payments}:override", "state")));
-		Thread.sleep(50); // the DISABLED is decided well before what follows
+		// the DISABLED is decided well before what follows: Redis's clock moves on
+		long disabledAt = Long
+			.parseLong(replica.admin.redis().hget(replica.settings.keyPrefix() + "{payments}:decided", "at"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> replica.redisTimeMillis() >= disabledAt + 50);
 
 		// Redis becomes unreachable (a deploy while Redis is down); replica "a" starts
 		// now
@@ -55,11 +58,14 @@ class UnknownDecisionTimeTests {
 
 		replica.admin.redis().configSet("requirepass", "");
 		assertThat(sync.awaitFirstSync(Duration.ofSeconds(20))).isTrue();
-		Thread.sleep(3_000); // resends and reads settle
+		// the reconnect read and the resend settle the untold override (taken, or
+		// dropped)
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.view("payments").untold() == null);
 
 		assertThat(payments.state()).as("replica a, whose operator decided FORCED_OPEN last")
 			.isEqualTo(State.FORCED_OPEN);
-		assertThat(there.state()).as("replica b").isEqualTo(State.FORCED_OPEN);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(there.state()).as("replica b").isEqualTo(State.FORCED_OPEN));
 	}
 
 }
