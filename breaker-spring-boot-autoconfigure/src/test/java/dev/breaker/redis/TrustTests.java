@@ -59,9 +59,9 @@ class TrustTests {
 		FleetMessage open = signed.issue(FleetMessage.Kind.OPEN, "payments", "e1", 30_000, null, "r1", "trip");
 		long now = System.nanoTime();
 
-		clock.sample(REDIS_NOW + Trust.SKEW_MILLIS + 1_000, now, now);
+		clock.sample(open.issuedAt() + Trust.SKEW_MILLIS + 1_000, now, now);
 		assertThat(signed.accept(open, "")).isFalse();
-		clock.sample(REDIS_NOW - Trust.SKEW_MILLIS - 1_000, now, now);
+		clock.sample(open.issuedAt() - Trust.SKEW_MILLIS - 1_000, now, now);
 		assertThat(signed.accept(open, "")).isFalse();
 	}
 
@@ -77,17 +77,21 @@ class TrustTests {
 	@Test
 	void anAnnouncedOpenRunsNoLongerThanItsSignedIssueTimePlusItsTtl() {
 		FleetMessage open = signed.issue(FleetMessage.Kind.OPEN, "payments", "e1", 20_000, null, "r1", "trip");
+		// Redis's time is set relative to the signed issue time, which is REDIS_NOW plus
+		// however long this thread took to get from the sample to issuing (more than a
+		// millisecond on a loaded machine)
+		long issued = open.issuedAt();
 		long now = System.nanoTime();
 
 		assertThat(signed.remainingAnnounced(open)).isBetween(19_000L, 20_000L);
-		clock.sample(REDIS_NOW + 15_000, now, now);
+		clock.sample(issued + 15_000, now, now);
 		assertThat(signed.remainingAnnounced(open)).isBetween(4_000L, 5_000L);
-		clock.sample(REDIS_NOW + 25_000, now, now);
+		clock.sample(issued + 25_000, now, now);
 		assertThat(signed.remainingAnnounced(open)).isZero();
-		clock.sample(REDIS_NOW - 10_000, now, now);
+		clock.sample(issued - 10_000, now, now);
 		assertThat(signed.remainingAnnounced(open)).as("issued ahead of this replica's estimate").isEqualTo(20_000);
 		// unsigned, the issue time proves nothing: the relative TTL counts
-		clock.sample(REDIS_NOW + 25_000, now, now);
+		clock.sample(issued + 25_000, now, now);
 		assertThat(unsigned.remainingAnnounced(open)).isEqualTo(20_000);
 	}
 
