@@ -43,6 +43,9 @@ final class FleetHeard {
 
 	private long changedAt;
 
+	/** When the standing override was last set or ended (a sequence number). */
+	private long overrideChangedAt;
+
 	private @Nullable FleetMessage override;
 
 	private @Nullable State localOverride;
@@ -107,6 +110,31 @@ final class FleetHeard {
 			openUntilNanos = 0;
 		}
 		heardFrom(message, sequence);
+		overrideChangedAt = sequence;
+	}
+
+	/**
+	 * The standing override ended while this replica was deaf ({@code ended}, a reset not
+	 * heard): as {@link #overridden}, but the episode {@code found} (one a reconnect read
+	 * just found open in Redis, "" none) stays open if the mirror holds it: the reset
+	 * left it open (a trip after it, or an episode a reset sent again did not end).
+	 */
+	void overrideEndedUnheard(FleetMessage ended, long sequence, String found) {
+		override = null;
+		if (found.isEmpty() || !current(found)) {
+			open = false;
+			openUntilNanos = 0;
+		}
+		heardFrom(ended, sequence);
+		overrideChangedAt = sequence;
+	}
+
+	/**
+	 * Whether the standing override was set or ended after {@code sequence} (an open or a
+	 * close heard since says nothing about it).
+	 */
+	boolean overrideChangedSince(long sequence) {
+		return overrideChangedAt > sequence;
 	}
 
 	/**
