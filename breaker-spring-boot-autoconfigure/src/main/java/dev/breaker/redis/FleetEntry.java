@@ -72,6 +72,11 @@ final class FleetEntry {
 		return heard.changedSince(sequence);
 	}
 
+	/** See {@link FleetHeard#openReadOutdated}. */
+	synchronized boolean openReadOutdated(FleetMessage stored, long sentAt) {
+		return heard.openReadOutdated(stored, sentAt);
+	}
+
 	synchronized void forget() {
 		heard.forget();
 	}

@@ -46,6 +46,16 @@ final class FleetHeard {
 	/** When the standing override was last set or ended (a sequence number). */
 	private long overrideChangedAt;
 
+	/**
+	 * The last reset applied: when (a sequence number), what was applied last before it,
+	 * and when it was decided if it was sent again ({@link FleetMessage#decidedAt}).
+	 */
+	private long resetAt = -1;
+
+	private long changedBeforeReset;
+
+	private long resetDecidedAt = -1;
+
 	private @Nullable FleetMessage override;
 
 	private @Nullable State localOverride;
@@ -104,6 +114,11 @@ final class FleetHeard {
 	 * was decided: Redis keeps that one, {@link FleetScripts#OVERRIDE}).
 	 */
 	void overridden(FleetMessage message, long sequence) {
+		if (message.override() == State.CLOSED) {
+			changedBeforeReset = changedAt;
+			resetAt = sequence;
+			resetDecidedAt = message.decidedAt();
+		}
 		override = message.override() == State.CLOSED ? null : message;
 		if (message.override() == State.CLOSED && !openedAfter(message)) {
 			open = false;
@@ -127,6 +142,18 @@ final class FleetHeard {
 		}
 		heardFrom(ended, sequence);
 		overrideChangedAt = sequence;
+	}
+
+	/**
+	 * Whether a read of the open {@code stored}, sent at {@code sentAt}, is older than
+	 * what was applied since: anything, but for a reset sent again alone, decided before
+	 * {@code stored} was issued, which Redis does not end it with
+	 * ({@link FleetScripts#OVERRIDE}).
+	 */
+	boolean openReadOutdated(FleetMessage stored, long sentAt) {
+		boolean onlyAResetSentAgainBeforeIt = changedAt == resetAt && changedBeforeReset <= sentAt
+				&& resetDecidedAt >= 0 && stored.issuedAt() > resetDecidedAt;
+		return changedSince(sentAt) && !onlyAResetSentAgainBeforeIt;
 	}
 
 	/**
