@@ -174,25 +174,20 @@ class ReconnectReadOverrideTests {
 	 * A peer forced the breaker open on every replica; while this replica was deaf,
 	 * another operator reset it and then the fleet tripped again. The reconnect read
 	 * finds the new episode and no override: the FORCED_OPEN ended, and the breaker
-	 * follows the episode (before: the episode read in the pass counted as a change since
-	 * the read began, so the override that went unheard was never ended, and the breaker
-	 * stayed FORCED_OPEN until the next reconnect, while the fleet was reset).
+	 * follows the episode (before: the breaker closed, and the mirror dropped the episode
+	 * Redis holds open).
 	 */
 	@Test
 	void aForcedOpenWhoseResetWentUnheardEndsOnReconnectThoughTheFleetTrippedAgainSince() throws Exception {
 		replica.started();
-		Breaker payments = registry.breaker("payments");
-		replica.peerOverrideTaken("payments", State.FORCED_OPEN, replica.redisTimeMillis());
-		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.FORCED_OPEN);
+		Breaker payments = forcedOpenByAPeer(replica.redisTimeMillis());
 		cutOff();
 		replica.peerReset("payments");
 		String episode = replica.peerOpened("payments", 60_000);
 
 		reconnect();
 
-		assertThat(sync.view("payments").override()).as("the override reset while deaf").isNull();
-		assertThat(payments.state()).as("following the episode opened after the reset").isEqualTo(State.OPEN);
-		assertThat(sync.view("payments").episode()).isEqualTo(episode);
+		assertOverrideEndedFollowing(payments, episode);
 	}
 
 	/**
@@ -211,8 +206,7 @@ class ReconnectReadOverrideTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> replica.redisTimeMillis() > resetAt + 2);
 		String episode = replica.peerOpened("payments", 60_000);
 		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.OPEN);
-		replica.peerOverrideTaken("payments", State.FORCED_OPEN, resetAt - 1_000);
-		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.FORCED_OPEN);
+		forcedOpenByAPeer(resetAt - 1_000);
 		cutOff();
 		replica.peerOverrideTaken("payments", State.CLOSED, resetAt, true);
 		assertThat(admin.redis().hget(new FleetKeys(replica.settings.keyPrefix()).state("payments"), "episode"))
@@ -221,9 +215,7 @@ class ReconnectReadOverrideTests {
 
 		reconnect();
 
-		assertThat(sync.view("payments").override()).as("the override the reset ended").isNull();
-		assertThat(payments.state()).as("following the episode Redis holds open").isEqualTo(State.OPEN);
-		assertThat(sync.view("payments").episode()).isEqualTo(episode);
+		assertOverrideEndedFollowing(payments, episode);
 	}
 
 	/**
@@ -237,9 +229,7 @@ class ReconnectReadOverrideTests {
 	@Test
 	void oneReadEndsAnUnheardOverrideItDidNotFindThoughItFoundAnEpisodeOpenedUnheard() throws Exception {
 		replica.started();
-		Breaker payments = registry.breaker("payments");
-		replica.peerOverrideTaken("payments", State.FORCED_OPEN, replica.redisTimeMillis());
-		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.FORCED_OPEN);
+		Breaker payments = forcedOpenByAPeer(replica.redisTimeMillis());
 		admin.redis().del(new FleetKeys(replica.settings.keyPrefix()).override("payments"));
 		String episode = replica.peerOpened("payments", 60_000, "elsewhere");
 
@@ -247,8 +237,28 @@ class ReconnectReadOverrideTests {
 		sync.thread().submit(sync.reconciler()::resync);
 		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(before));
 
+		assertOverrideEndedFollowing(payments, episode);
+	}
+
+	/**
+	 * A peer's FORCED_OPEN of "payments" on every replica, decided at {@code decidedAt}
+	 * (Redis's time), taken by Redis and heard here; returns this replica's breaker, held
+	 * by it.
+	 */
+	private Breaker forcedOpenByAPeer(long decidedAt) {
+		Breaker payments = registry.breaker("payments");
+		replica.peerOverrideTaken("payments", State.FORCED_OPEN, decidedAt);
+		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.FORCED_OPEN);
+		return payments;
+	}
+
+	/**
+	 * The read ended the fleet-wide override it did not find, and the breaker follows
+	 * {@code episode}, which Redis holds open.
+	 */
+	private void assertOverrideEndedFollowing(Breaker payments, String episode) {
 		assertThat(sync.view("payments").override()).as("the override the read did not find").isNull();
-		assertThat(payments.state()).as("following the episode the read found").isEqualTo(State.OPEN);
+		assertThat(payments.state()).as("following the episode Redis holds open").isEqualTo(State.OPEN);
 		assertThat(sync.view("payments").episode()).isEqualTo(episode);
 	}
 
