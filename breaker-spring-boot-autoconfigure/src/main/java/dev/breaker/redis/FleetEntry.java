@@ -72,6 +72,11 @@ final class FleetEntry {
 		return heard.changedSince(sequence);
 	}
 
+	/** See {@link FleetHeard#openReadOutdated}. */
+	synchronized boolean openReadOutdated(FleetMessage stored, long sentAt) {
+		return heard.openReadOutdated(stored, sentAt);
+	}
+
 	synchronized void forget() {
 		heard.forget();
 	}
@@ -128,20 +133,26 @@ final class FleetEntry {
 	}
 
 	/**
-	 * Ends the standing override if nothing was applied or decided since
+	 * Ends the standing override if no override was applied or decided since
 	 * {@code unheardSince} (a reconnect read that began then did not find it): the
-	 * operator's reset reached the others while this replica was deaf. Returns the
-	 * decision that ended it, for the caller to settle on the breaker, or null when it
-	 * ended none: an operator's override decided meanwhile, even one not yet in this
-	 * mirror, stands, and so does one on this replica only decided after the fleet-wide
-	 * one (the mirror's override ends, the breaker is left alone). {@code sequence} (the
-	 * fleet sync's counter, an atomic increment) is called under the lock, only when it
-	 * may end one, so the number is taken in the order of the change.
+	 * operator's reset reached the others while this replica was deaf. The mirror keeps
+	 * open the episode {@code found} ("" none), which that read found open in Redis: the
+	 * reset left it open (a trip after it, or one a reset sent again did not end).
+	 * Returns the decision that ended it, for the caller to settle on the breaker, or
+	 * null when it ended none: an operator's override decided meanwhile, even one not yet
+	 * in this mirror, stands, and so does one on this replica only decided after the
+	 * fleet-wide one (the mirror's override ends, the breaker is left alone).
+	 * {@code sequence} (the fleet sync's counter, an atomic increment) is called under
+	 * the lock, only when it may end one, so the number is taken in the order of the
+	 * change.
 	 */
-	synchronized @Nullable OverrideDecision endOverrideUnheardSince(long unheardSince, LongSupplier sequence) {
+	synchronized @Nullable OverrideDecision endOverrideUnheardSince(long unheardSince, String found,
+			LongSupplier sequence) {
 		FleetMessage standing = heard.override();
 		OverrideDecision seen = overrides.decided();
-		if (standing == null || heard.changedSince(unheardSince) || seen.sequence() > unheardSince) {
+		// an open or a close applied since (the read's own find among them) says nothing
+		// of the override: only one set or ended since keeps it
+		if (standing == null || heard.overrideChangedSince(unheardSince) || seen.sequence() > unheardSince) {
 			return null;
 		}
 		long number = sequence.getAsLong();
@@ -150,14 +161,14 @@ final class FleetEntry {
 		if (seen.replicaOnly()) {
 			// this replica's operator overrode it here only, after the fleet-wide one:
 			// the fleet's ends, the breaker stays in the later decision
-			heard.overridden(ended, number);
+			heard.overrideEndedUnheard(ended, number, found);
 			return null;
 		}
 		OverrideDecision end = OverrideDecision.unheardEnd(number).after(seen);
 		if (!overrides.decideIfLatest(seen, end)) {
 			return null;
 		}
-		heard.overridden(ended, number);
+		heard.overrideEndedUnheard(ended, number, found);
 		return end;
 	}
 

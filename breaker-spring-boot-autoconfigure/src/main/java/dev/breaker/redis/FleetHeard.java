@@ -43,6 +43,19 @@ final class FleetHeard {
 
 	private long changedAt;
 
+	/** When the standing override was last set or ended (a sequence number). */
+	private long overrideChangedAt;
+
+	/**
+	 * The last reset applied: when (a sequence number), what was applied last before it,
+	 * and when it was decided if it was sent again ({@link FleetMessage#decidedAt}).
+	 */
+	private long resetAt = -1;
+
+	private long changedBeforeReset;
+
+	private long resetDecidedAt = -1;
+
 	private @Nullable FleetMessage override;
 
 	private @Nullable State localOverride;
@@ -101,12 +114,54 @@ final class FleetHeard {
 	 * was decided: Redis keeps that one, {@link FleetScripts#OVERRIDE}).
 	 */
 	void overridden(FleetMessage message, long sequence) {
+		if (message.override() == State.CLOSED) {
+			changedBeforeReset = changedAt;
+			resetAt = sequence;
+			resetDecidedAt = message.decidedAt();
+		}
 		override = message.override() == State.CLOSED ? null : message;
 		if (message.override() == State.CLOSED && !openedAfter(message)) {
 			open = false;
 			openUntilNanos = 0;
 		}
 		heardFrom(message, sequence);
+		overrideChangedAt = sequence;
+	}
+
+	/**
+	 * The standing override ended while this replica was deaf ({@code ended}, a reset not
+	 * heard): as {@link #overridden}, but the episode {@code found} (one a reconnect read
+	 * just found open in Redis, "" none) stays open if the mirror holds it: the reset
+	 * left it open (a trip after it, or an episode a reset sent again did not end).
+	 */
+	void overrideEndedUnheard(FleetMessage ended, long sequence, String found) {
+		override = null;
+		if (found.isEmpty() || !current(found)) {
+			open = false;
+			openUntilNanos = 0;
+		}
+		heardFrom(ended, sequence);
+		overrideChangedAt = sequence;
+	}
+
+	/**
+	 * Whether a read of the open {@code stored}, sent at {@code sentAt}, is older than
+	 * what was applied since: anything, but for a reset sent again alone, decided before
+	 * {@code stored} was issued, which Redis does not end it with
+	 * ({@link FleetScripts#OVERRIDE}).
+	 */
+	boolean openReadOutdated(FleetMessage stored, long sentAt) {
+		boolean onlyAResetSentAgainBeforeIt = changedAt == resetAt && changedBeforeReset <= sentAt
+				&& resetDecidedAt >= 0 && stored.issuedAt() > resetDecidedAt;
+		return changedSince(sentAt) && !onlyAResetSentAgainBeforeIt;
+	}
+
+	/**
+	 * Whether the standing override was set or ended after {@code sequence} (an open or a
+	 * close heard since says nothing about it).
+	 */
+	boolean overrideChangedSince(long sequence) {
+		return overrideChangedAt > sequence;
 	}
 
 	/**

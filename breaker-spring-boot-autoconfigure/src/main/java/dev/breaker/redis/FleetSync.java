@@ -244,7 +244,7 @@ public final class FleetSync implements AutoCloseable {
 	 */
 	void applyStored(StoreReplies.Stored stored, long sentAt) {
 		FleetEntry entry = entries.get(stored.circuit().breaker());
-		if (entry != null && entry.changedSince(sentAt)) {
+		if (entry != null && entry.openReadOutdated(stored.circuit(), sentAt)) {
 			return;
 		}
 		long remaining = trust.remainingStored(stored.circuit(), stored.pttl());

@@ -1,9 +1,11 @@
 package dev.breaker.redis;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -97,6 +99,9 @@ final class Reconciler {
 
 		final Set<String> overrides = new HashSet<>();
 
+		/** The episode found open in Redis, per breaker. */
+		final Map<String, String> opens = new HashMap<>();
+
 		Pass(boolean redisForgot, long startedAt) {
 			this.redisForgot = redisForgot;
 			this.startedAt = startedAt;
@@ -133,6 +138,7 @@ final class Reconciler {
 		CompletableFuture<Void> read = found.kind() == FleetKeys.Found.Kind.STATE
 				? sync.store().readOpen(name).thenAccept(stored -> sync.thread().submit(() -> {
 					if (stored.circuit() != null && sync.trust().acceptStored(stored.circuit())) {
+						pass.opens.put(name, stored.circuit().episode());
 						sync.applyStored(stored, sent);
 					}
 				})) : sync.store().readStanding(name).thenAccept(standing -> sync.thread().submit(() -> {
@@ -235,7 +241,7 @@ final class Reconciler {
 		for (Breaker breaker : sync.registry().all()) {
 			FleetEntry entry = sync.entries().get(breaker.name());
 			if (entry != null && !pass.overrides.contains(breaker.name())) {
-				endOverrideUnheard(breaker, entry, pass.startedAt);
+				endOverrideUnheard(breaker, entry, pass.startedAt, pass.opens.getOrDefault(breaker.name(), ""));
 			}
 			if (entry != null) {
 				sync.overrides().superseded(entry);
@@ -252,15 +258,23 @@ final class Reconciler {
 	/**
 	 * The operator's reset reached the others while this replica was deaf: the standing
 	 * override ends, and the breaker closes if still FORCED_OPEN or DISABLED, unless an
-	 * operator here decided otherwise since (then that decision stands).
+	 * operator here decided otherwise since (then that decision stands). Closed so, it
+	 * follows the episode the read found open ({@code found}, "" none), as a replica that
+	 * heard the reset does: the reset left that one open.
 	 */
-	private void endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince) {
+	private void endOverrideUnheard(Breaker breaker, FleetEntry entry, long unheardSince, String found) {
 		// an operator's override on another thread may land here, and end it first
 		beforeOverrideEnd.accept(breaker);
-		OverrideDecision end = entry.endOverrideUnheardSince(unheardSince, sync::nextSequence);
+		OverrideDecision end = entry.endOverrideUnheardSince(unheardSince, found, sync::nextSequence);
 		if (end != null) {
 			afterOverrideEnd.accept(breaker);
 			OverrideDecision.settle(breaker, entry, end);
+			if (!found.isEmpty() && entry.current(found) && breaker.state() == State.CLOSED) {
+				// the override held it out of the episode (it may have followed it
+				// before)
+				entry.untie();
+				sync.peers().follow(breaker, entry, found, false);
+			}
 		}
 	}
 

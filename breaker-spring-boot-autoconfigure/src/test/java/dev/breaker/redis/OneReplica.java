@@ -85,6 +85,15 @@ final class OneReplica implements AutoCloseable {
 	 * this replica's Redis.
 	 */
 	void peerOverrideTaken(String breaker, State state, long decidedAt) {
+		peerOverrideTaken(breaker, state, decidedAt, false);
+	}
+
+	/**
+	 * As {@link #peerOverrideTaken(String, State, long)}, {@code again}: sent again by
+	 * "checkout-2" now, as it is after Redis refused it (a reset sent again ends no
+	 * episode opened after {@code decidedAt}).
+	 */
+	void peerOverrideTaken(String breaker, State state, long decidedAt, boolean again) {
 		FleetKeys keys = new FleetKeys(settings.keyPrefix());
 		String reason = "operator: " + state + " on every replica";
 		String message = new FleetMessage(FleetMessage.Kind.OVERRIDE, breaker, "", 0, state, "checkout-2", decidedAt,
@@ -95,7 +104,35 @@ final class OneReplica implements AutoCloseable {
 					new String[] { keys.state(breaker), keys.votes(breaker), keys.override(breaker),
 							keys.decided(breaker) },
 					state.name(), "checkout-2", reason, Long.toString(decidedAt), "", settings.channel(), message,
-					Long.toString(decidedAt), "0");
+					Long.toString(decidedAt), again ? "1" : "0");
+	}
+
+	/**
+	 * A trip on the peer "checkout-2" that opens {@code breaker} fleet-wide for
+	 * {@code ttlMillis} now (unsigned): the real open script, run on this replica's
+	 * Redis. Returns the episode.
+	 */
+	String peerOpened(String breaker, long ttlMillis) {
+		return peerOpened(breaker, ttlMillis, settings.channel());
+	}
+
+	/**
+	 * As {@link #peerOpened(String, long)}, announced on {@code channel} (another than
+	 * the fleet's: an announcement this replica never hears).
+	 */
+	String peerOpened(String breaker, long ttlMillis, String channel) {
+		FleetKeys keys = new FleetKeys(settings.keyPrefix());
+		String episode = "peer-" + System.nanoTime();
+		String issued = Long.toString(redisTimeMillis());
+		String reason = "fleet failure rate 100.0% >= 50% over 40 calls";
+		String message = new FleetMessage(FleetMessage.Kind.OPEN, breaker, episode, ttlMillis, null, "checkout-2",
+				Long.parseLong(issued), reason, "")
+			.encode();
+		admin.redis()
+			.eval(FleetScripts.OPEN.body(), ScriptOutputType.MULTI,
+					new String[] { keys.state(breaker), keys.votes(breaker) }, episode, Long.toString(ttlMillis),
+					"checkout-2", reason, issued, "", channel, message, "absent");
+		return episode;
 	}
 
 	/** What a test lands between two steps of the fleet sync (it may throw). */

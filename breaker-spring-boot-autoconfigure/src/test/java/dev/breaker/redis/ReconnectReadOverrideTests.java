@@ -170,6 +170,105 @@ class ReconnectReadOverrideTests {
 			.isEqualTo(new FleetBreakerView.Override(State.DISABLED, FleetBreakerView.Scope.REPLICA, sync.replicaId()));
 	}
 
+	/**
+	 * A peer forced the breaker open on every replica; while this replica was deaf,
+	 * another operator reset it and then the fleet tripped again. The reconnect read
+	 * finds the new episode and no override: the FORCED_OPEN ended, and the breaker
+	 * follows the episode (before: the breaker closed, and the mirror dropped the episode
+	 * Redis holds open).
+	 */
+	@Test
+	void aForcedOpenWhoseResetWentUnheardEndsOnReconnectThoughTheFleetTrippedAgainSince() throws Exception {
+		replica.started();
+		Breaker payments = forcedOpenByAPeer(replica.redisTimeMillis());
+		cutOff();
+		replica.peerReset("payments");
+		String episode = replica.peerOpened("payments", 60_000);
+
+		reconnect();
+
+		assertOverrideEndedFollowing(payments, episode);
+	}
+
+	/**
+	 * This replica followed an episode, then a peer's FORCED_OPEN (decided before the
+	 * reset below) held its breaker; while it was deaf, a reset decided before the
+	 * episode opened, sent again, ended the FORCED_OPEN and left the episode open in
+	 * Redis. The reconnect read ends the override, and the breaker follows the episode
+	 * Redis still holds open, as a replica that heard the reset does (before: it closed,
+	 * and the mirror dropped the episode, while the fleet held it open).
+	 */
+	@Test
+	void aForcedOpenWhoseResetSentAgainWentUnheardEndsOnReconnectInTheEpisodeTheResetLeftOpen() throws Exception {
+		replica.started();
+		Breaker payments = registry.breaker("payments");
+		long resetAt = replica.redisTimeMillis();
+		await().atMost(Duration.ofSeconds(10)).until(() -> replica.redisTimeMillis() > resetAt + 2);
+		String episode = replica.peerOpened("payments", 60_000);
+		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.OPEN);
+		forcedOpenByAPeer(resetAt - 1_000);
+		cutOff();
+		replica.peerOverrideTaken("payments", State.CLOSED, resetAt, true);
+		assertThat(admin.redis().hget(new FleetKeys(replica.settings.keyPrefix()).state("payments"), "episode"))
+			.as("the episode the reset sent again left open")
+			.isEqualTo(episode);
+
+		reconnect();
+
+		assertOverrideEndedFollowing(payments, episode);
+	}
+
+	/**
+	 * A peer forced the breaker open on every replica; the reset that ended it and the
+	 * trip after it went unheard here (their announcements lost). One reconnect read
+	 * finds the episode and no override: the FORCED_OPEN ends, and the breaker follows
+	 * the episode (before: the episode the read applied counted as a change since it
+	 * began, so it never ended the override, and the breaker stayed FORCED_OPEN on this
+	 * replica only, until a later read).
+	 */
+	@Test
+	void oneReadEndsAnUnheardOverrideItDidNotFindThoughItFoundAnEpisodeOpenedUnheard() throws Exception {
+		replica.started();
+		Breaker payments = forcedOpenByAPeer(replica.redisTimeMillis());
+		admin.redis().del(new FleetKeys(replica.settings.keyPrefix()).override("payments"));
+		String episode = replica.peerOpened("payments", 60_000, "elsewhere");
+
+		Instant before = sync.status().lastSync();
+		sync.thread().submit(sync.reconciler()::resync);
+		await().atMost(Duration.ofSeconds(10)).until(() -> sync.status().lastSync().isAfter(before));
+
+		assertOverrideEndedFollowing(payments, episode);
+	}
+
+	/**
+	 * A peer's FORCED_OPEN of "payments" on every replica, decided at {@code decidedAt}
+	 * (Redis's time), taken by Redis and heard here; returns this replica's breaker, held
+	 * by it.
+	 */
+	private Breaker forcedOpenByAPeer(long decidedAt) {
+		Breaker payments = registry.breaker("payments");
+		replica.peerOverrideTaken("payments", State.FORCED_OPEN, decidedAt);
+		await().atMost(Duration.ofSeconds(10)).until(() -> payments.state() == State.FORCED_OPEN);
+		return payments;
+	}
+
+	/**
+	 * The read ended the fleet-wide override it did not find, and the breaker follows
+	 * {@code episode}, which Redis holds open.
+	 */
+	private void assertOverrideEndedFollowing(Breaker payments, String episode) {
+		assertThat(sync.view("payments").override()).as("the override the read did not find").isNull();
+		assertThat(payments.state()).as("following the episode Redis holds open").isEqualTo(State.OPEN);
+		assertThat(sync.view("payments").episode()).isEqualTo(episode);
+	}
+
+	/** This replica talks to Redis again; returns once its reconnect read is done. */
+	private void reconnect() {
+		Instant before = sync.status().lastSync();
+		admin.redis().configSet("requirepass", "");
+		await().atMost(Duration.ofSeconds(20)).until(() -> sync.status().lastSync().isAfter(before));
+	}
+
 	/** Redis keeps its data, but this replica can no longer talk to it. */
 	private void cutOff() {
 		admin.redis().configSet("requirepass", "cut-off");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerRegistry;
@@ -106,6 +108,39 @@ class ResentResetTests {
 			assertThat(peer.view("payments").episode()).as("the episode b follows")
 				.isEqualTo(hget(keys.state("payments"), "episode"));
 		}
+	}
+
+	/**
+	 * A peer's reset sent again, decided before the episode Redis holds opened, is heard
+	 * here while a read of that episode is on its way back (sent before the reset was
+	 * heard). Redis left the episode open, so the read is not older than the reset: the
+	 * breaker follows the episode (before: the read was dropped as overtaken, and the
+	 * breaker ran CLOSED while the fleet held the circuit open).
+	 */
+	@Test
+	void aReadOfAnEpisodeAResetSentAgainLeftOpenIsAppliedThoughTheResetWasHeardWhileItWasOnItsWay() throws Exception {
+		FleetSync sync = replica.started();
+		Breaker payments = replica.registry.breaker("payments");
+		long resetAt = replica.redisTimeMillis();
+		await().atMost(Duration.ofSeconds(10)).until(() -> replica.redisTimeMillis() > resetAt + 2);
+		// its announcement lost here
+		String episode = replica.peerOpened("payments", 60_000, "elsewhere");
+		long issued = replica.redisTimeMillis();
+		FleetMessage resentReset = new FleetMessage(FleetMessage.Kind.OVERRIDE, "payments", "", issued - resetAt,
+				State.CLOSED, "checkout-2", issued, "operator: CLOSED on every replica", "");
+		CompletableFuture<Void> done = new CompletableFuture<>();
+
+		sync.thread().submit(() -> {
+			long sent = sync.sequence();
+			StoreReplies.Stored stored = sync.store().readOpen("payments").join();
+			sync.peers().received(resentReset.encode());
+			sync.applyStored(stored, sent);
+			done.complete(null);
+		});
+		done.get(10, TimeUnit.SECONDS);
+
+		assertThat(payments.state()).as("following the episode Redis holds open").isEqualTo(State.OPEN);
+		assertThat(sync.view("payments").episode()).isEqualTo(episode);
 	}
 
 	/** Replica a's operator resets "payments" fleet-wide while Redis refuses writes. */
