@@ -194,21 +194,21 @@ class RedisBreakerAutoConfigurationTests {
 	 */
 	@Test
 	void aReplicaIdOfTheMarkOfWantedProbeSlotsStopsStartUpNamingTheProperty() {
-		enabled().withPropertyValues("breaker.shared.redis.replica-id=~wanted~")
-			.run(context -> assertThat(context).getFailure()
-				.rootCause()
-				.isInstanceOf(InvalidBreakerPropertyException.class)
-				.hasMessage("Invalid value '~wanted~' for property 'breaker.shared.redis.replica-id'; allowed: "
-						+ REPLICA_ID_ALLOWED));
+		assertStopsStartUp("~wanted~", "~wanted~");
 	}
 
 	@Test
 	void aReplicaIdOfTheFormOfAMarkIsRefusedEscaped() {
-		enabled().withPropertyValues("breaker.shared.redis.replica-id=~\n[31mforged~")
+		assertStopsStartUp("~\n[31mforged~", "~\\n[31mforged~");
+	}
+
+	/** {@code id} configured stops start-up, the value printed as {@code printed}. */
+	private void assertStopsStartUp(String id, String printed) {
+		enabled().withPropertyValues("breaker.shared.redis.replica-id=" + id)
 			.run(context -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(InvalidBreakerPropertyException.class)
-				.hasMessage("Invalid value '~\\n[31mforged~' for property 'breaker.shared.redis.replica-id'; allowed: "
+				.hasMessage("Invalid value '" + printed + "' for property 'breaker.shared.redis.replica-id'; allowed: "
 						+ REPLICA_ID_ALLOWED));
 	}
 
