@@ -20,8 +20,10 @@ import dev.breaker.core.BreakerRegistry;
  * <p>
  * The registry lists top-level breakers and the children of a name, but a name can have
  * children without a top-level breaker of its own (the {@code http:<host>} breakers have
- * no {@code http} breaker), so the names that ever had children are remembered here from
- * the moment this tree is created.
+ * no {@code http} breaker), so the names that ever had children are remembered here:
+ * those of the children the registry holds as this tree is created (an application may
+ * reach hosts while it starts, before the tree is built), and from then on those of every
+ * child created.
  */
 public class BreakerTree {
 
@@ -33,11 +35,16 @@ public class BreakerTree {
 
 	public BreakerTree(BreakerRegistry registry) {
 		this.registry = registry;
-		registry.onCreated((breaker) -> {
-			if (breaker.key() != null) {
-				this.childGroups.add(breaker.group());
-			}
-		});
+		// listening first, then reading: a child created between the two is remembered
+		// by one or the other
+		registry.onCreated(this::remember);
+		registry.all().forEach(this::remember);
+	}
+
+	private void remember(Breaker breaker) {
+		if (breaker.key() != null) {
+			this.childGroups.add(breaker.group());
+		}
 	}
 
 	/**

@@ -230,11 +230,13 @@ public abstract class GrantedRetry {
 		private final @Nullable String name;
 
 		/**
-		 * For the retry loops of this module only: every refusal is taken for a closing
-		 * context's.
+		 * The warnings of a retry loop whose context's refusals are {@code refusals},
+		 * those of a live context warned per breaker (an HTTP client's: per host).
+		 * @param refusals whether the loop's context is closing, and the saturation
+		 * warnings per breaker
 		 */
-		public PauseFailures() {
-			this(SchedulerRefusals.ALWAYS_CLOSING, null);
+		public PauseFailures(SchedulerRefusals refusals) {
+			this(refusals, null);
 		}
 
 		/**

@@ -23,7 +23,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.MethodClassKey;
 import org.springframework.expression.Expression;
@@ -112,15 +111,13 @@ public class GuardedMethodRegistry
 		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
 			this.beanFactory = listable;
 		}
+		this.refusals.setBeanFactory(beanFactory);
 	}
 
 	/** Its context closes (not a child's, whose events reach it too). */
 	@Override
 	public void onApplicationEvent(ContextClosedEvent event) {
-		if (event.getApplicationContext() instanceof ConfigurableApplicationContext closed
-				&& closed.getBeanFactory() == this.beanFactory) {
-			this.refusals.contextClosing();
-		}
+		this.refusals.onApplicationEvent(event);
 	}
 
 	@Override

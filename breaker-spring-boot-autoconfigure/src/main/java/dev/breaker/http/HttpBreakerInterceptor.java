@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.aspect.SchedulerRefusals;
 import dev.breaker.core.BreakerNames;
 import dev.breaker.core.Outcome;
 import dev.breaker.core.ReleaseOnce;
@@ -71,7 +72,23 @@ public final class HttpBreakerInterceptor implements ClientHttpRequestIntercepto
 	 * @param calls told of every guarded request and every rejection (tracing)
 	 */
 	public HttpBreakerInterceptor(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
-		this.loop = new HttpRetryLoop(breakers, delays, calls);
+		this(breakers, delays, calls, SchedulerRefusals.withoutContext());
+	}
+
+	/**
+	 * As its auto-configuration makes it: a pause its scheduler refuses while
+	 * {@code refusals}' context is live (a saturated executor) is warned, at most once a
+	 * minute per host's breaker; once the context closes it is a debug line. (Made
+	 * without them, every refused pause is taken for a closing context's: a debug line.)
+	 * @param breakers the per-host breakers and how their requests are judged and retried
+	 * @param delays how the pause before a retry is waited for
+	 * @param calls told of every guarded request and every rejection (tracing)
+	 * @param refusals whether its context is closing; shared with the other HTTP clients
+	 * of that context
+	 */
+	public HttpBreakerInterceptor(HostBreakers breakers, DelayScheduler delays, CallObserver calls,
+			SchedulerRefusals refusals) {
+		this.loop = new HttpRetryLoop(breakers, delays, calls, refusals);
 	}
 
 	@Override

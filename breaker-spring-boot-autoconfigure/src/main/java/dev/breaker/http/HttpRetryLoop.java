@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.GrantedRetry;
+import dev.breaker.aspect.SchedulerRefusals;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerOpenException;
 import dev.breaker.core.Outcome;
@@ -37,8 +38,13 @@ import org.springframework.http.HttpMethod;
 record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls,
 		GrantedRetry.PauseFailures pauseFailures) {
 
-	HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls) {
-		this(breakers, delays, calls, new GrantedRetry.PauseFailures());
+	/**
+	 * A loop whose refused pauses are its context's {@code refusals}: while the context
+	 * is live a refusal (a saturated executor) is warned, at most once a minute per
+	 * host's breaker; once it closes, a debug line, as for a guarded method.
+	 */
+	HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver calls, SchedulerRefusals refusals) {
+		this(breakers, delays, calls, new GrantedRetry.PauseFailures(refusals));
 	}
 
 	/**
@@ -223,7 +229,9 @@ record HttpRetryLoop(HostBreakers breakers, DelayScheduler delays, CallObserver 
 		/**
 		 * The pause before the retry was not waited: the scheduler's sleep threw
 		 * {@code failure}, which is told ({@link GrantedRetry#delayFailed}: a failure
-		 * warned, rate limited per client; {@link #notMade()} follows).
+		 * warned, rate limited per client; a refusal warned at most once a minute per
+		 * host while the context is live, a debug line once it closes; {@link #notMade()}
+		 * follows).
 		 */
 		void sleepFailed(Throwable failure) {
 			delayFailed(HttpRetryLoop.this.pauseFailures, this.breaker, HttpRetryLoop.this.delays, Delay.SLEEP,

@@ -60,6 +60,25 @@ import java.util.Objects;
  */
 public final class FleetKeys {
 
+	/**
+	 * The mark the probe-slot hash keeps beside its holders' replica ids: when a replica
+	 * with traffic last got no slot. The only field of a hash keyed by replica ids that
+	 * is not one (the votes hash holds replica ids only, the window's fields start with a
+	 * bucket number).
+	 */
+	public static final String WANTED = "~wanted~";
+
+	/**
+	 * Whether {@code replicaId} has the form the fleet's hashes keep for their marks (it
+	 * starts and ends with {@code ~}, as {@link #WANTED} does): no replica may take such
+	 * an id, or its field would be read as a mark, and a mark's as its own.
+	 * @param replicaId a replica id
+	 * @return true when no replica may have it
+	 */
+	public static boolean reservedForMarks(String replicaId) {
+		return replicaId.length() >= 2 && replicaId.startsWith("~") && replicaId.endsWith("~");
+	}
+
 	private static final String OPEN = ":open";
 
 	private static final String OVERRIDE = ":override";

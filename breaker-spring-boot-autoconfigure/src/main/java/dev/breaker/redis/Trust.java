@@ -45,6 +45,12 @@ final class Trust {
 			throw new IllegalArgumentException("a replica id of at most " + FleetMessage.MAX_REPLICA
 					+ " characters, so peers take what it sends, but it has " + status.replicaId().length());
 		}
+		if (FleetKeys.reservedForMarks(status.replicaId())) {
+			throw new IllegalArgumentException(
+					"a replica id not starting and ending with '~' (the form of the marks the "
+							+ "fleet's hashes keep beside replica ids, such as '" + FleetKeys.WANTED + "'), but it is '"
+							+ Printable.of(status.replicaId(), Printable.REPLICA) + "'");
+		}
 		this.signer = signer;
 		this.clock = clock;
 		this.status = status;

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.breaker.aspect.ClosedScheduler;
 import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.aspect.SchedulerRefusals;
 import dev.breaker.core.Breaker;
 import dev.breaker.core.BreakerConfig;
 import dev.breaker.core.BreakerRegistry;
@@ -246,8 +247,9 @@ class HttpRetriesNotMadeTests {
 				told.incrementAndGet();
 			}
 		};
-		HttpRetryLoop.Attempts attempts = new HttpRetryLoop(retryingOnce(), new HeldPauses(), counting).start(ORDERS,
-				HttpMethod.GET, new HttpHeaders());
+		HttpRetryLoop.Attempts attempts = new HttpRetryLoop(retryingOnce(), new HeldPauses(), counting,
+				SchedulerRefusals.withoutContext())
+			.start(ORDERS, HttpMethod.GET, new HttpHeaders());
 		assertThat(attempts).isNotNull();
 		HttpHeaders none = new HttpHeaders();
 		attempts.acquire().release(attempts.judge(503, none));

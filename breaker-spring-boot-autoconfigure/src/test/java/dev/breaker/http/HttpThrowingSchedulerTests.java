@@ -1,7 +1,10 @@
 package dev.breaker.http;
 
 import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 
 import dev.breaker.aspect.DelayScheduler;
 import dev.breaker.aspect.BrokenSchedule;
@@ -9,10 +12,16 @@ import dev.breaker.aspect.BrokenSleep;
 import dev.breaker.aspect.ClosedScheduler;
 import dev.breaker.aspect.WarningsLogged;
 import dev.breaker.core.Breaker;
+import dev.breaker.core.ManualTicker;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.context.ApplicationContext;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -24,8 +33,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * {@code schedule} throws (it schedules its pauses; the blocking clients never schedule):
  * the exchange ends as if no retry were allowed, with the last answer. Either way the
  * retry goes back to the budget, and a failed pause is logged escaped and cut: the first,
- * then at most one a minute. A pause refused (a scheduler closed with its context) says
- * so and is no warning. Against a real server on loopback.
+ * then at most one a minute. A pause refused says so: after the context closed (a
+ * scheduler closed with it) it is a debug line only, while the context is live (an
+ * executor saturated) a warning at most once a minute per host's breaker, as for a
+ * guarded method. Against a real server on loopback.
  */
 class HttpThrowingSchedulerTests {
 
@@ -85,24 +96,110 @@ class HttpThrowingSchedulerTests {
 			});
 	}
 
+	/**
+	 * A pause refused after the context closed (its scheduler closed with it refuses
+	 * everything still in flight, the normal end of a shutdown): the request says so, and
+	 * the log has a debug line, no warning. The client was built before the close.
+	 */
 	@ParameterizedTest
-	@EnumSource(names = { "REST_CLIENT", "REST_TEMPLATE" })
-	void aPauseRefusedByASchedulerClosedWithItsContextSaysSoAndIsNoWarning(ClientUnderTest client) {
+	@EnumSource
+	void aPauseRefusedAfterTheContextClosedSaysSoAndIsADebugLineOnly(ClientUnderTest client) {
 		client.runner()
 			.withBean(DelayScheduler.class, ClosedScheduler::new)
-			.withPropertyValues("breaker.defaults.consecutive-failures=0", "breaker.defaults.failure-rate-threshold=0",
-					"breaker.http.retry.intervals=100ms", "breaker.http.retry.jitter=0")
+			.withPropertyValues(REFUSED_PAUSES)
 			.run((context) -> {
+				Function<URI, String> get = getter(client, context);
+				context.close();
 				this.server.failNext(10, 503, null);
-				try (WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
-					Throwable thrown = catchThrowable(() -> client.get(context, this.server.uri("/failing")));
-					assertThat(thrown).cause()
-						.isInstanceOf(IOException.class)
-						.hasMessageContaining("its pause was refused")
-						.hasRootCauseInstanceOf(RejectedExecutionException.class);
-					assertThat(warnings.messages()).as("warnings after a refused pause").isEmpty();
+				try (WarningsLogged logged = WarningsLogged.withDebug(DelayScheduler.class.getName())) {
+					Throwable thrown = catchThrowable(() -> get.apply(this.server.uri("/failing")));
+					if (client == ClientUnderTest.WEB_CLIENT) {
+						assertThat(thrown).as("the last answer").isInstanceOf(client.statusError(503));
+					}
+					else {
+						assertThat(thrown).cause()
+							.isInstanceOf(IOException.class)
+							.hasMessageContaining("its pause was refused")
+							.hasRootCauseInstanceOf(RejectedExecutionException.class);
+					}
+					assertThat(logged.messages()).as("warnings after a refused pause").isEmpty();
+					assertThat(logged.debugs()).as("debug lines")
+						.containsExactly("breaker '" + this.server.breakerName() + "': retry not made, the "
+								+ operation(client) + " of " + ClosedScheduler.class.getName() + " refused it");
 				}
 			});
+	}
+
+	/**
+	 * A pause refused while the context is live (an executor of the application's own
+	 * with a bounded queue is saturated), as for a guarded method: warned, at most once a
+	 * minute per host's breaker, with how many went unlogged since.
+	 */
+	@ParameterizedTest
+	@EnumSource
+	void aPauseRefusedWhileTheContextIsLiveIsWarnedAtMostOnceAMinutePerBreaker(ClientUnderTest client)
+			throws IOException {
+		client.runner()
+			.withBean(DelayScheduler.class, ClosedScheduler::new)
+			.withPropertyValues(REFUSED_PAUSES)
+			.run((context) -> {
+				ManualTicker ticker = context.getBean(ManualTicker.class);
+				try (LoopbackServer other = LoopbackServer.start();
+						WarningsLogged warnings = WarningsLogged.by(DelayScheduler.class.getName())) {
+					for (int i = 0; i < 8; i++) {
+						refused(client, context, this.server);
+					}
+					assertThat(warnings.messages()).as("warnings, the ticker never moved").hasSize(1);
+					refused(client, context, other);
+					assertThat(warnings.messages()).as("warnings, after another host's refused pause").hasSize(2);
+					ticker.advance(Duration.ofSeconds(59));
+					refused(client, context, this.server);
+					assertThat(warnings.messages()).as("warnings, 59 s later").hasSize(2);
+					ticker.advance(Duration.ofSeconds(1));
+					refused(client, context, this.server);
+					assertThat(warnings.messages()).as("warnings, a minute later").hasSize(3);
+					String live = "': retry not made, the " + operation(client) + " of "
+							+ ClosedScheduler.class.getName() + " refused it while its context is live (saturated?): "
+							+ "java.util.concurrent.RejectedExecutionException: scheduler closed";
+					assertThat(warnings.messages()).containsExactly("breaker '" + this.server.breakerName() + live,
+							"breaker '" + other.breakerName() + live,
+							"breaker '" + this.server.breakerName() + live + " (and 8 more since the last warning)");
+				}
+			});
+	}
+
+	/** Retried once after 100 ms, the breakers never tripping. */
+	private static final String[] REFUSED_PAUSES = { "breaker.defaults.consecutive-failures=0",
+			"breaker.defaults.failure-rate-threshold=0", "breaker.http.retry.intervals=100ms",
+			"breaker.http.retry.jitter=0" };
+
+	/** One request to {@code host} whose retry's pause the scheduler refuses. */
+	private static void refused(ClientUnderTest client, ApplicationContext context, LoopbackServer host) {
+		host.failNext(1, 503, null);
+		assertThat(catchThrowable(() -> client.get(context, host.uri("/failing")))).as("the request's end").isNotNull();
+	}
+
+	/** How the client waits a pause: the blocking ones sleep, the WebClient schedules. */
+	private static String operation(ClientUnderTest client) {
+		return (client == ClientUnderTest.WEB_CLIENT) ? "schedule" : "sleep";
+	}
+
+	/** GETs with a client built now from the context's builder. */
+	private static Function<URI, String> getter(ClientUnderTest client, ApplicationContext context) {
+		return switch (client) {
+			case REST_CLIENT -> {
+				RestClient built = HttpClients.restClient(context);
+				yield (uri) -> built.get().uri(uri).retrieve().body(String.class);
+			}
+			case REST_TEMPLATE -> {
+				RestTemplate built = HttpClients.restTemplate(context);
+				yield (uri) -> built.getForObject(uri, String.class);
+			}
+			case WEB_CLIENT -> {
+				WebClient built = HttpClients.webClient(context);
+				yield (uri) -> built.get().uri(uri).retrieve().bodyToMono(String.class).block(Duration.ofSeconds(10));
+			}
+		};
 	}
 
 	@Test

@@ -27,6 +27,26 @@ class FleetKeysTests {
 		assertThat(keys.override("payments")).isEqualTo("breaker:{payments}:override");
 	}
 
+	/**
+	 * The scripts keep marks beside replica ids in a hash ({@code ~wanted~} in the
+	 * probe-slot hash): every quoted name of the form {@code ~...~} in a script is one a
+	 * replica id may not take, and the mark the claim script writes is among them.
+	 */
+	@Test
+	void everyMarkTheScriptsKeepBesideReplicaIdsHasTheFormNoReplicaIdMayTake() {
+		java.util.Set<String> marks = new java.util.TreeSet<>();
+		for (FleetScripts.Script script : FleetScripts.ALL) {
+			java.util.regex.Matcher quoted = java.util.regex.Pattern.compile("'(~[^']*)'").matcher(script.body());
+			while (quoted.find()) {
+				marks.add(quoted.group(1));
+			}
+		}
+		assertThat(marks).containsExactly(FleetKeys.WANTED);
+		assertThat(marks).allMatch(FleetKeys::reservedForMarks);
+		assertThat(FleetKeys.reservedForMarks("~")).isFalse();
+		assertThat(FleetKeys.reservedForMarks("host-1~")).isFalse();
+	}
+
 	@Test
 	void aScannedKeyIsAStateAnOverrideOrNotOurs() {
 		assertThat(keys.parse("breaker:{payments}:open"))

@@ -96,6 +96,21 @@ class ForgedTextBoundsTests {
 			.withMessageContaining("at most " + FleetMessage.MAX_REPLICA);
 	}
 
+	/**
+	 * A replica id of a mark's form ({@code ~wanted~}) would be read as that mark in the
+	 * probe-slot hash: refused however the status was made (a user's own
+	 * {@link SharedStoreStatus} bean is not checked by the properties' validation).
+	 */
+	@Test
+	void aReplicaIdOfTheFormOfAMarkStopsTheFleetSyncFromStarting() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new Trust(MessageSigner.of(""), new RedisClock(),
+					new SharedStoreStatus("~wanted\n~", Clock.systemUTC())))
+			.withMessageNotContaining("\n")
+			.withMessageContaining("'~wanted\\n~'")
+			.withMessageContaining("starting and ending with '~'");
+	}
+
 	private void publish(FleetMessage message) {
 		replica.admin.publish(replica.settings.channel(), message.encode());
 	}

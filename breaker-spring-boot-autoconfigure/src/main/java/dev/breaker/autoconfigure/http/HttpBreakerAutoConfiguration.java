@@ -3,6 +3,7 @@ package dev.breaker.autoconfigure.http;
 import java.util.Set;
 
 import dev.breaker.aspect.DelayScheduler;
+import dev.breaker.aspect.SchedulerRefusals;
 import dev.breaker.autoconfigure.BreakerAutoConfiguration;
 import dev.breaker.autoconfigure.BreakerNamesInUse;
 import dev.breaker.autoconfigure.BreakerProperties;
@@ -16,6 +17,7 @@ import dev.breaker.http.HttpBreakerInterceptor;
 import dev.breaker.observation.CallObserver;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -78,11 +80,22 @@ public final class HttpBreakerAutoConfiguration {
 		return HostsPolicy.hostBreakers(registry, properties);
 	}
 
+	/**
+	 * Whether this context is closing, for the pauses the HTTP clients' scheduler
+	 * refuses: a debug line then, a warning at most once a minute per host while it is
+	 * live.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(name = "httpBreakerSchedulerRefusals")
+	SchedulerRefusals httpBreakerSchedulerRefusals() {
+		return new SchedulerRefusals();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	HttpBreakerInterceptor httpBreakerInterceptor(HostBreakers breakers, ObjectProvider<DelayScheduler> delays,
-			ObjectProvider<CallObserver> calls) {
-		return new HttpBreakerInterceptor(breakers, delays(delays), observer(calls));
+			ObjectProvider<CallObserver> calls, @Qualifier("httpBreakerSchedulerRefusals") SchedulerRefusals refusals) {
+		return new HttpBreakerInterceptor(breakers, delays(delays), observer(calls), refusals);
 	}
 
 	/** The application's delay scheduler, else the shared real clock. */
@@ -134,8 +147,9 @@ public final class HttpBreakerAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		HttpBreakerFilter httpBreakerFilter(HostBreakers breakers, ObjectProvider<DelayScheduler> delays,
-				ObjectProvider<CallObserver> calls) {
-			return new HttpBreakerFilter(breakers, delays(delays), observer(calls));
+				ObjectProvider<CallObserver> calls,
+				@Qualifier("httpBreakerSchedulerRefusals") SchedulerRefusals refusals) {
+			return new HttpBreakerFilter(breakers, delays(delays), observer(calls), refusals);
 		}
 
 		@Bean

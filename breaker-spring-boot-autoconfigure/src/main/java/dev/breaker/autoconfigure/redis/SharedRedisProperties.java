@@ -30,7 +30,9 @@ public class SharedRedisProperties {
 
 	/**
 	 * Id this replica signs its messages with; empty for host name, process id and a
-	 * random suffix. At most 512 characters (peers drop messages with a longer one).
+	 * random suffix. At most 512 characters (peers drop messages with a longer one), not
+	 * starting and ending with '~' (the form of the marks the fleet's hashes keep beside
+	 * replica ids, such as '~wanted~').
 	 */
 	private String replicaId = "";
 

@@ -8,6 +8,7 @@ import java.util.StringJoiner;
 import dev.breaker.autoconfigure.InvalidBreakerPropertyException;
 import dev.breaker.core.BreakerSetting;
 import dev.breaker.core.Numbers;
+import dev.breaker.redis.FleetKeys;
 import dev.breaker.redis.FleetMessage;
 import dev.breaker.redis.FleetRedis;
 import dev.breaker.redis.FleetSettings;
@@ -29,6 +30,11 @@ final class SharedRedisSettings {
 
 	private static final Duration MIN_RECONNECT_INTERVAL = Duration.ofMillis(100);
 
+	private static final String REPLICA_ID_ALLOWED = "empty (host name, process id and a random suffix), or at most "
+			+ FleetMessage.MAX_REPLICA + " characters: the other replicas drop a message with a longer replica id; "
+			+ "not starting and ending with '~': the fleet's hashes keep marks such as '" + FleetKeys.WANTED
+			+ "' beside replica ids";
+
 	private SharedRedisSettings() {
 	}
 
@@ -49,12 +55,13 @@ final class SharedRedisSettings {
 		notEmpty("breaker.shared.redis.key-prefix", properties.getKeyPrefix());
 		notEmpty("breaker.shared.redis.channel", properties.getChannel());
 		String replicaId = properties.getReplicaId();
-		if (replicaId != null && replicaId.length() > FleetMessage.MAX_REPLICA) {
-			// peers would drop every message of this replica; the store refuses it too,
-			// but naming no property
-			throw new InvalidBreakerPropertyException("breaker.shared.redis.replica-id", replicaId,
-					"empty (host name, process id and a random suffix), or at most " + FleetMessage.MAX_REPLICA
-							+ " characters: the other replicas drop a message with a longer replica id");
+		// too long, peers would drop every message of this replica; of a mark's form, its
+		// probe slots would be read as the mark and the mark as its slots. The store
+		// refuses both too, but naming no property. A generated id ends in its random
+		// hex suffix, so it never has a mark's form.
+		if (replicaId != null
+				&& (replicaId.length() > FleetMessage.MAX_REPLICA || FleetKeys.reservedForMarks(replicaId))) {
+			throw new InvalidBreakerPropertyException("breaker.shared.redis.replica-id", replicaId, REPLICA_ID_ALLOWED);
 		}
 		if (properties.getQuorum() < 1) {
 			throw new InvalidBreakerPropertyException("breaker.shared.redis.quorum", properties.getQuorum(),

@@ -184,6 +184,61 @@ class RedisBreakerAutoConfigurationTests {
 			.run(context -> assertThat(context.getBean(FleetSync.class).replicaId()).isEqualTo(id));
 	}
 
+	/**
+	 * The probe-slot hash of an episode keys each holder's slots by its replica id, and
+	 * keeps beside them the mark {@code ~wanted~} (when a replica with traffic last got
+	 * no slot). A replica of that id would have its slots read as that mark (uncounted,
+	 * so the fleet grants more probes than its limit) and overwritten by it, and would
+	 * delete the mark as it gives its slots up. Ids starting and ending with {@code ~}
+	 * are kept for such marks.
+	 */
+	@Test
+	void aReplicaIdOfTheMarkOfWantedProbeSlotsStopsStartUpNamingTheProperty() {
+		assertStopsStartUp("~wanted~", "~wanted~");
+	}
+
+	@Test
+	void aReplicaIdOfTheFormOfAMarkIsRefusedEscaped() {
+		assertStopsStartUp("~\n[31mforged~", "~\\n[31mforged~");
+	}
+
+	/** {@code id} configured stops start-up, the value printed as {@code printed}. */
+	private void assertStopsStartUp(String id, String printed) {
+		enabled().withPropertyValues("breaker.shared.redis.replica-id=" + id)
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidBreakerPropertyException.class)
+				.hasMessage("Invalid value '" + printed + "' for property 'breaker.shared.redis.replica-id'; allowed: "
+						+ REPLICA_ID_ALLOWED));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "~", "~wanted", "wanted~", "a~wanted~b" })
+	void aReplicaIdWithATildeThatIsNotOfAMarksFormStarts(String id) {
+		enabled().withPropertyValues("breaker.shared.redis.replica-id=" + id)
+			.run(context -> assertThat(context.getBean(FleetSync.class).replicaId()).isEqualTo(id));
+	}
+
+	@Test
+	void theGeneratedReplicaIdEndsInItsRandomSuffixSoNeverHasTheFormOfAMark() {
+		enabled()
+			.run(context -> assertThat(context.getBean(FleetSync.class).replicaId()).matches(".+-[0-9]+-[0-9a-f]{8}")
+				.doesNotEndWith("~"));
+	}
+
+	@Test
+	void springBootReportsAReplicaIdOfAMarksFormWhenTheApplicationFailsToStart(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(FleetApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> application.run("--breaker.shared.redis.enabled=true",
+					"--spring.data.redis.port=" + redis.port(), "--breaker.shared.redis.replica-id=~wanted~"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("    Property: breaker.shared.redis.replica-id")
+			.contains("    Value:    '~wanted~'")
+			.contains("    Allowed:  " + REPLICA_ID_ALLOWED);
+	}
+
 	@Test
 	void springBootReportsATooLongReplicaIdWhenTheApplicationFailsToStart(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(FleetApplication.class);
@@ -199,7 +254,8 @@ class RedisBreakerAutoConfigurationTests {
 	}
 
 	private static final String REPLICA_ID_ALLOWED = "empty (host name, process id and a random suffix), "
-			+ "or at most 512 characters: the other replicas drop a message with a longer replica id";
+			+ "or at most 512 characters: the other replicas drop a message with a longer replica id; "
+			+ "not starting and ending with '~': the fleet's hashes keep marks such as '~wanted~' beside replica ids";
 
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ BreakerAutoConfiguration.class, DataRedisAutoConfiguration.class,
