@@ -28,7 +28,7 @@ import org.springframework.context.event.ContextClosedEvent;
 public final class SchedulerRefusals implements ApplicationListener<ContextClosedEvent>, BeanFactoryAware {
 
 	/** Always a closing context's ({@link #withoutContext()}). */
-	static final SchedulerRefusals ALWAYS_CLOSING = new SchedulerRefusals(true);
+	private static final SchedulerRefusals ALWAYS_CLOSING = new SchedulerRefusals(true);
 
 	private static final System.Logger LOG = System.getLogger(DelayScheduler.class.getName());
 
